@@ -1,0 +1,40 @@
+package org.hetscope.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import org.hetscope.model.TraceFormat;
+
+/** The trace formats on the class path, found through {@link ServiceLoader}. */
+final class Formats {
+    private Formats() {}
+
+    static List<TraceFormat> all() {
+        List<TraceFormat> list = new ArrayList<>();
+        ServiceLoader.load(TraceFormat.class).forEach(list::add);
+        return list;
+    }
+
+    /** The format named {@code name}, or the first one that accepts {@code input} when name is null. */
+    static TraceFormat find(Path input, String name) throws IOException {
+        List<TraceFormat> formats = all();
+        if (name != null) {
+            for (TraceFormat f : formats) {
+                if (f.name().equalsIgnoreCase(name)) {
+                    return f;
+                }
+            }
+            throw new IOException("unknown format '" + name + "'; known: "
+                    + formats.stream().map(TraceFormat::name).toList());
+        }
+        for (TraceFormat f : formats) {
+            if (f.accepts(input)) {
+                return f;
+            }
+        }
+        throw new IOException(input + ": not a trace format hetscope knows (tried "
+                + formats.stream().map(TraceFormat::name).toList() + "); name one with --format");
+    }
+}

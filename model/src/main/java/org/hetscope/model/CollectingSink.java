@@ -1,0 +1,67 @@
+package org.hetscope.model;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A sink that keeps every record in lists: the in-memory form of the model, for tests and small traces.
+ */
+public class CollectingSink implements TraceSink {
+    private final Map<Entity, Long> nextIds = new EnumMap<>(Entity.class);
+    public final List<TraceProcess> processes = new ArrayList<>();
+    public final List<TraceThread> threads = new ArrayList<>();
+    public final List<Device> devices = new ArrayList<>();
+    public final List<Track> tracks = new ArrayList<>();
+    public final List<Slice> slices = new ArrayList<>();
+    public final List<Instant> instants = new ArrayList<>();
+    public final List<CounterSample> counters = new ArrayList<>();
+    public final List<Flow> flows = new ArrayList<>();
+    public final List<KernelLaunch> kernels = new ArrayList<>();
+    public final List<KernelCounter> kernelCounters = new ArrayList<>();
+    public final List<Transfer> transfers = new ArrayList<>();
+    public final List<MemoryNode> memoryNodes = new ArrayList<>();
+    public final List<MemoryBlock> memoryBlocks = new ArrayList<>();
+    public final List<Residency> residencies = new ArrayList<>();
+    public final List<Task> tasks = new ArrayList<>();
+    public final List<TaskAccess> taskAccesses = new ArrayList<>();
+    public final List<TaskDependency> taskDependencies = new ArrayList<>();
+    public final Map<String, String> info = new LinkedHashMap<>();
+    /** Skipped items: "what @ where" to count. */
+    public final Map<String, Long> skipped = new LinkedHashMap<>();
+
+    @Override
+    public long newId(Entity entity) {
+        return nextIds.merge(entity, 1L, Long::sum);
+    }
+
+    @Override public void process(TraceProcess p) { processes.add(p); }
+    @Override public void thread(TraceThread t) { threads.add(t); }
+    @Override public void device(Device d) { devices.add(d); }
+    @Override public void track(Track t) { tracks.add(t); }
+    @Override public void slice(Slice s) { slices.add(s); }
+    @Override public void instant(Instant i) { instants.add(i); }
+    @Override public void counter(CounterSample c) { counters.add(c); }
+    @Override public void flow(Flow f) { flows.add(f); }
+    @Override public void kernel(KernelLaunch k) { kernels.add(k); }
+    @Override public void kernelCounter(KernelCounter c) { kernelCounters.add(c); }
+    @Override public void transfer(Transfer t) { transfers.add(t); }
+    @Override public void memoryNode(MemoryNode n) { memoryNodes.add(n); }
+    @Override public void memoryBlock(MemoryBlock b) { memoryBlocks.add(b); }
+    @Override public void residency(Residency r) { residencies.add(r); }
+    @Override public void task(Task t) { tasks.add(t); }
+    @Override public void taskAccess(TaskAccess a) { taskAccesses.add(a); }
+    @Override public void taskDependency(TaskDependency d) { taskDependencies.add(d); }
+    @Override public void info(String key, String value) { info.put(key, value); }
+
+    @Override
+    public void skipped(String what, String where, long count) {
+        skipped.merge(what, count, Long::sum);
+    }
+
+    public long skippedTotal() {
+        return skipped.values().stream().mapToLong(Long::longValue).sum();
+    }
+}

@@ -1,0 +1,4 @@
+package org.hetscope.model;
+
+/** What sort of processor a {@link Device} is. */
+public enum DeviceKind { CPU, GPU, ACCELERATOR }

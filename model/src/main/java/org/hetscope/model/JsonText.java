@@ -1,0 +1,105 @@
+package org.hetscope.model;
+
+/**
+ * Builds the small JSON object texts kept in {@code args} columns, without a JSON library.
+ * Reuse one instance per reader thread: {@link #reset()} then {@code put...} then {@link #toString()}.
+ */
+public final class JsonText {
+    private final StringBuilder out = new StringBuilder(128);
+    private boolean empty = true;
+
+    public JsonText reset() {
+        out.setLength(0);
+        out.append('{');
+        empty = true;
+        return this;
+    }
+
+    public JsonText() {
+        reset();
+    }
+
+    private void key(String key) {
+        if (!empty) {
+            out.append(',');
+        }
+        empty = false;
+        quote(out, key);
+        out.append(':');
+    }
+
+    public JsonText put(String key, String value) {
+        key(key);
+        if (value == null) {
+            out.append("null");
+        } else {
+            quote(out, value);
+        }
+        return this;
+    }
+
+    public JsonText put(String key, long value) {
+        key(key);
+        out.append(value);
+        return this;
+    }
+
+    public JsonText put(String key, double value) {
+        key(key);
+        if (Double.isFinite(value)) {
+            out.append(value);
+        } else {
+            out.append("null");
+        }
+        return this;
+    }
+
+    public JsonText put(String key, boolean value) {
+        key(key);
+        out.append(value);
+        return this;
+    }
+
+    /** Puts an already encoded JSON value (number, array, object) as it is. */
+    public JsonText putRaw(String key, CharSequence json) {
+        key(key);
+        out.append(json);
+        return this;
+    }
+
+    public boolean isEmpty() {
+        return empty;
+    }
+
+    /** The object text, or null when nothing was put. */
+    public String toStringOrNull() {
+        return empty ? null : toString();
+    }
+
+    @Override
+    public String toString() {
+        return out + "}";
+    }
+
+    public static void quote(StringBuilder out, CharSequence s) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
+    }
+}

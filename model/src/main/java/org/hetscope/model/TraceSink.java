@@ -1,0 +1,58 @@
+package org.hetscope.model;
+
+/**
+ * Where a reader puts what it decoded. Readers ask the sink for ids ({@link #newId(Entity)}) so that several
+ * traces can go into one store without clashes, then emit records that refer to each other by those ids.
+ *
+ * <p>Records may arrive in any time order. A reader reports what it could not place or had to skip through
+ * {@link #skipped(String, String, long)}; nothing is dropped silently.
+ */
+public interface TraceSink {
+
+    long newId(Entity entity);
+
+    void process(TraceProcess process);
+
+    void thread(TraceThread thread);
+
+    void device(Device device);
+
+    void track(Track track);
+
+    void slice(Slice slice);
+
+    void instant(Instant instant);
+
+    void counter(CounterSample sample);
+
+    void flow(Flow flow);
+
+    void kernel(KernelLaunch kernel);
+
+    void kernelCounter(KernelCounter counter);
+
+    void transfer(Transfer transfer);
+
+    void memoryNode(MemoryNode node);
+
+    void memoryBlock(MemoryBlock block);
+
+    void residency(Residency residency);
+
+    void task(Task task);
+
+    void taskAccess(TaskAccess access);
+
+    void taskDependency(TaskDependency dependency);
+
+    /** A trace-level fact: source file, format, clock, a flag such as {@code serialized_by_profiler}. */
+    void info(String key, String value);
+
+    /**
+     * Counts {@code count} items the reader kept only generically or skipped, with the reason and where.
+     *
+     * @param what a short class of item, e.g. {@code "event phase 'P'"} or {@code "unbalanced E"}
+     * @param where the file and position of the first such item
+     */
+    void skipped(String what, String where, long count);
+}

@@ -1,0 +1,14 @@
+package org.hetscope.model;
+
+/**
+ * The role of a {@link Track} in the track tree: devices hold streams/queues, processes hold threads,
+ * threads hold API families, and runtimes add memory nodes, workers and counters.
+ */
+public enum TrackKind {
+    PROCESS, THREAD, API, DEVICE, STREAM, QUEUE, MEMORY_NODE, MEMORY_MANAGER, WORKER, COUNTER, TRANSFERS, BLOCK,
+    GENERIC;
+
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

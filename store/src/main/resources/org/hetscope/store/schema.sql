@@ -1,0 +1,33 @@
+-- hetscope store schema, version 1. Documented in docs/schema.md; keep both in step.
+-- Times are BIGINT nanoseconds on one timeline per store. Ids are dense per table, starting at 1.
+CREATE TABLE trace_info(key VARCHAR, value VARCHAR);
+CREATE TABLE skipped(what VARCHAR, location VARCHAR, count BIGINT);
+CREATE TABLE process(id BIGINT, pid BIGINT, name VARCHAR);
+CREATE TABLE thread(id BIGINT, tid BIGINT, process_id BIGINT, name VARCHAR);
+CREATE TABLE device(id BIGINT, kind VARCHAR, ordinal INTEGER, vendor VARCHAR, name VARCHAR, compute_units INTEGER,
+                    memory_bytes BIGINT, warp_size INTEGER, peak_flops DOUBLE, peak_bandwidth DOUBLE,
+                    clock_mhz DOUBLE, properties VARCHAR);
+CREATE TABLE track(id BIGINT, parent_id BIGINT, kind VARCHAR, name VARCHAR, process_id BIGINT, thread_id BIGINT,
+                   device_id BIGINT, stream BIGINT, sort_index INTEGER, unit VARCHAR);
+CREATE TABLE slice(id BIGINT, track_id BIGINT, ts BIGINT, dur BIGINT, name VARCHAR, category VARCHAR,
+                   source_category VARCHAR, depth INTEGER, parent_id BIGINT, correlation_id BIGINT, args VARCHAR);
+CREATE TABLE instant(id BIGINT, track_id BIGINT, ts BIGINT, name VARCHAR, category VARCHAR,
+                     source_category VARCHAR, args VARCHAR);
+CREATE TABLE counter(track_id BIGINT, ts BIGINT, value DOUBLE);
+CREATE TABLE flow(id BIGINT, from_slice_id BIGINT, to_slice_id BIGINT, kind VARCHAR, correlation_id BIGINT,
+                  rule VARCHAR);
+CREATE TABLE kernel(slice_id BIGINT, device_id BIGINT, stream BIGINT, correlation_id BIGINT,
+                    grid_x BIGINT, grid_y BIGINT, grid_z BIGINT, block_x BIGINT, block_y BIGINT, block_z BIGINT,
+                    registers_per_thread INTEGER, shared_static BIGINT, shared_dynamic BIGINT);
+CREATE TABLE kernel_counter(slice_id BIGINT, name VARCHAR, value DOUBLE);
+CREATE TABLE transfer(id BIGINT, slice_id BIGINT, ts BIGINT, dur BIGINT, bytes BIGINT, kind VARCHAR,
+                      src_device_id BIGINT, dst_device_id BIGINT, src_node_id BIGINT, dst_node_id BIGINT,
+                      block_id BIGINT, correlation_id BIGINT);
+CREATE TABLE memory_node(id BIGINT, name VARCHAR, device_id BIGINT, kind VARCHAR);
+CREATE TABLE memory_block(id BIGINT, handle VARCHAR, name VARCHAR, size_bytes BIGINT, home_node_id BIGINT,
+                          coordinates VARCHAR);
+CREATE TABLE residency(block_id BIGINT, node_id BIGINT, ts BIGINT, dur BIGINT, state VARCHAR);
+CREATE TABLE task(id BIGINT, slice_id BIGINT, job_id BIGINT, name VARCHAR, worker_track_id BIGINT, node_id BIGINT,
+                  submit_ts BIGINT, start_ts BIGINT, end_ts BIGINT, priority INTEGER);
+CREATE TABLE task_access(task_id BIGINT, block_id BIGINT, mode VARCHAR);
+CREATE TABLE task_dependency(from_task_id BIGINT, to_task_id BIGINT);
