@@ -29,6 +29,10 @@ public class CollectingSink implements TraceSink {
     public final List<TaskAccess> taskAccesses = new ArrayList<>();
     public final List<TaskDependency> taskDependencies = new ArrayList<>();
     public final Map<String, String> info = new LinkedHashMap<>();
+    /** Tables declared with {@link #defineTable}: name to column definitions. */
+    public final Map<String, String> extraTables = new LinkedHashMap<>();
+    /** Rows of the tables declared with {@link #defineTable}. */
+    public final Map<String, List<Object[]>> extraRows = new LinkedHashMap<>();
     /** Skipped items: "what @ where" to count. */
     public final Map<String, Long> skipped = new LinkedHashMap<>();
 
@@ -54,6 +58,24 @@ public class CollectingSink implements TraceSink {
     @Override public void task(Task t) { tasks.add(t); }
     @Override public void taskAccess(TaskAccess a) { taskAccesses.add(a); }
     @Override public void taskDependency(TaskDependency d) { taskDependencies.add(d); }
+    @Override
+    public void defineTable(String table, String columns) {
+        String old = extraTables.putIfAbsent(table, columns);
+        if (old != null && !old.equals(columns)) {
+            throw new IllegalArgumentException("table " + table + " already declared as (" + old + ")");
+        }
+        extraRows.putIfAbsent(table, new ArrayList<>());
+    }
+
+    @Override
+    public void row(String table, Object... values) {
+        List<Object[]> rows = extraRows.get(table);
+        if (rows == null) {
+            throw new IllegalArgumentException("table " + table + " was not declared");
+        }
+        rows.add(values.clone());
+    }
+
     @Override public void info(String key, String value) { info.put(key, value); }
 
     @Override

@@ -400,6 +400,55 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         }
     }
 
+    private final Map<String, String> extraTables = new LinkedHashMap<>();
+
+    @Override
+    public void defineTable(String table, String columns) {
+        if (!table.matches("[a-z_][a-z0-9_]*")) {
+            throw new IllegalArgumentException("bad table name '" + table + "'");
+        }
+        String old = extraTables.putIfAbsent(table, columns);
+        if (old != null) {
+            if (!old.equals(columns)) {
+                throw new IllegalArgumentException("table " + table + " already declared as (" + old + ")");
+            }
+            return;
+        }
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TABLE " + table + "(" + columns + ")");
+        } catch (SQLException e) {
+            throw new StoreException("cannot create table " + table, e);
+        }
+    }
+
+    @Override
+    public void row(String table, Object... values) {
+        if (!extraTables.containsKey(table)) {
+            throw new IllegalArgumentException("table " + table + " was not declared");
+        }
+        try {
+            DuckDBAppender a = appender(table).beginRow();
+            for (Object v : values) {
+                if (v == null) {
+                    a.appendNull();
+                } else if (v instanceof Long l) {
+                    a.append(l.longValue());
+                } else if (v instanceof Integer i) {
+                    a.append(i.intValue());
+                } else if (v instanceof Double d) {
+                    a.append(d.doubleValue());
+                } else if (v instanceof Boolean b) {
+                    a.append(b.booleanValue());
+                } else {
+                    a.append(v.toString());
+                }
+            }
+            a.endRow();
+        } catch (SQLException e) {
+            throw new StoreException("writing a row of " + table, e);
+        }
+    }
+
     @Override
     public void info(String key, String value) {
         info.add(new String[] {key, value});
