@@ -1,0 +1,655 @@
+package org.hetscope.formats.nsys;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.hetscope.model.Category;
+import org.hetscope.model.Device;
+import org.hetscope.model.DeviceKind;
+import org.hetscope.model.Dim3;
+import org.hetscope.model.Entity;
+import org.hetscope.model.Flow;
+import org.hetscope.model.FlowRule;
+import org.hetscope.model.Instant;
+import org.hetscope.model.JsonText;
+import org.hetscope.model.KernelLaunch;
+import org.hetscope.model.Progress;
+import org.hetscope.model.Slice;
+import org.hetscope.model.TraceFormatException;
+import org.hetscope.model.TraceProcess;
+import org.hetscope.model.TraceSink;
+import org.hetscope.model.TraceThread;
+import org.hetscope.model.Track;
+import org.hetscope.model.TrackKind;
+import org.hetscope.model.Transfer;
+import org.hetscope.model.TransferKind;
+
+/**
+ * Decodes one Nsight Systems SQLite export. Every optional table and column is looked up in the export's own
+ * schema first; absent ones are skipped, not errors. API calls and GPU activities that share a correlation id
+ * (per process) are linked with {@link FlowRule#CORRELATION} flows.
+ */
+final class NsysReader {
+    static final String KERNEL = "CUPTI_ACTIVITY_KIND_KERNEL";
+    static final String RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    static final String DRIVER = "CUPTI_ACTIVITY_KIND_DRIVER";
+    static final String MEMCPY = "CUPTI_ACTIVITY_KIND_MEMCPY";
+    static final String MEMSET = "CUPTI_ACTIVITY_KIND_MEMSET";
+    static final String SYNC = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+    static final String NVTX = "NVTX_EVENTS";
+    /** CUDA's "no stream" value, used by context-wide synchronisation records. */
+    private static final long NO_STREAM = 4294967295L;
+    private static final long MISSING = Long.MIN_VALUE;
+
+    private final Path file;
+    private final Connection db;
+    private final TraceSink sink;
+    private final Progress progress;
+    private SqliteSchema schema;
+    private final Map<Long, String> strings = new HashMap<>();
+    private final Map<Long, String> processNames = new HashMap<>();
+    private final Map<Long, String> threadNames = new HashMap<>();
+    private final Map<Long, Long> processIds = new HashMap<>();
+    private final Map<Long, Long> processTracks = new HashMap<>();
+    private final Map<Long, Long> threadIds = new HashMap<>();
+    private final Map<Long, Long> threadTracks = new HashMap<>();
+    private final Map<String, Long> apiTracks = new HashMap<>();
+    private final Map<Long, Long> deviceIds = new LinkedHashMap<>();
+    private final Map<Long, Long> deviceTracks = new HashMap<>();
+    private final Map<String, Long> streamTracks = new HashMap<>();
+    private final Map<Long, String> memcpyKinds = new HashMap<>();
+    private final Map<Long, String> memKinds = new HashMap<>();
+    private final Map<Long, String> syncTypes = new HashMap<>();
+    private LongLongMap apiByCorrelation;
+    private long rowsDone;
+    private long rowsTotal;
+
+    NsysReader(Path file, Connection db, TraceSink sink, Progress progress) {
+        this.file = file;
+        this.db = db;
+        this.sink = sink;
+        this.progress = progress;
+    }
+
+    static boolean isNsysExport(SqliteSchema schema) {
+        if (!schema.has("StringIds")) {
+            return false;
+        }
+        for (String t : schema.tables()) {
+            if (t.startsWith("CUPTI_ACTIVITY_KIND_") || t.equals(NVTX) || t.equals("TARGET_INFO_GPU")
+                    || t.equals("META_DATA_EXPORT")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void read() throws SQLException, TraceFormatException {
+        schema = new SqliteSchema(db);
+        // Everything is checked before the first record goes to the sink, so a wrong file imports nothing.
+        if (!isNsysExport(schema)) {
+            throw new TraceFormatException(file, "sqlite_master",
+                    "not an Nsight Systems export: it has no StringIds table together with CUPTI_ACTIVITY_KIND_*, "
+                            + "NVTX_EVENTS or TARGET_INFO_GPU tables");
+        }
+        for (String t : new String[] {KERNEL, MEMCPY, MEMSET, SYNC, RUNTIME, DRIVER}) {
+            if (schema.has(t) && (!schema.has(t, "start") || !schema.has(t, "end"))) {
+                throw new TraceFormatException(file, "table " + t, "has no start/end columns");
+            }
+        }
+        rowsTotal = count(KERNEL) + count(MEMCPY) + count(MEMSET) + count(SYNC) + count(RUNTIME) + count(DRIVER)
+                + count(NVTX);
+        progress.start("nsys " + file.getFileName(), rowsTotal);
+        sink.info("nsys.tables", String.valueOf(schema.tables().size()));
+        loadKeyValue("StringIds", "id", "value", strings);
+        loadKeyValue("ThreadNames", "globalTid", "nameId", null);
+        loadProcessNames();
+        loadEnum("ENUM_CUDA_MEMCPY_OPER", memcpyKinds);
+        loadEnum("ENUM_CUDA_MEM_KIND", memKinds);
+        loadEnum("ENUM_CUPTI_SYNC_TYPE", syncTypes);
+        readMetadata();
+        readDevices();
+        apiByCorrelation = new LongLongMap((int) Math.min(1 << 26, count(RUNTIME) + count(DRIVER) + 16));
+        readApi(RUNTIME, "CUDA API", "cuda_runtime");
+        readApi(DRIVER, "CUDA driver", "cuda_driver");
+        readKernels();
+        readMemcpy();
+        readMemset();
+        readSync();
+        readNvtx();
+        progress.advance(rowsTotal);
+    }
+
+    private long count(String table) throws SQLException {
+        if (!schema.has(table)) {
+            return 0;
+        }
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table)) {
+            return rs.next() ? rs.getLong(1) : 0;
+        }
+    }
+
+    private void tick() {
+        if ((++rowsDone & 0xFFFF) == 0) {
+            progress.advance(rowsDone);
+        }
+    }
+
+    private void loadKeyValue(String table, String key, String value, Map<Long, String> into) throws SQLException {
+        if (!schema.has(table, key) || !schema.has(table, value)) {
+            return;
+        }
+        try (Statement st = db.createStatement();
+             ResultSet rs = st.executeQuery("SELECT \"" + key + "\", \"" + value + "\" FROM " + table)) {
+            while (rs.next()) {
+                if (into != null) {
+                    into.put(rs.getLong(1), rs.getString(2));
+                } else {
+                    threadNames.put(rs.getLong(1), strings.get(rs.getLong(2)));
+                }
+            }
+        }
+    }
+
+    private void loadProcessNames() throws SQLException {
+        if (schema.has("PROCESSES", "globalPid") && schema.has("PROCESSES", "name")) {
+            try (Statement st = db.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT globalPid, name FROM PROCESSES")) {
+                while (rs.next()) {
+                    processNames.put(rs.getLong(1), rs.getString(2));
+                }
+            }
+        }
+    }
+
+    private void loadEnum(String table, Map<Long, String> into) throws SQLException {
+        if (!schema.has(table, "id")) {
+            return;
+        }
+        String label = schema.has(table, "label") ? "label" : schema.has(table, "name") ? "name" : null;
+        if (label == null) {
+            return;
+        }
+        try (Statement st = db.createStatement();
+             ResultSet rs = st.executeQuery("SELECT id, " + label + " FROM " + table)) {
+            while (rs.next()) {
+                into.put(rs.getLong(1), rs.getString(2));
+            }
+        }
+    }
+
+    private void readMetadata() throws SQLException {
+        if (schema.has("META_DATA_EXPORT", "name") && schema.has("META_DATA_EXPORT", "value")) {
+            try (Statement st = db.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT name, value FROM META_DATA_EXPORT")) {
+                while (rs.next()) {
+                    String name = rs.getString(1);
+                    if (name != null && (name.startsWith("EXPORT_") || name.contains("VERSION"))) {
+                        sink.info("nsys." + name, rs.getString(2));
+                    }
+                }
+            }
+        }
+        if (schema.has("TARGET_INFO_SESSION_START_TIME", "utcEpochNs")) {
+            try (Statement st = db.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME")) {
+                if (rs.next() && rs.getObject(1) != null) {
+                    sink.info("nsys.session_start_utc_ns", Long.toString(rs.getLong(1)));
+                }
+            }
+        }
+        sink.info("clock", "nsys session timestamps (ns)");
+    }
+
+    // ---- devices, processes, threads and their tracks --------------------------------------------------------
+
+    private void readDevices() throws SQLException {
+        String t = "TARGET_INFO_GPU";
+        if (!schema.has(t, "id")) {
+            return;
+        }
+        String[] props = {"busLocation", "chipName", "uuid", "l2CacheSize", "computeMajor", "computeMinor",
+            "maxThreadsPerBlock", "maxWarpsPerSm", "maxShmemPerBlock", "asyncEngines", "cuDevice"};
+        StringBuilder sql = new StringBuilder("SELECT id");
+        for (String c : new String[] {"name", "smCount", "totalMemory", "threadsPerWarp", "memoryBandwidth",
+            "clockRate"}) {
+            sql.append(", ").append(schema.column(t, c, "NULL"));
+        }
+        for (String p : props) {
+            sql.append(", ").append(schema.column(t, p, "NULL"));
+        }
+        sql.append(" FROM ").append(t).append(" ORDER BY id");
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql.toString())) {
+            while (rs.next()) {
+                long ordinal = rs.getLong(1);
+                if (deviceIds.containsKey(ordinal)) {
+                    continue; // one row per VM in multi-node exports; the first describes the device
+                }
+                Map<String, String> properties = new LinkedHashMap<>();
+                for (int i = 0; i < props.length; i++) {
+                    String v = rs.getString(8 + i);
+                    if (v != null) {
+                        properties.put(props[i], v);
+                    }
+                }
+                Long clock = longOrNull(rs, 7);
+                Long bandwidth = longOrNull(rs, 6);
+                Long memory = longOrNull(rs, 4);
+                Long sms = longOrNull(rs, 3);
+                Long warp = longOrNull(rs, 5);
+                addDevice(ordinal, rs.getString(2), sms == null ? null : sms.intValue(), memory,
+                        warp == null ? null : warp.intValue(), bandwidth == null ? null : bandwidth.doubleValue(),
+                        clock == null ? null : clock / 1e6, properties);
+            }
+        }
+    }
+
+    private long addDevice(long ordinal, String name, Integer sms, Long memory, Integer warp, Double bandwidth,
+                           Double clockMhz, Map<String, String> properties) {
+        long id = sink.newId(Entity.DEVICE);
+        deviceIds.put(ordinal, id);
+        sink.device(new Device(id, DeviceKind.GPU, (int) ordinal, "NVIDIA", name, sms, memory, warp, null,
+                bandwidth, clockMhz, properties));
+        long track = sink.newId(Entity.TRACK);
+        deviceTracks.put(ordinal, track);
+        sink.track(new Track(track, null, TrackKind.DEVICE, "GPU " + ordinal + (name == null ? "" : " " + name),
+                null, null, id, null, (int) ordinal, null));
+        return id;
+    }
+
+    private long device(long ordinal) {
+        Long id = deviceIds.get(ordinal);
+        return id != null ? id : addDevice(ordinal, null, null, null, null, null, null, null);
+    }
+
+    private long streamTrack(long globalPid, long deviceOrdinal, long stream) {
+        String key = globalPid + "/" + deviceOrdinal + "/" + stream;
+        Long track = streamTracks.get(key);
+        if (track == null) {
+            long dev = device(deviceOrdinal);
+            Long proc = globalPid == MISSING ? null : process(globalPid);
+            track = sink.newId(Entity.TRACK);
+            boolean none = stream == NO_STREAM || stream == MISSING;
+            sink.track(new Track(track, deviceTracks.get(deviceOrdinal), TrackKind.STREAM,
+                    none ? "Synchronization" : "Stream " + stream, proc, null, dev, none ? null : stream,
+                    none ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE - 1, stream), null));
+            streamTracks.put(key, track);
+        }
+        return track;
+    }
+
+    private long process(long globalPid) {
+        long key = globalPid & ~0xFFFFFFL;
+        Long id = processIds.get(key);
+        if (id == null) {
+            id = sink.newId(Entity.PROCESS);
+            long pid = (key >>> 24) & 0xFFFFFFL;
+            String name = processNames.get(key);
+            sink.process(new TraceProcess(id, pid, name));
+            processIds.put(key, id);
+            long track = sink.newId(Entity.TRACK);
+            sink.track(new Track(track, null, TrackKind.PROCESS, (name == null ? "Process" : name) + " [" + pid + "]",
+                    id, null, null, null, (int) pid, null));
+            processTracks.put(key, track);
+        }
+        return id;
+    }
+
+    private long threadTrack(long globalTid) {
+        Long track = threadTracks.get(globalTid);
+        if (track == null) {
+            long proc = process(globalTid);
+            long tid = globalTid & 0xFFFFFFL;
+            long id = sink.newId(Entity.THREAD);
+            String name = threadNames.get(globalTid);
+            sink.thread(new TraceThread(id, tid, proc, name));
+            threadIds.put(globalTid, id);
+            track = sink.newId(Entity.TRACK);
+            sink.track(new Track(track, processTracks.get(globalTid & ~0xFFFFFFL), TrackKind.THREAD,
+                    (name == null ? "Thread" : name) + " [" + tid + "]", proc, id, null, null, (int) tid, null));
+            threadTracks.put(globalTid, track);
+        }
+        return track;
+    }
+
+    private long apiTrack(long globalTid, String api) {
+        String key = globalTid + "/" + api;
+        Long track = apiTracks.get(key);
+        if (track == null) {
+            long parent = threadTrack(globalTid);
+            track = sink.newId(Entity.TRACK);
+            sink.track(new Track(track, parent, TrackKind.API, api, process(globalTid), threadIds.get(globalTid),
+                    null, null, apiTracks.size(), null));
+            apiTracks.put(key, track);
+        }
+        return track;
+    }
+
+    private static long correlationKey(long globalPid, long correlationId) {
+        return (((globalPid >>> 24) & 0xFFFFFFL) << 32) | (correlationId & 0xFFFFFFFFL);
+    }
+
+    // ---- API calls ------------------------------------------------------------------------------------------
+
+    private void readApi(String table, String api, String sourceCategory) throws SQLException {
+        if (!schema.has(table)) {
+            return;
+        }
+        String sql = "SELECT start, \"end\", " + schema.column(table, "globalTid", "NULL") + ", "
+                + schema.column(table, "correlationId", "NULL") + ", " + schema.column(table, "nameId", "NULL")
+                + ", " + schema.column(table, "returnValue", "NULL") + " FROM " + table;
+        JsonText args = new JsonText();
+        long duplicates = 0;
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                tick();
+                long start = rs.getLong(1);
+                long end = rs.getLong(2);
+                long gtid = rs.getLong(3);
+                if (rs.wasNull()) {
+                    gtid = 0;
+                }
+                Long corr = longOrNull(rs, 4);
+                String name = strings.getOrDefault(rs.getLong(5), "<unknown API>");
+                Long ret = longOrNull(rs, 6);
+                args.reset();
+                if (ret != null && ret != 0) {
+                    args.put("returnValue", ret);
+                }
+                long id = sink.newId(Entity.SLICE);
+                sink.slice(new Slice(id, apiTrack(gtid, api), start, Math.max(0, end - start), name,
+                        apiCategory(name), sourceCategory, -1, corr, args.toStringOrNull()));
+                if (corr != null && !apiByCorrelation.putIfAbsent(correlationKey(gtid, corr), id)) {
+                    duplicates++;
+                }
+            }
+        }
+        if (duplicates > 0) {
+            sink.skipped("API call with a correlation id already used (no flow drawn from it)",
+                    file + " table " + table, duplicates);
+        }
+    }
+
+    private static Category apiCategory(String name) {
+        return name.contains("Synchronize") || name.startsWith("cudaStreamWait") || name.startsWith("cuStreamWait")
+                ? Category.SYNC : Category.API;
+    }
+
+    private void link(long activityId, long globalPid, Long corr, String kind) {
+        if (corr == null || corr == 0) {
+            return;
+        }
+        long api = apiByCorrelation.get(correlationKey(globalPid, corr), MISSING);
+        if (api != MISSING) {
+            sink.flow(new Flow(sink.newId(Entity.FLOW), api, activityId, kind, corr, FlowRule.CORRELATION));
+        }
+    }
+
+    // ---- GPU activities -------------------------------------------------------------------------------------
+
+    private void readKernels() throws SQLException {
+        String t = KERNEL;
+        if (!schema.has(t)) {
+            return;
+        }
+        String nameColumn = schema.has(t, "shortName") ? "shortName" : schema.has(t, "demangledName")
+                ? "demangledName" : "NULL";
+        String sql = "SELECT start, \"end\", " + String.join(", ",
+                schema.column(t, "deviceId", "0"), schema.column(t, "streamId", "NULL"),
+                schema.column(t, "correlationId", "NULL"), schema.column(t, "globalPid", "NULL"), nameColumn,
+                schema.column(t, "demangledName", "NULL"), schema.column(t, "gridX", "NULL"),
+                schema.column(t, "gridY", "NULL"), schema.column(t, "gridZ", "NULL"),
+                schema.column(t, "blockX", "NULL"), schema.column(t, "blockY", "NULL"),
+                schema.column(t, "blockZ", "NULL"), schema.column(t, "registersPerThread", "NULL"),
+                schema.column(t, "staticSharedMemory", "NULL"), schema.column(t, "dynamicSharedMemory", "NULL"))
+                + " FROM " + t;
+        JsonText args = new JsonText();
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                tick();
+                long start = rs.getLong(1);
+                long end = rs.getLong(2);
+                long dev = rs.getLong(3);
+                long stream = longOr(rs, 4, MISSING);
+                Long corr = longOrNull(rs, 5);
+                long gpid = longOr(rs, 6, MISSING);
+                String name = strings.getOrDefault(rs.getLong(7), "<unknown kernel>");
+                String demangled = strings.get(rs.getLong(8));
+                args.reset();
+                if (demangled != null && !demangled.equals(name)) {
+                    args.put("demangledName", demangled);
+                }
+                long id = sink.newId(Entity.SLICE);
+                sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start), name,
+                        Category.KERNEL, "kernel", -1, corr, args.toStringOrNull()));
+                Long regs = longOrNull(rs, 15);
+                sink.kernel(new KernelLaunch(id, device(dev), stream == MISSING ? null : stream, corr,
+                        dim(rs, 9), dim(rs, 12), regs == null ? null : regs.intValue(), longOrNull(rs, 16),
+                        longOrNull(rs, 17)));
+                link(id, gpid, corr, "launch");
+            }
+        }
+    }
+
+    private void readMemcpy() throws SQLException {
+        String t = MEMCPY;
+        if (!schema.has(t)) {
+            return;
+        }
+        String sql = "SELECT start, \"end\", " + String.join(", ",
+                schema.column(t, "deviceId", "0"), schema.column(t, "streamId", "NULL"),
+                schema.column(t, "correlationId", "NULL"), schema.column(t, "globalPid", "NULL"),
+                schema.column(t, "bytes", "0"), schema.column(t, "copyKind", "NULL"),
+                schema.column(t, "srcKind", "NULL"), schema.column(t, "dstKind", "NULL"),
+                schema.column(t, "srcDeviceId", "NULL"), schema.column(t, "dstDeviceId", "NULL")) + " FROM " + t;
+        JsonText args = new JsonText();
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                tick();
+                long start = rs.getLong(1);
+                long end = rs.getLong(2);
+                long dev = rs.getLong(3);
+                long stream = longOr(rs, 4, MISSING);
+                Long corr = longOrNull(rs, 5);
+                long gpid = longOr(rs, 6, MISSING);
+                long bytes = rs.getLong(7);
+                Long copyKind = longOrNull(rs, 8);
+                TransferKind kind = transferKind(copyKind);
+                String label = copyKind == null ? "Unknown" : memcpyKinds.getOrDefault(copyKind, kind.label());
+                Long srcKind = longOrNull(rs, 9);
+                Long dstKind = longOrNull(rs, 10);
+                args.reset().put("bytes", bytes).put("copyKind", label);
+                if (srcKind != null) {
+                    args.put("srcKind", memKinds.getOrDefault(srcKind, memKindFallback(srcKind)));
+                }
+                if (dstKind != null) {
+                    args.put("dstKind", memKinds.getOrDefault(dstKind, memKindFallback(dstKind)));
+                }
+                long id = sink.newId(Entity.SLICE);
+                sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start),
+                        "[CUDA memcpy " + label + "]", Category.MEMCPY, "gpu_memcpy", -1, corr, args.toString()));
+                Long srcDev = longOrNull(rs, 11);
+                Long dstDev = longOrNull(rs, 12);
+                long device = device(dev);
+                Long src = srcDev != null ? Long.valueOf(device(srcDev))
+                        : kind == TransferKind.DTOH || kind == TransferKind.DTOD ? Long.valueOf(device) : null;
+                Long dst = dstDev != null ? Long.valueOf(device(dstDev))
+                        : kind == TransferKind.HTOD || kind == TransferKind.DTOD ? Long.valueOf(device) : null;
+                sink.transfer(new Transfer(sink.newId(Entity.TRANSFER), id, start, Math.max(0, end - start), bytes,
+                        kind, src, dst, null, null, null, corr));
+                link(id, gpid, corr, "launch");
+            }
+        }
+    }
+
+    private void readMemset() throws SQLException {
+        String t = MEMSET;
+        if (!schema.has(t)) {
+            return;
+        }
+        String sql = "SELECT start, \"end\", " + String.join(", ",
+                schema.column(t, "deviceId", "0"), schema.column(t, "streamId", "NULL"),
+                schema.column(t, "correlationId", "NULL"), schema.column(t, "globalPid", "NULL"),
+                schema.column(t, "bytes", "0"), schema.column(t, "value", "NULL"),
+                schema.column(t, "memKind", "NULL")) + " FROM " + t;
+        JsonText args = new JsonText();
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                tick();
+                long start = rs.getLong(1);
+                long end = rs.getLong(2);
+                long dev = rs.getLong(3);
+                long stream = longOr(rs, 4, MISSING);
+                Long corr = longOrNull(rs, 5);
+                long gpid = longOr(rs, 6, MISSING);
+                long bytes = rs.getLong(7);
+                args.reset().put("bytes", bytes);
+                Long value = longOrNull(rs, 8);
+                if (value != null) {
+                    args.put("value", value);
+                }
+                Long memKind = longOrNull(rs, 9);
+                if (memKind != null) {
+                    args.put("memKind", memKinds.getOrDefault(memKind, memKindFallback(memKind)));
+                }
+                long id = sink.newId(Entity.SLICE);
+                sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start),
+                        "[CUDA memset]", Category.MEMSET, "gpu_memset", -1, corr, args.toString()));
+                long device = device(dev);
+                sink.transfer(new Transfer(sink.newId(Entity.TRANSFER), id, start, Math.max(0, end - start), bytes,
+                        TransferKind.MEMSET, null, device, null, null, null, corr));
+                link(id, gpid, corr, "launch");
+            }
+        }
+    }
+
+    private void readSync() throws SQLException {
+        String t = SYNC;
+        if (!schema.has(t)) {
+            return;
+        }
+        String sql = "SELECT start, \"end\", " + String.join(", ",
+                schema.column(t, "deviceId", "0"), schema.column(t, "streamId", "NULL"),
+                schema.column(t, "correlationId", "NULL"), schema.column(t, "globalPid", "NULL"),
+                schema.column(t, "syncType", "NULL"), schema.column(t, "eventId", "NULL")) + " FROM " + t;
+        JsonText args = new JsonText();
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                tick();
+                long start = rs.getLong(1);
+                long end = rs.getLong(2);
+                long dev = rs.getLong(3);
+                long stream = longOr(rs, 4, MISSING);
+                Long corr = longOrNull(rs, 5);
+                long gpid = longOr(rs, 6, MISSING);
+                Long type = longOrNull(rs, 7);
+                Long event = longOrNull(rs, 8);
+                String label = type == null ? "Synchronization" : syncTypes.getOrDefault(type, "sync type " + type);
+                args.reset();
+                if (stream != MISSING && stream != NO_STREAM) {
+                    args.put("stream", stream);
+                }
+                if (event != null && event != NO_STREAM) {
+                    args.put("eventId", event);
+                }
+                long id = sink.newId(Entity.SLICE);
+                sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start), label,
+                        Category.SYNC, "cuda_sync", -1, corr, args.toStringOrNull()));
+                link(id, gpid, corr, "sync");
+            }
+        }
+    }
+
+    private void readNvtx() throws SQLException {
+        String t = NVTX;
+        if (!schema.has(t, "start")) {
+            return;
+        }
+        String sql = "SELECT start, " + String.join(", ", schema.column(t, "end", "NULL"),
+                schema.column(t, "globalTid", "NULL"), schema.column(t, "text", "NULL"),
+                schema.column(t, "textId", "NULL"), schema.column(t, "eventType", "NULL"),
+                schema.column(t, "domainId", "NULL")) + " FROM " + t;
+        long ignored = 0;
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                tick();
+                long start = rs.getLong(1);
+                Long end = longOrNull(rs, 2);
+                long gtid = longOr(rs, 3, 0);
+                String text = rs.getString(4);
+                Long textId = longOrNull(rs, 5);
+                if (text == null && textId != null) {
+                    text = strings.get(textId);
+                }
+                long type = longOr(rs, 6, -1);
+                // 34 = mark, 59 = push/pop range, 60 = start/end range; the rest are domain/category/thread names
+                if (type == 34 || (end == null && (type == -1))) {
+                    sink.instant(new Instant(sink.newId(Entity.INSTANT), apiTrack(gtid, "NVTX"), start,
+                            text == null ? "mark" : text, Category.MARKER, "nvtx", null));
+                } else if (end != null && (type == 59 || type == 60 || type == -1)) {
+                    sink.slice(new Slice(sink.newId(Entity.SLICE), apiTrack(gtid, "NVTX"), start,
+                            Math.max(0, end - start), text == null ? "range" : text, Category.ANNOTATION, "nvtx", -1,
+                            null, null));
+                } else {
+                    ignored++;
+                }
+            }
+        }
+        if (ignored > 0) {
+            sink.skipped("NVTX naming record (domain, category or thread name)", file + " table " + t, ignored);
+        }
+    }
+
+    // ---- value helpers --------------------------------------------------------------------------------------
+
+    static TransferKind transferKind(Long copyKind) {
+        if (copyKind == null) {
+            return TransferKind.UNKNOWN;
+        }
+        // CUpti_ActivityMemcpyKind; arrays count as device memory
+        return switch (copyKind.intValue()) {
+            case 1, 3, 11 -> TransferKind.HTOD;
+            case 2, 4, 12 -> TransferKind.DTOH;
+            case 5, 6, 7, 8, 13 -> TransferKind.DTOD;
+            case 9 -> TransferKind.HTOH;
+            case 10 -> TransferKind.PTOP;
+            default -> TransferKind.UNKNOWN;
+        };
+    }
+
+    private static String memKindFallback(long kind) {
+        return switch ((int) kind) {
+            case 0 -> "Pageable";
+            case 1 -> "Pinned";
+            case 2 -> "Device";
+            case 3 -> "Array";
+            case 4 -> "Managed";
+            default -> "kind " + kind;
+        };
+    }
+
+    private static Dim3 dim(ResultSet rs, int first) throws SQLException {
+        Long x = longOrNull(rs, first);
+        Long y = longOrNull(rs, first + 1);
+        Long z = longOrNull(rs, first + 2);
+        if (x == null && y == null && z == null) {
+            return null;
+        }
+        return new Dim3(x == null ? 1 : x, y == null ? 1 : y, z == null ? 1 : z);
+    }
+
+    private static Long longOrNull(ResultSet rs, int column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
+    }
+
+    private static long longOr(ResultSet rs, int column, long missing) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? missing : v;
+    }
+}

@@ -1,0 +1,56 @@
+package org.hetscope.formats.nsys;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The tables and columns an SQLite export actually has. Nsight Systems adds, renames and drops tables and columns
+ * between versions, so the reader asks this instead of assuming a layout.
+ */
+final class SqliteSchema {
+    private final Map<String, Set<String>> columns = new LinkedHashMap<>();
+
+    SqliteSchema(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type IN ('table','view')")) {
+            while (rs.next()) {
+                columns.put(rs.getString(1), null);
+            }
+        }
+        for (String table : columns.keySet()) {
+            Set<String> cols = new LinkedHashSet<>();
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("PRAGMA table_info(\"" + table.replace("\"", "\"\"") + "\")")) {
+                while (rs.next()) {
+                    cols.add(rs.getString("name").toLowerCase(Locale.ROOT));
+                }
+            }
+            columns.put(table, cols);
+        }
+    }
+
+    boolean has(String table) {
+        return columns.containsKey(table);
+    }
+
+    boolean has(String table, String column) {
+        Set<String> cols = columns.get(table);
+        return cols != null && cols.contains(column.toLowerCase(Locale.ROOT));
+    }
+
+    /** {@code column} when the table has it, otherwise {@code fallback} (a SQL expression such as NULL). */
+    String column(String table, String column, String fallback) {
+        return has(table, column) ? "\"" + column + "\"" : fallback;
+    }
+
+    Set<String> tables() {
+        return columns.keySet();
+    }
+}
