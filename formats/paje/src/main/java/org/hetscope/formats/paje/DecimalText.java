@@ -1,0 +1,104 @@
+package org.hetscope.formats.paje;
+
+import org.hetscope.model.Nanos;
+
+/** Exact parsing of Paje number fields straight from the input bytes, without building Strings. */
+final class DecimalText {
+    private DecimalText() {}
+
+    private static final double[] POW10 = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+        1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+    /**
+     * A decimal time text times 10^shift, as an exact integer (ms with shift 6 gives ns). Texts with more
+     * fraction digits than {@code shift} or with an exponent go through {@link Nanos#fromDecimal}, which rounds
+     * half-even.
+     */
+    static long scaled(byte[] buf, int off, int len, int shift) {
+        int i = off;
+        int end = off + len;
+        boolean negative = false;
+        if (i < end && (buf[i] == '-' || buf[i] == '+')) {
+            negative = buf[i] == '-';
+            i++;
+        }
+        long v = 0;
+        int digits = 0;
+        int frac = -1;
+        boolean any = false;
+        for (; i < end; i++) {
+            byte c = buf[i];
+            if (c >= '0' && c <= '9') {
+                any = true;
+                if (v != 0 || c != '0') {
+                    digits++;
+                }
+                v = v * 10 + (c - '0');
+                if (frac >= 0) {
+                    frac++;
+                }
+            } else if (c == '.' && frac < 0) {
+                frac = 0;
+            } else {
+                return slow(buf, off, len, shift);
+            }
+        }
+        if (!any) {
+            return slow(buf, off, len, shift);
+        }
+        int f = Math.max(frac, 0);
+        if (f > shift || digits + shift - f > 18) {
+            return slow(buf, off, len, shift);
+        }
+        for (int k = f; k < shift; k++) {
+            v *= 10;
+        }
+        return negative ? -v : v;
+    }
+
+    private static long slow(byte[] buf, int off, int len, int shift) {
+        char[] chars = new char[len];
+        for (int k = 0; k < len; k++) {
+            chars[k] = (char) (buf[off + k] & 0xff);
+        }
+        return Nanos.fromDecimal(chars, 0, len, shift);
+    }
+
+    /** A decimal number as the nearest double (same result as {@link Double#parseDouble}). */
+    static double toDouble(byte[] buf, int off, int len) {
+        int i = off;
+        int end = off + len;
+        boolean negative = false;
+        if (i < end && (buf[i] == '-' || buf[i] == '+')) {
+            negative = buf[i] == '-';
+            i++;
+        }
+        long v = 0;
+        int digits = 0;
+        int frac = -1;
+        boolean any = false;
+        for (; i < end; i++) {
+            byte c = buf[i];
+            if (c >= '0' && c <= '9') {
+                any = true;
+                if (v != 0 || c != '0') {
+                    digits++;
+                }
+                v = v * 10 + (c - '0');
+                if (frac >= 0) {
+                    frac++;
+                }
+            } else if (c == '.' && frac < 0) {
+                frac = 0;
+            } else {
+                return Double.parseDouble(new String(buf, off, len, java.nio.charset.StandardCharsets.ISO_8859_1));
+            }
+        }
+        // Both the mantissa (< 2^53) and the power of ten are exact doubles: one division rounds correctly.
+        if (!any || digits > 15 || frac > 22) {
+            return Double.parseDouble(new String(buf, off, len, java.nio.charset.StandardCharsets.ISO_8859_1));
+        }
+        double d = frac > 0 ? v / POW10[frac] : v;
+        return negative ? -d : d;
+    }
+}

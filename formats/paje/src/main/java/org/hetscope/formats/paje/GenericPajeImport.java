@@ -1,0 +1,74 @@
+package org.hetscope.formats.paje;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.hetscope.model.Progress;
+import org.hetscope.model.TraceSink;
+import org.hetscope.model.TrackKind;
+
+/**
+ * Puts a Paje trace of any producer onto the model without dialect knowledge: one track per container (in the
+ * container tree), states as slices, events as instants, variables as counter tracks, links in {@code paje_link}.
+ */
+public final class GenericPajeImport implements PajeListener {
+    private final Path file;
+    private final TraceSink sink;
+    private final PajeSinkBasics basics;
+    private final Map<String, long[]> problems = new LinkedHashMap<>();
+    private final Map<String, String> firstWhere = new LinkedHashMap<>();
+
+    public GenericPajeImport(Path file, TraceSink sink) {
+        this.file = file;
+        this.sink = sink;
+        this.basics = new PajeSinkBasics(file, sink, this::problem);
+    }
+
+    /** Reads the file; {@code timeShift} as in {@link PajeReader} (null: from the header). */
+    public static void read(Path file, TraceSink sink, Progress progress, Integer timeShift) throws IOException {
+        GenericPajeImport imp = new GenericPajeImport(file, sink);
+        PajeReader reader = new PajeReader(imp, timeShift);
+        reader.read(file, progress);
+        imp.basics.info(reader);
+        sink.info("paje.time_unit", reader.timeShift() == 9 ? "s" : reader.timeShift() == 6 ? "ms"
+                : "1e-" + reader.timeShift() + " s");
+        imp.problems.forEach((what, c) -> sink.skipped(what, imp.firstWhere.get(what), c[0]));
+    }
+
+    @Override
+    public void problem(String what, long line, String detail) {
+        problems.computeIfAbsent(what, k -> new long[1])[0]++;
+        firstWhere.putIfAbsent(what, file + ":" + line + (detail == null ? "" : " (" + detail + ")"));
+    }
+
+    @Override
+    public void container(PajeContainer c) {
+        basics.track(c, c.parent() == null ? TrackKind.PROCESS : TrackKind.GENERIC);
+    }
+
+    @Override
+    public void state(PajeState s) {
+        basics.state(s);
+    }
+
+    @Override
+    public void event(PajeEvent e) {
+        basics.event(e);
+    }
+
+    @Override
+    public void link(PajeLink l) {
+        basics.link(l);
+    }
+
+    @Override
+    public void variable(PajeContainer c, PajeType type, long time, double value, long line) {
+        basics.variable(c, type, time, value);
+    }
+
+    @Override
+    public void end(long start, long end) {
+        basics.end(start, end);
+    }
+}

@@ -1,0 +1,167 @@
+package org.hetscope.formats.paje;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.hetscope.model.Category;
+import org.hetscope.model.CounterSample;
+import org.hetscope.model.Entity;
+import org.hetscope.model.Instant;
+import org.hetscope.model.JsonText;
+import org.hetscope.model.Slice;
+import org.hetscope.model.TraceProcess;
+import org.hetscope.model.TraceSink;
+import org.hetscope.model.TraceThread;
+import org.hetscope.model.Track;
+import org.hetscope.model.TrackKind;
+
+/**
+ * The generic part of putting Paje onto the model, shared by every dialect: containers become tracks, states
+ * slices, events instants, variables counter tracks, links rows of {@code paje_link}.
+ */
+public final class PajeSinkBasics {
+    public static final String LINK_TABLE = "paje_link";
+
+    /** Where problems go: what, line, detail. */
+    public interface Problems {
+        void add(String what, long line, String detail);
+    }
+
+    private final Path file;
+    private final TraceSink sink;
+    private final Problems problems;
+    private final Map<String, Long> counterTracks = new HashMap<>();
+    private long processId = -1;
+    private long start;
+    private long end;
+    private boolean linkTable;
+    private int sortIndex;
+
+    public PajeSinkBasics(Path file, TraceSink sink, Problems problems) {
+        this.file = file;
+        this.sink = sink;
+        this.problems = problems;
+    }
+
+    /** Emits the track of a container (and a process or thread record for those kinds); returns its id. */
+    public long track(PajeContainer c, TrackKind kind) {
+        long id = sink.newId(Entity.TRACK);
+        c.userId = id;
+        Long parent = c.parent() == null || c.parent().userId < 0 ? null : c.parent().userId;
+        Long pid = null;
+        Long tid = null;
+        if (kind == TrackKind.PROCESS) {
+            processId = sink.newId(Entity.PROCESS);
+            sink.process(new TraceProcess(processId, processId, c.name()));
+            pid = processId;
+        } else if (kind == TrackKind.THREAD) {
+            long t = sink.newId(Entity.THREAD);
+            long osTid = digits(c.alias());
+            if (processId < 0) {
+                processId = sink.newId(Entity.PROCESS);
+                sink.process(new TraceProcess(processId, processId, "process"));
+            }
+            sink.thread(new TraceThread(t, osTid < 0 ? t : osTid, processId, c.name()));
+            tid = t;
+            pid = processId;
+        }
+        sink.track(new Track(id, parent, kind, c.name(), pid, tid, null, null, sortIndex++, null));
+        return id;
+    }
+
+    private static long digits(String s) {
+        String d = s.replaceAll("\\D", "");
+        try {
+            return d.isEmpty() ? -1 : Long.parseLong(d);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private final JsonText json = new JsonText();
+
+    /** The extra fields of a record as a JSON object text, or null when there are none. */
+    public String argsJson(EventDefinition def, String[] extras) {
+        if (def == null || extras == null || extras.length == 0) {
+            return null;
+        }
+        json.reset();
+        String[] names = def.extraNames();
+        for (int i = 0; i < extras.length; i++) {
+            json.put(names[i], extras[i]);
+        }
+        return json.toString();
+    }
+
+    public void state(PajeState s) {
+        sink.slice(new Slice(sink.newId(Entity.SLICE), s.container().userId, s.start(), s.end() - s.start(),
+                s.value().name(), Category.STATE, s.type().name(), s.depth(), null,
+                argsJson(s.definition(), s.extras())));
+    }
+
+    public void event(PajeEvent e) {
+        json.reset().put("value", e.value().name());
+        if (e.extras() != null) {
+            String[] names = e.definition().extraNames();
+            for (int i = 0; i < names.length; i++) {
+                json.put(names[i], e.extras()[i]);
+            }
+        }
+        sink.instant(new Instant(sink.newId(Entity.INSTANT), e.container().userId, e.time(), e.type().name(),
+                Category.MARKER, e.type().alias(), json.toString()));
+    }
+
+    public void variable(PajeContainer c, PajeType type, long time, double value) {
+        String key = c.alias() + '\u0000' + type.alias();
+        Long track = counterTracks.get(key);
+        if (track == null) {
+            track = sink.newId(Entity.TRACK);
+            counterTracks.put(key, track);
+            sink.track(new Track(track, c.userId, TrackKind.COUNTER, type.name(), null, null, null, null,
+                    sortIndex++, unitOf(type.name())));
+        }
+        sink.counter(new CounterSample(track, time, value));
+    }
+
+    /** The unit written in parentheses at the end of a variable's name ({@code "Used (MB)"} gives MB). */
+    static String unitOf(String name) {
+        int open = name.lastIndexOf('(');
+        int close = name.lastIndexOf(')');
+        return open >= 0 && close > open ? name.substring(open + 1, close) : null;
+    }
+
+    public void link(PajeLink l) {
+        if (!linkTable) {
+            sink.defineTable(LINK_TABLE, "type VARCHAR, name VARCHAR, container_track_id BIGINT, "
+                    + "from_track_id BIGINT, to_track_id BIGINT, ts BIGINT, dur BIGINT, value VARCHAR, "
+                    + "link_key VARCHAR");
+            linkTable = true;
+        }
+        long dur = l.end() - l.start();
+        if (dur < 0) {
+            problems.add("link that ends before it starts", l.endLine(), l.key());
+        }
+        sink.row(LINK_TABLE, l.type().alias(), l.type().name(), l.container().userId, l.startContainer().userId,
+                l.endContainer().userId, l.start(), dur, l.value(), l.key());
+    }
+
+    public void end(long start, long end) {
+        this.start = start;
+        this.end = end;
+    }
+
+    public long traceStart() {
+        return start;
+    }
+
+    public long traceEnd() {
+        return end;
+    }
+
+    /** Records the reader's counts in trace_info. */
+    public void info(PajeReader reader) {
+        sink.info("paje.file", file.toString());
+        sink.info("paje.lines", Long.toString(reader.lines()));
+        reader.counts().forEach((k, v) -> sink.info("paje.count." + k.pajeName(), Long.toString(v)));
+    }
+}

@@ -1,0 +1,117 @@
+package org.hetscope.formats.starpu;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.hetscope.model.Residency;
+import org.hetscope.model.TraceSink;
+
+/**
+ * Checks the residency built from a real trace against what MSI coherence promises, and records every place where
+ * the trace says otherwise instead of hiding it: instants where a block has no valid replica, an owner that is not
+ * the only valid replica, and transfers whose block is not valid on the destination when they end. Each case is a
+ * row of {@code starpu_anomaly}; counts and total durations go to trace_info.
+ */
+final class ResidencyChecks {
+    private final TraceSink sink;
+    private final String table;
+    private final Map<Long, String> handleOf = new HashMap<>();
+
+    ResidencyChecks(TraceSink sink, String table, Map<String, Long> blocks, Map<Integer, Long> nodeIds) {
+        this.sink = sink;
+        this.table = table;
+        blocks.forEach((h, id) -> handleOf.put(id, h));
+    }
+
+    void check(List<Residency> residencies, List<StarpuImport.MemEvent> sortedMsi,
+               Map<String, List<Long>> unregisters, long traceEnd, List<long[]> transfers) {
+        Map<Long, List<Residency>> byBlock = new TreeMap<>();
+        for (Residency r : residencies) {
+            byBlock.computeIfAbsent(r.blockId(), k -> new ArrayList<>()).add(r);
+        }
+        long gaps = 0;
+        long gapNs = 0;
+        long shared = 0;
+        long sharedNs = 0;
+        for (var en : byBlock.entrySet()) {
+            List<Residency> rs = en.getValue();
+            long first = rs.stream().mapToLong(Residency::ts).min().orElse(0);
+            long last = rs.stream().mapToLong(r -> r.ts() + r.dur()).max().orElse(0);
+            // Sweep the boundaries: count valid replicas and owners on each elementary segment.
+            TreeMap<Long, int[]> delta = new TreeMap<>();
+            for (Residency r : rs) {
+                if (r.dur() == 0) {
+                    continue;
+                }
+                boolean owner = r.state().equals("owner");
+                delta.computeIfAbsent(r.ts(), k -> new int[2])[0]++;
+                delta.computeIfAbsent((r.ts() + r.dur()), k -> new int[2])[0]--;
+                if (owner) {
+                    delta.get(r.ts())[1]++;
+                    delta.get((r.ts() + r.dur()))[1]--;
+                }
+            }
+            int valid = 0;
+            int owners = 0;
+            Long prev = null;
+            for (var d : delta.entrySet()) {
+                long t = d.getKey();
+                if (prev != null && t > prev && prev >= first && t <= last) {
+                    if (valid == 0) {
+                        gaps++;
+                        gapNs += t - prev;
+                        sink.row(table, "no_valid_replica", en.getKey(), prev, t - prev,
+                                "handle " + handleOf.get(en.getKey()));
+                    } else if (owners > 0 && valid > 1) {
+                        shared++;
+                        sharedNs += t - prev;
+                        sink.row(table, "owner_not_exclusive", en.getKey(), prev, t - prev,
+                                "handle " + handleOf.get(en.getKey()) + ": " + owners + " owner(s), " + valid
+                                        + " valid replicas");
+                    }
+                }
+                valid += d.getValue()[0];
+                owners += d.getValue()[1];
+                prev = t;
+            }
+        }
+        sink.info("starpu.check.no_valid_replica.count", Long.toString(gaps));
+        sink.info("starpu.check.no_valid_replica.ns", Long.toString(gapNs));
+        sink.info("starpu.check.owner_not_exclusive.count", Long.toString(shared));
+        sink.info("starpu.check.owner_not_exclusive.ns", Long.toString(sharedNs));
+
+        Map<String, List<Residency>> byBlockNode = new HashMap<>();
+        for (Residency r : residencies) {
+            byBlockNode.computeIfAbsent(r.blockId() + "@" + r.nodeId(), k -> new ArrayList<>()).add(r);
+        }
+        long notLanding = 0;
+        long alreadyValid = 0;
+        for (long[] t : transfers) {
+            // {block id, dst node number, start, end, transfer id}; residency rows carry node ids.
+            List<Residency> rs = byBlockNode.get(t[0] + "@" + t[5]);
+            Residency hit = null;
+            if (rs != null) {
+                for (Residency r : rs) {
+                    if (r.ts() <= t[3] && t[3] <= (r.ts() + r.dur())) {
+                        hit = r;
+                    }
+                }
+            }
+            if (hit == null) {
+                notLanding++;
+                sink.row(table, "transfer_not_landing", t[0], t[2], t[3] - t[2],
+                        "transfer " + t[4] + " of handle " + handleOf.get(t[0])
+                                + ": block not valid on the destination when the copy ends");
+            } else if (hit.ts() < t[2]) {
+                alreadyValid++;
+                sink.row(table, "transfer_to_valid_replica", t[0], t[2], t[3] - t[2],
+                        "transfer " + t[4] + " of handle " + handleOf.get(t[0])
+                                + ": destination replica already valid before the copy started");
+            }
+        }
+        sink.info("starpu.check.transfer_not_landing.count", Long.toString(notLanding));
+        sink.info("starpu.check.transfer_to_valid_replica.count", Long.toString(alreadyValid));
+    }
+}

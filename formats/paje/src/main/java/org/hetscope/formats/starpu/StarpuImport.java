@@ -1,0 +1,617 @@
+package org.hetscope.formats.starpu;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.hetscope.formats.paje.PajeContainer;
+import org.hetscope.formats.paje.PajeEvent;
+import org.hetscope.formats.paje.PajeLink;
+import org.hetscope.formats.paje.PajeListener;
+import org.hetscope.formats.paje.PajeReader;
+import org.hetscope.formats.paje.PajeSinkBasics;
+import org.hetscope.formats.paje.PajeState;
+import org.hetscope.formats.paje.PajeType;
+import org.hetscope.model.Category;
+import org.hetscope.model.CounterSample;
+import org.hetscope.model.Device;
+import org.hetscope.model.DeviceKind;
+import org.hetscope.model.Entity;
+import org.hetscope.model.Instant;
+import org.hetscope.model.MemoryBlock;
+import org.hetscope.model.MemoryNode;
+import org.hetscope.model.Progress;
+import org.hetscope.model.Residency;
+import org.hetscope.model.Slice;
+import org.hetscope.model.Task;
+import org.hetscope.model.TaskAccess;
+import org.hetscope.model.TaskDependency;
+import org.hetscope.model.TraceProcess;
+import org.hetscope.model.TraceSink;
+import org.hetscope.model.TraceThread;
+import org.hetscope.model.Track;
+import org.hetscope.model.TrackKind;
+import org.hetscope.model.Transfer;
+import org.hetscope.model.TransferKind;
+
+/**
+ * Puts a StarPU trace (paje.trace written by {@code starpu_fxt_tool -memory-states}, with tasks.rec, data.rec and
+ * dag.dot beside it when present) onto the hetscope model: workers and their states, memory nodes and managers
+ * with their actions, per-block residency from the MSI events, requests, transfers, tasks, accesses and the task
+ * graph. The interpretation follows StarPU 1.3's converter (docs/schema.md, section "Paje / StarPU").
+ */
+public final class StarpuImport implements PajeListener {
+    static final String REQUEST_TABLE = "starpu_request";
+    static final String ACTION_TABLE = "starpu_manager_action";
+    static final String TRANSFER_TABLE = "starpu_transfer";
+    static final String DEPENDS_TABLE = "starpu_depends_on";
+    static final String ANOMALY_TABLE = "starpu_anomaly";
+
+    private final Path trace;
+    private final TraceSink sink;
+    private final StarpuProblems problems = new StarpuProblems();
+    private final PajeSinkBasics basics;
+
+    /** A buffered MSI event or memory-manager event (PajeNewEvent with Handle/Info/Size/Tid). */
+    record MemEvent(long time, long line, String type, int node, String handle, String info, String size,
+                    String tid) {}
+
+    private final List<MemEvent> msi = new ArrayList<>();
+    private final List<MemEvent> managerEvents = new ArrayList<>();
+    private final Map<String, List<Long>> registers = new HashMap<>();
+    private final Map<String, List<Long>> unregisters = new HashMap<>();
+    private final Map<String, PajeLink> transferLinks = new HashMap<>();
+    private final List<PajeState> writeBackAsync = new ArrayList<>();
+    /** Task executions seen as WS states with a JobId field: JobId to {slice id, start, end, worker number}. */
+    private final Map<Long, long[]> taskStates = new HashMap<>();
+    private final Map<Integer, Long> nodeIds = new TreeMap<>();
+    private final Map<Integer, String> nodeNames = new HashMap<>();
+    private final Map<Integer, Long> managerTracks = new HashMap<>();
+    private final Map<Integer, Long> workerTracks = new HashMap<>();
+    private final Map<Integer, Integer> workerNode = new HashMap<>();
+    private final Map<Integer, String> workerNames = new HashMap<>();
+    private final Map<Integer, Long> workerDevices = new HashMap<>();
+    private long msStates;
+
+    public StarpuImport(Path trace, TraceSink sink) {
+        this.trace = trace;
+        this.sink = sink;
+        this.basics = new PajeSinkBasics(trace, sink, this::problem);
+    }
+
+    public StarpuProblems problems() {
+        return problems;
+    }
+
+    /** Reads {@code paje.trace} and, when {@code folder} holds them, tasks.rec, data.rec and dag.dot. */
+    public static StarpuProblems read(Path traceFile, Path folder, TraceSink sink, Progress progress)
+            throws IOException {
+        StarpuImport imp = new StarpuImport(traceFile, sink);
+        PajeReader reader = new PajeReader(imp, null);
+        reader.read(traceFile, progress);
+        imp.basics.info(reader);
+        imp.finish(folder, reader.timeShift());
+        return imp.problems;
+    }
+
+    @Override
+    public void problem(String what, long line, String detail) {
+        problems.add(what, trace, line, detail);
+    }
+
+    // ---- containers ----
+
+    private static int number(String alias) {
+        int i = alias.length();
+        while (i > 0 && Character.isDigit(alias.charAt(i - 1))) {
+            i--;
+        }
+        return i == alias.length() ? -1 : Integer.parseInt(alias.substring(i));
+    }
+
+    @Override
+    public void container(PajeContainer c) {
+        String t = c.type().alias();
+        TrackKind kind = switch (t) {
+            case "P" -> TrackKind.PROCESS;
+            case "Mn" -> TrackKind.MEMORY_NODE;
+            case "Mm" -> TrackKind.MEMORY_MANAGER;
+            case "T", "UT", "MPICt" -> TrackKind.THREAD;
+            case "W" -> TrackKind.WORKER;
+            default -> TrackKind.GENERIC;
+        };
+        long trackId = basics.track(c, kind);
+        int n = number(c.alias());
+        switch (t) {
+            case "Mn" -> {
+                if (n >= 0) {
+                    nodeIds.put(n, sink.newId(Entity.MEMORY_NODE));
+                    nodeNames.put(n, c.name());
+                }
+            }
+            case "Mm" -> {
+                if (n >= 0) {
+                    managerTracks.put(n, trackId);
+                }
+            }
+            case "W" -> {
+                if (n >= 0) {
+                    workerTracks.put(n, trackId);
+                    workerNames.put(n, c.name());
+                    PajeContainer p = c.parent();
+                    while (p != null && !p.type().alias().equals("Mn")) {
+                        p = p.parent();
+                    }
+                    if (p != null && number(p.alias()) >= 0) {
+                        workerNode.put(n, number(p.alias()));
+                    }
+                    long dev = sink.newId(Entity.DEVICE);
+                    String name = c.name();
+                    String digits = name.replaceAll("\\D", "");
+                    DeviceKind dk = name.startsWith("CPU") ? DeviceKind.CPU
+                            : name.startsWith("CUDA") || name.startsWith("HIP") ? DeviceKind.GPU
+                            : DeviceKind.ACCELERATOR;
+                    sink.device(new Device(dev, dk, digits.isEmpty() ? n : Integer.parseInt(digits), null, name,
+                            null, null, null, null, null, null, Map.of("starpu.worker", c.alias())));
+                    workerDevices.put(n, dev);
+                }
+            }
+            default -> { }
+        }
+    }
+
+    // ---- states ----
+
+    @Override
+    public void state(PajeState s) {
+        String type = s.type().alias();
+        if (type.equals("MS") && s.container().type().alias().equals("Mm")) {
+            msStates++;
+            // Manager actions are rebuilt from the paired memory events (DriverCopy states nest, so pairing
+            // pops LIFO would attach copies to the wrong handles); only WritingBackAsync has no such events.
+            if (s.value().alias().equals("Wa")) {
+                writeBackAsync.add(s);
+            }
+            return;
+        }
+        int job = s.definition() == null ? -1 : s.definition().extra("JobId");
+        if (job >= 0 && type.equals("WS")) {
+            long sliceId = sink.newId(Entity.SLICE);
+            sink.slice(new Slice(sliceId, s.container().userId, s.start(), s.end() - s.start(), s.value().name(),
+                    Category.TASK, s.type().name(), s.depth(), null, basics.argsJson(s.definition(),
+                    s.extras())));
+            try {
+                long jobId = Long.parseLong(s.extras()[job]);
+                long[] prev = taskStates.put(jobId, new long[] {sliceId, s.start(), s.end(),
+                        number(s.container().alias())});
+                if (prev != null) {
+                    problem("task state with a JobId already seen", s.line(), "JobId " + jobId);
+                }
+            } catch (NumberFormatException e) {
+                problem("task state with a bad JobId", s.line(), s.extras()[job]);
+            }
+            return;
+        }
+        basics.state(s);
+    }
+
+    // ---- events ----
+
+    @Override
+    public void event(PajeEvent e) {
+        String type = e.type().alias();
+        PajeContainer c = e.container();
+        if (c.type().alias().equals("Mm")) {
+            int node = number(c.alias());
+            switch (type) {
+                case "SI", "SS", "SO", "WU" -> {
+                    msi.add(new MemEvent(e.time(), e.line(), type, node, e.value().alias(), null, null, null));
+                    return;
+                }
+                default -> {
+                    if (e.definition().extra("Handle") >= 0) {
+                        managerEvents.add(new MemEvent(e.time(), e.line(), type, node, e.extra("Handle"),
+                                e.extra("Info"), e.extra("Size"), e.extra("Tid")));
+                        return;
+                    }
+                }
+            }
+        }
+        if (type.equals("register")) {
+            registers.computeIfAbsent(e.value().alias(), k -> new ArrayList<>()).add(e.time());
+        } else if (type.equals("unregister")) {
+            unregisters.computeIfAbsent(e.value().alias(), k -> new ArrayList<>()).add(e.time());
+        }
+        basics.event(e);
+    }
+
+    @Override
+    public void link(PajeLink l) {
+        String t = l.type().alias();
+        if ((t.equals("F") || t.equals("PF") || t.equals("IF")) && l.key().startsWith("com_")) {
+            if (transferLinks.put(l.key(), l) != null) {
+                problem("transfer link key used twice", l.endLine(), l.key());
+            }
+        }
+        basics.link(l);
+    }
+
+    @Override
+    public void variable(PajeContainer c, PajeType type, long time, double value, long line) {
+        basics.variable(c, type, time, value);
+    }
+
+    @Override
+    public void end(long start, long end) {
+        basics.end(start, end);
+    }
+
+    // ---- after the trace: side files and derived records ----
+
+    private void finish(Path folder, int timeShift) throws IOException {
+        long traceEnd = basics.traceEnd();
+        sink.info("paje.time_unit", timeShift == 6 ? "ms" : timeShift == 9 ? "s" : "1e-" + timeShift + " s");
+        sink.info("starpu.ms_states", Long.toString(msStates));
+        Map<Integer, String> nodeKind = new HashMap<>();
+        Map<Integer, Long> nodeDevice = new HashMap<>();
+        for (var w : workerNames.entrySet()) {
+            Integer node = workerNode.get(w.getKey());
+            if (node == null) {
+                continue;
+            }
+            boolean cpu = w.getValue().startsWith("CPU");
+            if (!cpu) {
+                nodeKind.put(node, "device");
+                nodeDevice.putIfAbsent(node, workerDevices.get(w.getKey()));
+            } else {
+                nodeKind.putIfAbsent(node, "RAM");
+            }
+        }
+        for (var n : nodeIds.entrySet()) {
+            String kind = nodeKind.getOrDefault(n.getKey(), n.getKey() == 0 ? "RAM" : "unknown");
+            sink.memoryNode(new MemoryNode(n.getValue(), nodeNames.get(n.getKey()), nodeDevice.get(n.getKey()),
+                    kind));
+        }
+
+        Path tasksRec = folder == null ? null : folder.resolve("tasks.rec");
+        Path dataRec = folder == null ? null : folder.resolve("data.rec");
+        Path dagDot = folder == null ? null : folder.resolve("dag.dot");
+        List<TaskRecord> tasks = tasksRec != null && Files.isRegularFile(tasksRec)
+                ? TasksRec.read(tasksRec, problems) : null;
+        List<DataRec.Handle> handles = dataRec != null && Files.isRegularFile(dataRec)
+                ? DataRec.read(dataRec, problems) : List.of();
+        DagDot.Graph dag = dagDot != null && Files.isRegularFile(dagDot) ? DagDot.read(dagDot, problems) : null;
+
+        sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
+        Map<String, Long> blocks = blocks(handles, tasks);
+        msi.sort(Comparator.comparingLong(MemEvent::time).thenComparingLong(MemEvent::line));
+        managerEvents.sort(Comparator.comparingLong(MemEvent::time).thenComparingLong(MemEvent::line));
+        List<Residency> residencies = new ResidencyReplay(this, traceEnd, unregisters)
+                .replay(msi, blocks, nodeIds);
+        residencies.forEach(sink::residency);
+        managerActions(blocks);
+        Map<Long, Long> taskIds = tasks(tasks, blocks);
+        dependencies(tasks, dag, taskIds);
+        new ResidencyChecks(sink, ANOMALY_TABLE, blocks, nodeIds).check(residencies, msi, unregisters, traceEnd,
+                transfersForCheck);
+        problems.flush(sink);
+    }
+
+    private Map<String, Long> blocks(List<DataRec.Handle> handles, List<TaskRecord> tasks) {
+        Map<String, Long> blocks = new LinkedHashMap<>();
+        for (DataRec.Handle h : handles) {
+            if (blocks.containsKey(h.handle())) {
+                continue;
+            }
+            long id = sink.newId(Entity.MEMORY_BLOCK);
+            blocks.put(h.handle(), id);
+            sink.memoryBlock(new MemoryBlock(id, h.handle(), h.description(), h.size(),
+                    h.homeNode() == null ? null : nodeIds.get(h.homeNode()), h.coordinates()));
+        }
+        // Handles the side files do not describe still get a block, so no residency or transfer is lost.
+        List<String> seen = new ArrayList<>(registers.keySet());
+        msi.forEach(m -> seen.add(m.handle()));
+        managerEvents.forEach(m -> seen.add(m.handle()));
+        if (tasks != null) {
+            tasks.forEach(t -> seen.addAll(t.handles()));
+        }
+        for (String h : seen) {
+            if (h == null || h.equals("0") || blocks.containsKey(h)) {
+                continue;
+            }
+            long id = sink.newId(Entity.MEMORY_BLOCK);
+            blocks.put(h, id);
+            sink.memoryBlock(new MemoryBlock(id, h, null, null, null, null));
+        }
+        return blocks;
+    }
+
+    /** Transfers as {block id, dst node number, ts, end} for the landing check. */
+    private final List<long[]> transfersForCheck = new ArrayList<>();
+
+    private static final String[][] PAIRS = {{"Al", "AlE", "Allocating"}, {"Alr", "AlrE", "AllocatingReuse"},
+        {"Fe", "FeE", "Freeing"}, {"Wb", "WbE", "WritingBack"}, {"DCo", "DCoE", "DriverCopy"},
+        {"DCoA", "DCoAE", "DriverCopyAsync"}};
+
+    private static long unsigned32(String s) {
+        long v = Long.parseLong(s);
+        // StarPU prints some signed 32-bit values as unsigned (priorities, errno results).
+        return v >= (1L << 31) && v < (1L << 32) ? v - (1L << 32) : v;
+    }
+
+    static String requestKind(String info) {
+        return switch (info) {
+            case "0" -> "fetch";
+            case "1" -> "prefetch";
+            case "2" -> "idle_fetch";
+            default -> "kind_" + info;
+        };
+    }
+
+    private void managerActions(Map<String, Long> blocks) {
+        sink.defineTable(REQUEST_TABLE, "ts BIGINT, block_id BIGINT, src_node_id BIGINT, dst_node_id BIGINT, "
+                + "kind VARCHAR, priority BIGINT, line BIGINT");
+        sink.defineTable(ACTION_TABLE, "slice_id BIGINT, node_id BIGINT, block_id BIGINT, action VARCHAR, "
+                + "ts BIGINT, dur BIGINT, request_kind VARCHAR, bytes BIGINT, result BIGINT, success BOOLEAN, "
+                + "other_node_id BIGINT, com_id BIGINT, line BIGINT");
+        sink.defineTable(TRANSFER_TABLE, "transfer_id BIGINT, com_id BIGINT, class VARCHAR, link_ts BIGINT, "
+                + "link_dur BIGINT");
+        Map<String, String[]> byStart = new HashMap<>();
+        Map<String, String[]> byEnd = new HashMap<>();
+        for (String[] p : PAIRS) {
+            byStart.put(p[0], p);
+            byEnd.put(p[1], p);
+        }
+        Map<String, ArrayDeque<MemEvent>> open = new HashMap<>();
+        Map<String, Long> counts = new TreeMap<>();
+        for (MemEvent e : managerEvents) {
+            counts.merge(e.type(), 1L, Long::sum);
+            if (e.type().equals("rc")) {
+                try {
+                    sink.row(REQUEST_TABLE, e.time(), blocks.get(e.handle()), nodeIds.get(e.node()),
+                            nodeIds.get(number(e.tid())), requestKind(e.info()), unsigned32(e.size()), e.line());
+                } catch (NumberFormatException x) {
+                    problem("request event with a bad priority", e.line(), e.size());
+                }
+                continue;
+            }
+            String[] start = byStart.get(e.type());
+            String[] end = byEnd.get(e.type());
+            if (start != null) {
+                open.computeIfAbsent(pairKey(start[0], e), k -> new ArrayDeque<>()).add(e);
+            } else if (end != null) {
+                ArrayDeque<MemEvent> q = open.get(pairKey(end[0], e));
+                if (q == null || q.isEmpty()) {
+                    problem("memory manager end event without start", e.line(), e.type() + " " + e.handle());
+                    continue;
+                }
+                action(end[2], q.poll(), e, blocks);
+            } else {
+                problem("memory manager event of unknown type", e.line(), e.type());
+            }
+        }
+        for (ArrayDeque<MemEvent> q : open.values()) {
+            for (MemEvent e : q) {
+                problem("memory manager start event without end", e.line(), e.type() + " " + e.handle());
+            }
+        }
+        for (PajeState s : writeBackAsync) {
+            int node = number(s.container().alias());
+            long sliceId = sink.newId(Entity.SLICE);
+            sink.slice(new Slice(sliceId, managerTracks.get(node), s.start(), s.end() - s.start(),
+                    "WritingBackAsync", Category.MEMCPY, "Memory Node State", -1, null, null));
+            sink.row(ACTION_TABLE, sliceId, nodeIds.get(node), null, "WritingBackAsync", s.start(),
+                    s.end() - s.start(), null, null, null, null, null, null, s.line());
+        }
+        counts.forEach((k, v) -> sink.info("starpu.events." + k, Long.toString(v)));
+        for (PajeLink l : transferLinks.values()) {
+            if (!usedLinks.contains(l.key())) {
+                problem("transfer link without DriverCopy events", l.startLine(), l.key());
+            }
+        }
+    }
+
+    private final java.util.Set<String> usedLinks = new java.util.HashSet<>();
+
+    /** Start/end pairing key: copies by communication id, the others FIFO per (manager, handle). */
+    private static String pairKey(String startType, MemEvent e) {
+        return switch (startType) {
+            case "DCo" -> "DCo|" + e.node() + "|" + e.info();
+            case "DCoA" -> "DCoA|" + e.node() + "|" + e.tid();
+            default -> startType + "|" + e.node() + "|" + e.handle();
+        };
+    }
+
+    private void action(String name, MemEvent s, MemEvent e, Map<String, Long> blocks) {
+        int node = s.node();
+        Long track = managerTracks.get(node);
+        long dur = e.time() - s.time();
+        Long block = blocks.get(s.handle());
+        long sliceId = sink.newId(Entity.SLICE);
+        Category cat = name.startsWith("DriverCopy") ? Category.MEMCPY
+                : name.startsWith("Alloc") || name.equals("Freeing") ? Category.ALLOC : Category.OTHER;
+        String args = "{\"handle\":\"" + s.handle() + "\"}";
+        sink.slice(new Slice(sliceId, track, s.time(), dur, name, cat, "Memory Node State", -1, null, args));
+        String requestKind = null;
+        Long bytes = null;
+        Long result = null;
+        Boolean success = null;
+        Long other = null;
+        Long com = null;
+        try {
+            switch (name) {
+                case "Allocating" -> {
+                    requestKind = requestKind(s.info());
+                    bytes = Long.parseLong(s.size());
+                    result = unsigned32(e.info());
+                    success = result >= 0;
+                }
+                case "AllocatingReuse" -> {
+                    requestKind = requestKind(s.info());
+                    bytes = Long.parseLong(s.size());
+                    result = Long.parseLong(e.info());
+                    success = result == 1;
+                }
+                case "Freeing" -> bytes = Long.parseLong(s.size());
+                case "DriverCopy" -> {
+                    bytes = Long.parseLong(s.size());
+                    com = Long.parseLong(s.info());
+                    other = nodeIds.get(number(s.tid()));
+                }
+                case "DriverCopyAsync" -> other = nodeIds.get(number(s.tid()));
+                default -> { }
+            }
+        } catch (NumberFormatException x) {
+            problem("memory manager event with a bad number", s.line(), name);
+        }
+        sink.row(ACTION_TABLE, sliceId, nodeIds.get(node), block, name, s.time(), dur, requestKind, bytes, result,
+                success, other, com, s.line());
+        if (name.equals("DriverCopy") && com != null) {
+            int src = number(s.tid());
+            long id = sink.newId(Entity.TRANSFER);
+            boolean srcRam = src == 0 || "RAM".equals(nodeKindGuess(src));
+            boolean dstRam = node == 0 || "RAM".equals(nodeKindGuess(node));
+            TransferKind kind = srcRam ? (dstRam ? TransferKind.HTOH : TransferKind.HTOD)
+                    : dstRam ? TransferKind.DTOH : TransferKind.DTOD;
+            sink.transfer(new Transfer(id, sliceId, s.time(), dur, bytes == null ? 0 : bytes, kind,
+                    deviceOfNode(src), deviceOfNode(node), nodeIds.get(src), nodeIds.get(node), block, com));
+            PajeLink l = transferLinks.get("com_" + com);
+            if (l != null) {
+                usedLinks.add(l.key());
+            }
+            sink.row(TRANSFER_TABLE, id, com, l == null ? null : linkClass(l.type().alias()),
+                    l == null ? null : l.start(), l == null ? null : l.end() - l.start());
+            if (block != null) {
+                transfersForCheck.add(new long[] {block, node, s.time(), e.time(), id, nodeIds.getOrDefault(node, -1L)});
+            }
+        }
+    }
+
+    private static String linkClass(String alias) {
+        return switch (alias) {
+            case "F" -> "fetch";
+            case "PF" -> "prefetch";
+            case "IF" -> "idle_fetch";
+            default -> alias;
+        };
+    }
+
+    private String nodeKindGuess(int node) {
+        for (var w : workerNode.entrySet()) {
+            if (w.getValue() == node && !workerNames.get(w.getKey()).startsWith("CPU")) {
+                return "device";
+            }
+        }
+        return "RAM";
+    }
+
+    private Long deviceOfNode(int node) {
+        for (var w : workerNode.entrySet()) {
+            if (w.getValue() == node && !workerNames.get(w.getKey()).startsWith("CPU")) {
+                return workerDevices.get(w.getKey());
+            }
+        }
+        return null;
+    }
+
+    private Map<Long, Long> tasks(List<TaskRecord> records, Map<String, Long> blocks) {
+        Map<Long, Long> taskIds = new HashMap<>();
+        if (records == null) {
+            // Without tasks.rec, the task executions come from the worker states that carry a JobId.
+            for (var e : taskStates.entrySet()) {
+                long[] s = e.getValue();
+                long id = sink.newId(Entity.TASK);
+                taskIds.put(e.getKey(), id);
+                Integer w = (int) s[3];
+                sink.task(new Task(id, s[0], e.getKey(), null, workerTracks.get(w),
+                        workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null, s[1], s[2],
+                        null));
+            }
+            sink.info("starpu.tasks.source", "paje worker states");
+            return taskIds;
+        }
+        sink.info("starpu.tasks.source", "tasks.rec");
+        long notRun = 0;
+        long mismatched = 0;
+        for (TaskRecord r : records) {
+            if (!r.executed()) {
+                notRun++;
+                continue;
+            }
+            long id = sink.newId(Entity.TASK);
+            if (taskIds.put(r.jobId(), id) != null) {
+                problems.add("tasks.rec JobId used twice", trace.resolveSibling("tasks.rec"), r.line(),
+                        "JobId " + r.jobId());
+            }
+            long[] s = taskStates.get(r.jobId());
+            if (s == null) {
+                problems.add("tasks.rec task without a worker state in paje.trace",
+                        trace.resolveSibling("tasks.rec"), r.line(), "JobId " + r.jobId());
+            } else if (s[1] != r.startTs() || s[2] != r.endTs() || s[3] != r.workerId()) {
+                mismatched++;
+                sink.row(ANOMALY_TABLE, "task_state_mismatch", null, s[1], s[2] - s[1],
+                        "JobId " + r.jobId() + " tasks.rec " + r.startTs() + ".." + r.endTs() + " on w"
+                                + r.workerId() + ", paje state on w" + s[3]);
+            }
+            sink.task(new Task(id, s == null ? null : s[0], r.jobId(), r.name(), workerTracks.get(r.workerId()),
+                    r.memoryNode() == null ? null : nodeIds.get(r.memoryNode()), r.submitTs(), r.startTs(),
+                    r.endTs(), r.priority()));
+            for (int i = 0; i < r.handles().size(); i++) {
+                Long b = blocks.get(r.handles().get(i));
+                if (b != null) {
+                    sink.taskAccess(new TaskAccess(id, b, i < r.modes().size() ? r.modes().get(i) : null));
+                }
+            }
+        }
+        sink.info("starpu.tasks.not_executed", Long.toString(notRun));
+        sink.info("starpu.tasks.state_mismatch", Long.toString(mismatched));
+        return taskIds;
+    }
+
+    private void dependencies(List<TaskRecord> records, DagDot.Graph dag, Map<Long, Long> taskIds) {
+        sink.defineTable(DEPENDS_TABLE, "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
+        java.util.Set<String> done = new java.util.HashSet<>();
+        if (records != null) {
+            for (TaskRecord r : records) {
+                for (int i = 0; i < r.dependsOn().size(); i++) {
+                    sink.row(DEPENDS_TABLE, r.jobId(), r.dependsOn().get(i),
+                            i < r.depLabels().size() ? r.depLabels().get(i) : null);
+                }
+            }
+        }
+        long missing = 0;
+        List<long[]> edges = new ArrayList<>();
+        if (dag != null) {
+            edges.addAll(dag.edges());
+            sink.info("starpu.dependencies.source", "dag.dot");
+        } else if (records != null) {
+            for (TaskRecord r : records) {
+                for (long d : r.dependsOn()) {
+                    edges.add(new long[] {d, r.jobId()});
+                }
+            }
+            sink.info("starpu.dependencies.source", "tasks.rec DependsOn");
+        }
+        for (long[] e : edges) {
+            Long from = taskIds.get(e[0]);
+            Long to = taskIds.get(e[1]);
+            if (from == null || to == null) {
+                missing++;
+                continue;
+            }
+            if (done.add(from + ">" + to)) {
+                sink.taskDependency(new TaskDependency(from, to));
+            }
+        }
+        if (missing > 0) {
+            sink.info("starpu.dependencies.to_unexecuted_tasks", Long.toString(missing));
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package org.hetscope.formats.starpu;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.hetscope.model.TraceSink;
+
+/**
+ * Counts what the StarPU import could not place, per kind, with the first place it happened; handed to
+ * {@link TraceSink#skipped} at the end so that nothing is dropped silently.
+ */
+public final class StarpuProblems {
+    private final Map<String, long[]> counts = new LinkedHashMap<>();
+    private final Map<String, String> first = new LinkedHashMap<>();
+
+    public void add(String what, Path file, long line, String detail) {
+        counts.computeIfAbsent(what, k -> new long[1])[0]++;
+        first.putIfAbsent(what, file + ":" + line + (detail == null || detail.isEmpty() ? "" : " (" + detail + ")"));
+    }
+
+    public long count(String what) {
+        long[] c = counts.get(what);
+        return c == null ? 0 : c[0];
+    }
+
+    /** Kinds of problem to their counts. */
+    public Map<String, Long> counts() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        counts.forEach((k, v) -> m.put(k, v[0]));
+        return m;
+    }
+
+    /** Where each kind of problem first occurred ({@code file:line (detail)}). */
+    public Map<String, String> firstLocations() {
+        return first;
+    }
+
+    void flush(TraceSink sink) {
+        counts.forEach((what, c) -> sink.skipped(what, first.get(what), c[0]));
+    }
+}

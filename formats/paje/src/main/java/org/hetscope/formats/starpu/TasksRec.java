@@ -1,0 +1,57 @@
+package org.hetscope.formats.starpu;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.hetscope.model.Nanos;
+
+/** Reads StarPU's tasks.rec into {@link TaskRecord}s; times are milliseconds turned exactly into nanoseconds. */
+public final class TasksRec {
+    private TasksRec() {}
+
+    public static List<TaskRecord> read(Path file, StarpuProblems problems) throws IOException {
+        List<TaskRecord> out = new ArrayList<>();
+        for (RecFile.Record r : RecFile.read(file, problems)) {
+            try {
+                String job = r.get("JobId");
+                if (job == null) {
+                    problems.add("tasks.rec record without JobId", file, r.line(), null);
+                    continue;
+                }
+                List<String> handles = words(r.get("Handles"));
+                List<String> modes = words(r.get("Modes"));
+                List<Long> sizes = words(r.get("Sizes")).stream().map(Long::parseLong).toList();
+                if (modes.size() != handles.size()) {
+                    problems.add("tasks.rec Handles and Modes differ in length", file, r.line(), "JobId " + job);
+                }
+                out.add(new TaskRecord(r.get("Name"), r.get("Model"), Long.parseLong(job),
+                        longOrNull(r.get("SubmitOrder")), intOrNull(r.get("Priority")),
+                        words(r.get("DependsOn")).stream().map(Long::parseLong).toList(),
+                        words(r.get("DepLabels")), intOrNull(r.get("WorkerId")), intOrNull(r.get("MemoryNode")),
+                        ms(r.get("SubmitTime")), ms(r.get("StartTime")), ms(r.get("EndTime")), handles, modes, sizes,
+                        r.get("Footprint"), r.get("Parameters"), r.line()));
+            } catch (IllegalArgumentException e) {
+                problems.add("tasks.rec record with a bad number", file, r.line(), e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    static List<String> words(String s) {
+        return s == null || s.isBlank() ? List.of() : Arrays.asList(s.trim().split("\\s+"));
+    }
+
+    private static Long longOrNull(String s) {
+        return s == null ? null : Long.parseLong(s.trim());
+    }
+
+    private static Integer intOrNull(String s) {
+        return s == null ? null : Integer.parseInt(s.trim());
+    }
+
+    static Long ms(String s) {
+        return s == null ? null : Nanos.fromDecimal(s.trim().toCharArray(), 0, s.trim().length(), 6);
+    }
+}
