@@ -1,0 +1,1044 @@
+package org.hetscope.formats.chrome;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
+import org.hetscope.model.Category;
+import org.hetscope.model.CounterSample;
+import org.hetscope.model.Dim3;
+import org.hetscope.model.Entity;
+import org.hetscope.model.Instant;
+import org.hetscope.model.JsonText;
+import org.hetscope.model.KernelCounter;
+import org.hetscope.model.KernelLaunch;
+import org.hetscope.model.Nanos;
+import org.hetscope.model.Progress;
+import org.hetscope.model.Slice;
+import org.hetscope.model.TraceFormatException;
+import org.hetscope.model.TraceSink;
+import org.hetscope.model.Transfer;
+import org.hetscope.model.TransferKind;
+
+/**
+ * Streams one Chrome Trace Event JSON file (array or object form, plain or gzip) into a {@link TraceSink}. The
+ * document is never held in memory: events are decoded one at a time; only what must be matched later (open B
+ * events, async begins, flow ends, correlation ids) is kept.
+ */
+final class ChromeTraceReader {
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+            .build();
+
+    private final Path file;
+    private final TraceSink sink;
+    private final Progress progress;
+    private final TrackTree tree;
+    private final EventFields ev = new EventFields();
+    private final StringBuilder argsText = new StringBuilder(256);
+    private final Map<String, long[]> skipped = new LinkedHashMap<>();
+    private final Map<String, String> skippedWhere = new HashMap<>();
+    private final Map<String, ArrayDeque<OpenSlice>> openB = new HashMap<>();
+    private final Map<String, OpenSlice> openAsync = new HashMap<>();
+    private final SliceIndex sliceIndex = new SliceIndex();
+    private final List<FlowEnd> flowEnds = new ArrayList<>();
+    private final LongLongMap apiByCorrelation = new LongLongMap();
+    private final GrowableLongs gpuCorrelation = new GrowableLongs();
+    private CountingStream counting;
+    private boolean gzip;
+    private JsonParser parser;
+    private long events;
+    private long kernelCounters;
+    private long lastTs = Long.MIN_VALUE;
+
+    /** A B event (or async b) waiting for its end. */
+    private record OpenSlice(long trackId, String key, String name, String cat, long ts, String args, long offset,
+                             int line) {}
+
+    /** An s/t/f flow event, bound to a slice once all slices are known. */
+    private record FlowEnd(String cat, String id, char ph, String threadKey, long ts, boolean enclosing,
+                           String where) {}
+
+    ChromeTraceReader(Path file, TraceSink sink, Progress progress) {
+        this.file = file;
+        this.sink = sink;
+        this.progress = progress;
+        this.tree = new TrackTree(sink);
+    }
+
+    void read() throws IOException, TraceFormatException {
+        long size = Files.size(file);
+        progress.start("import " + file.getFileName(), size);
+        try (InputStream raw = Files.newInputStream(file)) {
+            counting = new CountingStream(new BufferedInputStream(raw, 1 << 16));
+            InputStream in = counting;
+            counting.mark(2);
+            int b0 = counting.read();
+            int b1 = counting.read();
+            counting.reset();
+            if (b0 == 0x1f && b1 == 0x8b) {
+                gzip = true;
+                in = new BufferedInputStream(new GZIPInputStream(counting, 1 << 16), 1 << 16);
+            }
+            parser = JSON.createParser(in);
+            try {
+                readDocument();
+            } catch (JsonProcessingException e) {
+                throw damage(e.getOriginalMessage(), e.getLocation());
+            } catch (ZipException e) {
+                throw damage("corrupt gzip data: " + e.getMessage(), parser.currentLocation());
+            } catch (java.io.EOFException e) {
+                throw damage("file ends inside the gzip stream", parser.currentLocation());
+            } catch (Nanos.BadNumber e) {
+                throw damage(e.getMessage(), parser.currentLocation());
+            } finally {
+                finish();
+            }
+        }
+    }
+
+    private TraceFormatException damage(String reason, JsonLocation loc) {
+        return new TraceFormatException(file, position(loc), reason);
+    }
+
+    private String position(JsonLocation loc) {
+        if (loc == null) {
+            return null;
+        }
+        return (gzip ? "decompressed byte " : "byte ") + Math.max(0, loc.getByteOffset())
+                + " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+    }
+
+    private String eventPosition() {
+        return (gzip ? "decompressed byte " : "byte ") + ev.offset + " (line " + ev.line + ")";
+    }
+
+    private void readDocument() throws IOException, TraceFormatException {
+        JsonToken t = parser.nextToken();
+        if (t == JsonToken.START_ARRAY) {
+            readEvents(true);
+        } else if (t == JsonToken.START_OBJECT) {
+            readObjectForm();
+        } else {
+            throw damage("not a Chrome trace: expected '[' or '{' at the start", parser.currentLocation());
+        }
+    }
+
+    private void readObjectForm() throws IOException, TraceFormatException {
+        boolean sawEvents = false;
+        JsonToken t;
+        while ((t = parser.nextToken()) == JsonToken.FIELD_NAME) {
+            String key = parser.currentName();
+            JsonToken v = parser.nextToken();
+            if (v == null) {
+                throw damage("file ends after field '" + key + "'", parser.currentLocation());
+            }
+            switch (key) {
+                case "traceEvents" -> {
+                    if (v != JsonToken.START_ARRAY) {
+                        throw damage("'traceEvents' must be an array", parser.currentLocation());
+                    }
+                    sawEvents = true;
+                    readEvents(false);
+                }
+                case "deviceProperties" -> readDeviceProperties(v);
+                default -> {
+                    if (v.isScalarValue()) {
+                        sink.info("chrome." + key, parser.getText());
+                    } else {
+                        argsText.setLength(0);
+                        copyValue(v, argsText, 0, false);
+                        if (argsText.length() <= 65536) {
+                            sink.info("chrome." + key, argsText.toString());
+                        } else {
+                            count("top-level field too large to keep (" + key + ")", position(
+                                    parser.currentLocation()));
+                        }
+                    }
+                }
+            }
+        }
+        if (t == null) {
+            throw damage("file ends before the closing '}' of the trace object", parser.currentLocation());
+        }
+        if (!sawEvents) {
+            throw damage("no 'traceEvents' array in the trace object", parser.currentLocation());
+        }
+    }
+
+    private void readDeviceProperties(JsonToken v) throws IOException, TraceFormatException {
+        if (v != JsonToken.START_ARRAY) {
+            parser.skipChildren();
+            count("deviceProperties that is not an array", position(parser.currentLocation()));
+            return;
+        }
+        JsonToken t;
+        while ((t = parser.nextToken()) == JsonToken.START_OBJECT) {
+            Map<String, String> props = new LinkedHashMap<>();
+            JsonToken f;
+            while ((f = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                String key = parser.currentName();
+                JsonToken val = parser.nextToken();
+                if (val.isScalarValue()) {
+                    props.put(key, parser.getText());
+                } else {
+                    argsText.setLength(0);
+                    copyValue(val, argsText, 0, false);
+                    props.put(key, argsText.toString());
+                }
+            }
+            if (f == null) {
+                throw damage("file ends inside deviceProperties", parser.currentLocation());
+            }
+            String id = props.get("id");
+            if (id == null) {
+                count("device properties without an id", position(parser.currentLocation()));
+                continue;
+            }
+            try {
+                tree.deviceProperties(Long.parseLong(id), props);
+            } catch (NumberFormatException e) {
+                count("device properties with a non-numeric id", position(parser.currentLocation()));
+            }
+        }
+        if (t != JsonToken.END_ARRAY) {
+            throw damage("deviceProperties must hold objects", parser.currentLocation());
+        }
+    }
+
+    private void readEvents(boolean arrayForm) throws IOException, TraceFormatException {
+        while (true) {
+            JsonToken t;
+            try {
+                t = parser.nextToken();
+            } catch (JsonProcessingException e) {
+                if (arrayForm && String.valueOf(e.getOriginalMessage()).contains("end-of-input")) {
+                    // The array form may legally end without its closing ']' (a trace cut at a clean event edge).
+                    count("missing closing ']' (allowed by the format)", position(parser.currentLocation()));
+                    return;
+                }
+                throw e;
+            }
+            if (t == JsonToken.END_ARRAY) {
+                return;
+            }
+            if (t == null) {
+                if (arrayForm) {
+                    count("missing closing ']' (allowed by the format)", position(parser.currentLocation()));
+                    return;
+                }
+                throw damage("file ends inside 'traceEvents'", parser.currentLocation());
+            }
+            if (t != JsonToken.START_OBJECT) {
+                throw damage("trace event must be an object, found " + describe(t), parser.currentLocation());
+            }
+            readEvent();
+            dispatch();
+            if ((++events & 0x3fff) == 0) {
+                progress.advance(counting.count);
+            }
+        }
+    }
+
+    private static String describe(JsonToken t) {
+        return switch (t) {
+            case START_ARRAY -> "an array";
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            case VALUE_NULL -> "null";
+            default -> t.toString();
+        };
+    }
+
+    private void readEvent() throws IOException, TraceFormatException {
+        ev.reset();
+        JsonLocation start = parser.currentTokenLocation();
+        ev.offset = start.getByteOffset();
+        ev.line = start.getLineNr();
+        JsonToken t;
+        while ((t = parser.nextToken()) == JsonToken.FIELD_NAME) {
+            String key = parser.currentName();
+            JsonToken v = parser.nextToken();
+            if (v == null) {
+                break;
+            }
+            switch (key) {
+                case "ph" -> ev.ph = text(v, key);
+                case "cat" -> ev.cat = v == JsonToken.VALUE_NULL ? null : text(v, key);
+                case "name" -> ev.name = v == JsonToken.VALUE_NULL ? null : text(v, key);
+                case "pid" -> ev.pid = idText(v, key);
+                case "tid" -> ev.tid = idText(v, key);
+                case "ts" -> {
+                    ev.ts = micros(v, key);
+                    ev.hasTs = true;
+                }
+                case "dur" -> {
+                    ev.dur = micros(v, key);
+                    ev.hasDur = true;
+                }
+                case "id" -> ev.id = idText(v, key);
+                case "id2" -> ev.id = id2(v);
+                case "bp" -> ev.bp = text(v, key);
+                case "s" -> ev.scope = text(v, key);
+                case "args" -> readArgs(v);
+                default -> parser.skipChildren();
+            }
+        }
+        if (t == null) {
+            throw damage("file ends inside a trace event that starts at " + eventPosition(),
+                    parser.currentLocation());
+        }
+    }
+
+    private String text(JsonToken v, String key) throws IOException, TraceFormatException {
+        if (v != JsonToken.VALUE_STRING) {
+            throw damage("'" + key + "' must be a string, found " + describe(v), parser.currentTokenLocation());
+        }
+        return parser.getText();
+    }
+
+    private String idText(JsonToken v, String key) throws IOException, TraceFormatException {
+        if (v == JsonToken.VALUE_STRING || v == JsonToken.VALUE_NUMBER_INT) {
+            return parser.getText();
+        }
+        if (v == JsonToken.VALUE_NUMBER_FLOAT) {
+            return parser.getText();
+        }
+        throw damage("'" + key + "' must be a number or a string, found " + describe(v),
+                parser.currentTokenLocation());
+    }
+
+    private String id2(JsonToken v) throws IOException, TraceFormatException {
+        if (v != JsonToken.START_OBJECT) {
+            throw damage("'id2' must be an object", parser.currentTokenLocation());
+        }
+        String id = null;
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String scope = parser.currentName();
+            JsonToken val = parser.nextToken();
+            if (val.isScalarValue()) {
+                id = scope + ":" + parser.getText();
+            } else {
+                parser.skipChildren();
+            }
+        }
+        return id;
+    }
+
+    private long micros(JsonToken v, String key) throws IOException, TraceFormatException {
+        if (v != JsonToken.VALUE_NUMBER_INT && v != JsonToken.VALUE_NUMBER_FLOAT) {
+            throw damage("'" + key + "' must be a number of microseconds, found " + describe(v),
+                    parser.currentTokenLocation());
+        }
+        long ns = Nanos.fromMicros(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+        if (v == JsonToken.VALUE_NUMBER_FLOAT && Nanos.lastRounded()) {
+            count("time with digits below 1 ns (rounded half-even)", position(parser.currentTokenLocation()));
+        }
+        return ns;
+    }
+
+    private void readArgs(JsonToken v) throws IOException {
+        argsText.setLength(0);
+        if (v != JsonToken.START_OBJECT) {
+            argsText.append("{\"value\":");
+            copyValue(v, argsText, 0, false);
+            argsText.append('}');
+            ev.args = argsText.toString();
+            return;
+        }
+        copyValue(v, argsText, 0, true);
+        ev.args = argsText.length() <= 2 ? null : argsText.toString();
+    }
+
+    /** Copies a JSON value as compact text; at depth 1 of args it also picks out the values the model needs. */
+    private void copyValue(JsonToken v, StringBuilder out, int depth, boolean pick) throws IOException {
+        switch (v) {
+            case START_OBJECT -> {
+                out.append('{');
+                boolean first = true;
+                JsonToken t;
+                while ((t = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                    if (!first) {
+                        out.append(',');
+                    }
+                    first = false;
+                    String key = parser.currentName();
+                    JsonText.quote(out, key);
+                    out.append(':');
+                    JsonToken val = parser.nextToken();
+                    if (val == null) {
+                        return;
+                    }
+                    if (pick && depth == 0) {
+                        pickArg(key, val);
+                    }
+                    copyValue(val, out, depth + 1, pick && depth == 0 && isDimension(key));
+                }
+                if (t == null) {
+                    return;
+                }
+                out.append('}');
+            }
+            case START_ARRAY -> {
+                out.append('[');
+                boolean first = true;
+                JsonToken t;
+                int index = 0;
+                while ((t = parser.nextToken()) != JsonToken.END_ARRAY && t != null) {
+                    if (!first) {
+                        out.append(',');
+                    }
+                    first = false;
+                    if (pick && t == JsonToken.VALUE_NUMBER_INT) {
+                        pickDimension(index, parser.getLongValue());
+                    }
+                    index++;
+                    copyValue(t, out, depth + 1, false);
+                }
+                out.append(']');
+            }
+            case VALUE_STRING -> JsonText.quote(out, parser.getText());
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT ->
+                    out.append(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+            case VALUE_TRUE -> out.append("true");
+            case VALUE_FALSE -> out.append("false");
+            case VALUE_NULL -> out.append("null");
+            default -> out.append("null");
+        }
+    }
+
+    private String dimensionKey;
+
+    private boolean isDimension(String key) {
+        if (key.equals("grid") || key.equals("block")) {
+            dimensionKey = key;
+            return true;
+        }
+        return false;
+    }
+
+    private void pickDimension(int index, long value) {
+        if (index >= 3) {
+            return;
+        }
+        if ("grid".equals(dimensionKey)) {
+            ev.grid[index] = value;
+            ev.gridLen = index + 1;
+        } else {
+            ev.block[index] = value;
+            ev.blockLen = index + 1;
+        }
+    }
+
+    private void pickArg(String key, JsonToken val) throws IOException {
+        boolean integer = val == JsonToken.VALUE_NUMBER_INT;
+        if (integer || val == JsonToken.VALUE_NUMBER_FLOAT) {
+            ev.addNumeric(key, parser.getDoubleValue());
+        }
+        switch (key) {
+            case "correlation" -> {
+                if (integer) {
+                    ev.correlation = parser.getLongValue();
+                    ev.hasCorrelation = true;
+                }
+            }
+            case "device" -> {
+                if (integer) {
+                    ev.device = parser.getLongValue();
+                    ev.hasDevice = true;
+                }
+            }
+            case "stream" -> {
+                if (integer) {
+                    ev.stream = parser.getLongValue();
+                    ev.hasStream = true;
+                } else if (val == JsonToken.VALUE_STRING) {
+                    Long s = parseLooseLong(parser.getText());
+                    if (s != null) {
+                        ev.stream = s;
+                        ev.hasStream = true;
+                    }
+                }
+            }
+            case "bytes" -> {
+                if (integer) {
+                    ev.bytes = parser.getLongValue();
+                    ev.hasBytes = true;
+                }
+            }
+            case "size" -> {
+                if (!ev.hasBytes && val == JsonToken.VALUE_STRING) {
+                    Long s = parseLooseLong(parser.getText());
+                    if (s != null) {
+                        ev.bytes = s;
+                        ev.hasBytes = true;
+                    }
+                }
+            }
+            case "kind" -> {
+                if (val == JsonToken.VALUE_STRING) {
+                    ev.kindArg = parser.getText();
+                }
+            }
+            case "registers per thread" -> {
+                if (integer) {
+                    ev.registers = parser.getIntValue();
+                }
+            }
+            case "shared memory" -> {
+                if (integer) {
+                    ev.sharedMemory = parser.getLongValue();
+                }
+            }
+            case "name" -> {
+                if (val == JsonToken.VALUE_STRING) {
+                    ev.nameArg = parser.getText();
+                }
+            }
+            case "labels" -> {
+                if (val == JsonToken.VALUE_STRING) {
+                    ev.labelsArg = parser.getText();
+                }
+            }
+            case "sort_index" -> {
+                if (integer) {
+                    ev.sortIndex = parser.getLongValue();
+                    ev.hasSortIndex = true;
+                }
+            }
+            default -> { }
+        }
+    }
+
+    private static Long parseLooseLong(String s) {
+        try {
+            if (s.startsWith("0x") || s.startsWith("0X")) {
+                return Long.parseUnsignedLong(s.substring(2), 16);
+            }
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    // ---- mapping one event onto the model ----
+
+    private void dispatch() throws TraceFormatException {
+        String ph = ev.ph;
+        if (ph == null) {
+            count("event without 'ph' (kept as instant)", eventPosition());
+            generic("?");
+            return;
+        }
+        if (ph.length() != 1) {
+            count("unknown phase '" + ph + "' (kept as instant)", eventPosition());
+            generic(ph);
+            return;
+        }
+        char p = ph.charAt(0);
+        if (p != 'M' && !ev.hasTs) {
+            throw new TraceFormatException(file, eventPosition(), "event with phase '" + ph + "' has no 'ts'");
+        }
+        if (ev.hasTs) {
+            lastTs = Math.max(lastTs, ev.ts + (ev.hasDur ? ev.dur : 0));
+        }
+        switch (p) {
+            case 'X' -> complete();
+            case 'B' -> begin();
+            case 'E' -> end();
+            case 'i', 'I' -> instant();
+            case 'C' -> counter();
+            case 'b' -> asyncBegin();
+            case 'e' -> asyncEnd();
+            case 'n' -> asyncInstant();
+            case 's', 't', 'f' -> flowEnd(p);
+            case 'M' -> metadata();
+            default -> {
+                count("phase '" + ph + "' (kept as instant)", eventPosition());
+                generic(ph);
+            }
+        }
+    }
+
+    private String pid() {
+        return ev.pid == null ? "0" : ev.pid;
+    }
+
+    private String tid() {
+        return ev.tid == null ? "0" : ev.tid;
+    }
+
+    private static boolean isGpuCategory(String cat) {
+        if (cat == null) {
+            return false;
+        }
+        return switch (cat) {
+            case "kernel", "gpu_memcpy", "gpu_memset", "cuda_sync", "gpu_user_annotation", "cuda_profiler_range",
+                 "Kernel", "Memcpy", "Memset" -> true;
+            default -> false;
+        };
+    }
+
+    private static Category categoryOf(String cat) {
+        if (cat == null) {
+            return Category.OTHER;
+        }
+        return switch (cat) {
+            case "cpu_op", "python_function", "operator" -> Category.CPU_OP;
+            case "cuda_runtime", "cuda_driver", "hip_runtime", "hip_driver", "runtime" -> Category.API;
+            case "kernel", "Kernel", "cuda_profiler_range" -> Category.KERNEL;
+            case "gpu_memcpy", "Memcpy" -> Category.MEMCPY;
+            case "gpu_memset", "Memset" -> Category.MEMSET;
+            case "cuda_sync" -> Category.SYNC;
+            case "user_annotation", "gpu_user_annotation" -> Category.ANNOTATION;
+            default -> Category.OTHER;
+        };
+    }
+
+    private static String apiFamily(String cat, String name) {
+        boolean hip = name != null && (name.startsWith("hip") || name.startsWith("hsa"));
+        boolean driver = cat.endsWith("driver");
+        if (hip) {
+            return driver ? "HIP driver" : "HIP runtime";
+        }
+        return driver ? "CUDA driver" : "CUDA runtime";
+    }
+
+    /** The track a slice or instant of the current event belongs on. */
+    private long trackFor(Category category) {
+        String cat = ev.cat;
+        if (isGpuCategory(cat)) {
+            Long device = ev.hasDevice ? Long.valueOf(ev.device) : parseLooseLong(pid());
+            Long stream = ev.hasStream ? Long.valueOf(ev.stream) : parseLooseLong(tid());
+            if (device != null && stream != null) {
+                TrackTree.Dev d = tree.device(device);
+                return tree.streamTrack(d, stream);
+            }
+        }
+        TrackTree.Thr t = tree.thread(pid(), tid());
+        if (category == Category.API) {
+            return tree.apiTrack(t, apiFamily(cat, ev.name));
+        }
+        return t.trackId;
+    }
+
+    private String name() {
+        return ev.name == null ? "" : ev.name;
+    }
+
+    private void complete() throws TraceFormatException {
+        if (!ev.hasDur) {
+            throw new TraceFormatException(file, eventPosition(), "complete event ('X') without 'dur'");
+        }
+        if (ev.dur < 0) {
+            throw new TraceFormatException(file, eventPosition(), "complete event with negative 'dur'");
+        }
+        Category category = categoryOf(ev.cat);
+        if (category == Category.OTHER) {
+            count("slice of category '" + ev.cat + "' (kept as generic slice)", eventPosition());
+        }
+        long track = trackFor(category);
+        emitSlice(track, ev.ts, ev.dur, name(), category, ev.cat, ev.args);
+    }
+
+    private void emitSlice(long track, long ts, long dur, String name, Category category, String cat, String args) {
+        long id = sink.newId(Entity.SLICE);
+        Long corr = ev.hasCorrelation ? ev.correlation : null;
+        sink.slice(new Slice(id, track, ts, dur, name, category, cat, -1, corr, args));
+        if (ev.pid != null || ev.tid != null) {
+            sliceIndex.add(pid() + '\u0000' + tid(), ts, dur, id);
+        }
+        switch (category) {
+            case KERNEL -> kernel(id);
+            case MEMCPY -> transfer(id, ts, dur, transferKind(name));
+            case MEMSET -> transfer(id, ts, dur, TransferKind.MEMSET);
+            default -> { }
+        }
+        if (ev.hasCorrelation) {
+            if (category == Category.API) {
+                apiByCorrelation.putIfAbsent(ev.correlation, id);
+            } else if (isGpuCategory(cat)) {
+                gpuCorrelation.add(ev.correlation);
+                gpuCorrelation.add(id);
+                gpuCorrelation.add(category == Category.SYNC ? 1 : 0);
+            }
+        }
+    }
+
+    private void kernel(long sliceId) {
+        Long device = ev.hasDevice ? Long.valueOf(ev.device) : parseLooseLong(pid());
+        Long deviceId = device == null ? null : tree.device(device).id;
+        Long stream = ev.hasStream ? Long.valueOf(ev.stream) : parseLooseLong(tid());
+        Dim3 grid = ev.gridLen == 0 ? null : new Dim3(ev.grid[0], ev.gridLen > 1 ? ev.grid[1] : 1,
+                ev.gridLen > 2 ? ev.grid[2] : 1);
+        Dim3 block = ev.blockLen == 0 ? null : new Dim3(ev.block[0], ev.blockLen > 1 ? ev.block[1] : 1,
+                ev.blockLen > 2 ? ev.block[2] : 1);
+        sink.kernel(new KernelLaunch(sliceId, deviceId, stream, ev.hasCorrelation ? ev.correlation : null, grid,
+                block, ev.registers, ev.sharedMemory, null));
+        if ("cuda_profiler_range".equals(ev.cat)) {
+            for (int i = 0; i < ev.numericCount; i++) {
+                sink.kernelCounter(new KernelCounter(sliceId, ev.numericKeys[i], ev.numericValues[i]));
+                kernelCounters++;
+            }
+        }
+    }
+
+    private TransferKind transferKind(String name) {
+        String k = ev.kindArg != null ? ev.kindArg : name;
+        String u = k.toUpperCase(Locale.ROOT);
+        if (u.contains("HTOD")) {
+            return TransferKind.HTOD;
+        }
+        if (u.contains("DTOH")) {
+            return TransferKind.DTOH;
+        }
+        if (u.contains("DTOD")) {
+            return TransferKind.DTOD;
+        }
+        if (u.contains("HTOH")) {
+            return TransferKind.HTOH;
+        }
+        if (u.contains("PTOP")) {
+            return TransferKind.PTOP;
+        }
+        return TransferKind.UNKNOWN;
+    }
+
+    private void transfer(long sliceId, long ts, long dur, TransferKind kind) {
+        Long device = ev.hasDevice ? Long.valueOf(ev.device) : parseLooseLong(pid());
+        Long deviceId = device == null ? null : tree.device(device).id;
+        Long src = switch (kind) {
+            case DTOH, DTOD, PTOP -> deviceId;
+            default -> null;
+        };
+        Long dst = switch (kind) {
+            case HTOD, DTOD, PTOP, MEMSET -> deviceId;
+            default -> null;
+        };
+        sink.transfer(new Transfer(sink.newId(Entity.TRANSFER), sliceId, ts, dur, ev.hasBytes ? ev.bytes : 0, kind,
+                src, dst, null, null, null, ev.hasCorrelation ? ev.correlation : null));
+        if (!ev.hasBytes) {
+            count("copy or fill without a byte count (0 bytes stored)", eventPosition());
+        }
+    }
+
+    private void begin() {
+        Category category = categoryOf(ev.cat);
+        long track = trackFor(category);
+        String key = pid() + '\u0000' + tid();
+        openB.computeIfAbsent(key, k -> new ArrayDeque<>())
+                .push(new OpenSlice(track, key, name(), ev.cat, ev.ts, ev.args, ev.offset, ev.line));
+    }
+
+    private void end() throws TraceFormatException {
+        String key = pid() + '\u0000' + tid();
+        ArrayDeque<OpenSlice> stack = openB.get(key);
+        if (stack == null || stack.isEmpty()) {
+            throw new TraceFormatException(file, eventPosition(),
+                    "'E' event without a matching 'B' on pid " + pid() + " tid " + tid());
+        }
+        OpenSlice b = stack.pop();
+        if (ev.ts < b.ts()) {
+            throw new TraceFormatException(file, eventPosition(), "'E' event earlier than its 'B' at "
+                    + (gzip ? "decompressed byte " : "byte ") + b.offset());
+        }
+        String args = mergeArgs(b.args(), ev.args);
+        Category category = categoryOf(b.cat());
+        if (category == Category.OTHER) {
+            count("slice of category '" + b.cat() + "' (kept as generic slice)", eventPosition());
+        }
+        emitSlice(b.trackId(), b.ts(), ev.ts - b.ts(), b.name(), category, b.cat(), args);
+    }
+
+    private static String mergeArgs(String a, String b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        return a.substring(0, a.length() - 1) + "," + b.substring(1);
+    }
+
+    private void instant() {
+        String scope = ev.scope == null ? "t" : ev.scope;
+        long track;
+        if (scope.equals("g")) {
+            track = tree.asyncTrack(tree.process(pid()), "global instants");
+        } else if (scope.equals("p")) {
+            track = tree.process(pid()).trackId;
+        } else {
+            track = trackFor(categoryOf(ev.cat));
+        }
+        sink.instant(new Instant(sink.newId(Entity.INSTANT), track, ev.ts, name(), categoryOf(ev.cat), ev.cat,
+                ev.args));
+    }
+
+    private void generic(String ph) {
+        TrackTree.Thr t = tree.thread(pid(), tid());
+        JsonText args = new JsonText().put("ph", ph);
+        if (ev.args != null) {
+            args.putRaw("args", ev.args);
+        }
+        sink.instant(new Instant(sink.newId(Entity.INSTANT), t.trackId, ev.hasTs ? ev.ts : 0, name(),
+                Category.OTHER, ev.cat, args.toString()));
+    }
+
+    private void counter() {
+        TrackTree.Proc p = tree.process(pid());
+        String base = ev.id == null ? name() : name() + " " + ev.id;
+        if (ev.numericCount == 0) {
+            count("counter event without numeric args", eventPosition());
+        }
+        for (int i = 0; i < ev.numericCount; i++) {
+            String series = ev.numericCount == 1 && ev.numericKeys[i].equals("value") ? base
+                    : base + " " + ev.numericKeys[i];
+            sink.counter(new CounterSample(tree.counterTrack(p, series), ev.ts, ev.numericValues[i]));
+        }
+    }
+
+    private String asyncKey() {
+        return pid() + '\u0000' + ev.cat + '\u0000' + ev.id + '\u0000' + name();
+    }
+
+    private void asyncBegin() {
+        TrackTree.Proc p = tree.process(pid());
+        long track = tree.asyncTrack(p, "async " + (ev.cat == null ? "" : ev.cat));
+        openAsync.put(asyncKey(), new OpenSlice(track, asyncKey(), name(), ev.cat, ev.ts, ev.args, ev.offset,
+                ev.line));
+    }
+
+    private void asyncEnd() {
+        OpenSlice b = openAsync.remove(asyncKey());
+        if (b == null) {
+            count("async end ('e') without begin (kept as instant)", eventPosition());
+            generic("e");
+            return;
+        }
+        if (ev.ts < b.ts()) {
+            count("async end earlier than its begin (kept as instant)", eventPosition());
+            generic("e");
+            return;
+        }
+        Category category = categoryOf(b.cat());
+        long id = sink.newId(Entity.SLICE);
+        sink.slice(new Slice(id, b.trackId(), b.ts(), ev.ts - b.ts(), b.name(), category, b.cat(), -1, null,
+                mergeArgs(b.args(), ev.args)));
+    }
+
+    private void asyncInstant() {
+        TrackTree.Proc p = tree.process(pid());
+        long track = tree.asyncTrack(p, "async " + (ev.cat == null ? "" : ev.cat));
+        sink.instant(new Instant(sink.newId(Entity.INSTANT), track, ev.ts, name(), categoryOf(ev.cat), ev.cat,
+                ev.args));
+    }
+
+    private void flowEnd(char ph) {
+        if (ev.id == null) {
+            count("flow event without id", eventPosition());
+            return;
+        }
+        boolean enclosing = ph != 'f' || "e".equals(ev.bp);
+        flowEnds.add(new FlowEnd(ev.cat == null ? "" : ev.cat, ev.id, ph, pid() + '\u0000' + tid(), ev.ts,
+                enclosing, eventPosition()));
+    }
+
+    private void metadata() {
+        String what = name();
+        switch (what) {
+            case "process_name", "process_labels" -> {
+                String text = what.equals("process_name") ? ev.nameArg : ev.labelsArg;
+                tree.processMetadata(pid(), what, text, null);
+            }
+            case "process_sort_index" -> tree.processMetadata(pid(), what, null,
+                    ev.hasSortIndex ? (int) ev.sortIndex : null);
+            case "thread_name" -> tree.threadMetadata(pid(), tid(), what, ev.nameArg, null);
+            case "thread_sort_index" -> tree.threadMetadata(pid(), tid(), what, null,
+                    ev.hasSortIndex ? (int) ev.sortIndex : null);
+            default -> {
+                count("metadata event '" + what + "' (kept in trace_info)", eventPosition());
+                sink.info("chrome.metadata." + what + "." + pid() + "." + tid(), ev.args);
+            }
+        }
+    }
+
+    private void count(String what, String where) {
+        count(what, where, 1);
+    }
+
+    private void count(String what, String where, long n) {
+        long[] c = skipped.get(what);
+        if (c == null) {
+            skipped.put(what, new long[] {n});
+            skippedWhere.put(what, where.startsWith(file.toString()) ? where : file + " at " + where);
+        } else {
+            c[0] += n;
+        }
+    }
+
+    // ---- end of input: open slices, flows, tree ----
+
+    private void finish() throws TraceFormatException {
+        TraceFormatException unclosed = null;
+        for (ArrayDeque<OpenSlice> stack : openB.values()) {
+            for (OpenSlice b : stack) {
+                String where = (gzip ? "decompressed byte " : "byte ") + b.offset() + " (line " + b.line() + ")";
+                if (unclosed == null) {
+                    unclosed = new TraceFormatException(file, where, "'B' event '" + b.name()
+                            + "' never ended (unbalanced B/E)");
+                }
+                count("'B' event without 'E' (not stored)", where);
+            }
+        }
+        for (OpenSlice b : openAsync.values()) {
+            count("async begin ('b') without end (not stored)",
+                    (gzip ? "decompressed byte " : "byte ") + b.offset() + " (line " + b.line() + ")");
+        }
+        resolveCorrelationFlows();
+        resolveSourceFlows();
+        tree.emit();
+        sink.info("chrome.events", Long.toString(events));
+        if (kernelCounters > 0) {
+            sink.info("serialized_by_profiler", "true");
+        }
+        for (Map.Entry<String, long[]> e : skipped.entrySet()) {
+            sink.skipped(e.getKey(), skippedWhere.get(e.getKey()), e.getValue()[0]);
+        }
+        progress.advance(counting == null ? 0 : counting.count);
+        if (unclosed != null) {
+            throw unclosed;
+        }
+    }
+
+    private long flowPairs;
+    private long flowPairsMatchingCorrelation;
+    private final java.util.Set<SlicePair> correlationFlowPairs = new java.util.HashSet<>();
+
+    private record SlicePair(long from, long to) {}
+
+    private void resolveCorrelationFlows() {
+        long[] g = gpuCorrelation.toArray();
+        long unmatched = 0;
+        for (int i = 0; i < g.length; i += 3) {
+            long api = apiByCorrelation.get(g[i], -1);
+            if (api < 0) {
+                unmatched++;
+                continue;
+            }
+            sink.flow(new org.hetscope.model.Flow(sink.newId(Entity.FLOW), api, g[i + 1],
+                    g[i + 2] == 1 ? "sync" : "launch", g[i], org.hetscope.model.FlowRule.CORRELATION));
+            correlationFlowPairs.add(new SlicePair(api, g[i + 1]));
+        }
+        if (unmatched > 0) {
+            count("GPU activity whose correlation id has no API call in the trace (no flow)", file.toString(),
+                    unmatched);
+        }
+    }
+
+    private void resolveSourceFlows() {
+        if (flowEnds.isEmpty()) {
+            return;
+        }
+        sliceIndex.sort();
+        // Flow ids pair up whatever the file order: group by (category, id), then walk each group in time order.
+        Map<String, List<FlowEnd>> groups = new LinkedHashMap<>();
+        for (FlowEnd f : flowEnds) {
+            groups.computeIfAbsent(f.cat() + '\u0000' + f.id(), k -> new ArrayList<>(2)).add(f);
+        }
+        for (List<FlowEnd> group : groups.values()) {
+            group.sort(java.util.Comparator.comparingLong(FlowEnd::ts).thenComparingInt(f -> "stf".indexOf(f.ph())));
+            FlowEnd previous = null;
+            for (FlowEnd f : group) {
+                if (f.ph() == 's') {
+                    if (previous != null) {
+                        count("flow start ('s') without end (" + previous.cat() + ")", previous.where());
+                    }
+                    previous = f;
+                    continue;
+                }
+                if (previous == null) {
+                    count("flow " + (f.ph() == 'f' ? "end ('f')" : "step ('t')") + " without start (" + f.cat()
+                            + ")", f.where());
+                    continue;
+                }
+                long from = sliceIndex.find(previous.threadKey(), previous.ts(), previous.enclosing());
+                long to = sliceIndex.find(f.threadKey(), f.ts(), f.enclosing());
+                if (from < 0 || to < 0) {
+                    count("flow whose end is on no slice (" + f.cat() + ")", f.where());
+                } else {
+                    flowPairs++;
+                    if (correlationFlowPairs.contains(new SlicePair(from, to))) {
+                        flowPairsMatchingCorrelation++;
+                    } else {
+                        sink.flow(new org.hetscope.model.Flow(sink.newId(Entity.FLOW), from, to, f.cat(), null,
+                                org.hetscope.model.FlowRule.SOURCE));
+                    }
+                }
+                previous = f.ph() == 'f' ? null : f;
+            }
+            if (previous != null) {
+                count("flow start ('s') without end (" + previous.cat() + ")", previous.where());
+            }
+        }
+        sink.info("chrome.flow_pairs", Long.toString(flowPairs));
+        sink.info("chrome.flow_pairs_same_as_correlation", Long.toString(flowPairsMatchingCorrelation));
+    }
+
+    /** Counts bytes read from the file, for progress. */
+    private static final class CountingStream extends FilterInputStream {
+        long count;
+        private long mark;
+
+        CountingStream(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+
+        @Override
+        public synchronized void mark(int limit) {
+            super.mark(limit);
+            mark = count;
+        }
+
+        @Override
+        public synchronized void reset() throws IOException {
+            super.reset();
+            count = mark;
+        }
+    }
+}
