@@ -1,0 +1,327 @@
+package org.hetscope.formats.ctf;
+
+import org.hetscope.formats.ctf.meta.FieldType;
+
+/**
+ * A field layout compiled for decoding: alignment, size and resolved references (length and tag fields read
+ * through registers). Decoding appends the field's value(s) to the decoder's tape in pre-order; see
+ * {@link StreamDecoder} for the tape layout.
+ */
+abstract sealed class FieldNode {
+    final String name;
+    final FieldType type;
+    final int align;
+    /** Register that receives this integer's value (when something refers to it), or -1. */
+    int reg = -1;
+    /** A {@link Role} ordinal, or 0. */
+    int role;
+    /** Whether babeltrace2 would show this field (special-meaning and clock-mapped integers are hidden). */
+    boolean visible = true;
+
+    FieldNode(String name, FieldType type, int align) {
+        this.name = name;
+        this.type = type;
+        this.align = Math.max(1, align);
+    }
+
+    abstract void decode(StreamDecoder d);
+
+    /** Number of tape slots this field takes when it has a fixed layout, or -1. */
+    int fixedSlots() {
+        return -1;
+    }
+
+    static final class Int extends FieldNode {
+        final int size;
+        final boolean signed;
+        final boolean bigEndian;
+        final int base;
+        final boolean clockMapped;
+
+        Int(String name, FieldType type, int align, int size, boolean signed, boolean bigEndian, int base,
+            boolean clockMapped) {
+            super(name, type, align);
+            this.size = size;
+            this.signed = signed;
+            this.bigEndian = bigEndian;
+            this.base = base;
+            this.clockMapped = clockMapped;
+        }
+
+        @Override
+        void decode(StreamDecoder d) {
+            d.alignTo(align);
+            long v = d.readInt(size, bigEndian, signed);
+            d.push(v);
+            if (reg >= 0) {
+                d.regs[reg] = v;
+            }
+            if (role != 0) {
+                d.role(role, v, size);
+            }
+        }
+
+        @Override
+        int fixedSlots() {
+            return 1;
+        }
+    }
+
+    static final class Enum extends FieldNode {
+        final FieldNode container;
+
+        Enum(String name, FieldType type, FieldNode container) {
+            super(name, type, container.align);
+            this.container = container;
+        }
+
+        @Override
+        void decode(StreamDecoder d) {
+            container.decode(d);
+            long v = d.tape[d.tapeLen - 1];
+            if (reg >= 0) {
+                d.regs[reg] = v;
+            }
+            if (role != 0) {
+                d.role(role, v, container instanceof Int i ? i.size : 64);
+            }
+        }
+
+        @Override
+        int fixedSlots() {
+            return 1;
+        }
+    }
+
+    static final class VarInt extends FieldNode {
+        final boolean signed;
+
+        VarInt(String name, FieldType type, boolean signed) {
+            super(name, type, 8);
+            this.signed = signed;
+        }
+
+        @Override
+        void decode(StreamDecoder d) {
+            d.alignTo(8);
+            long v = d.readLeb128(signed);
+            d.push(v);
+            if (reg >= 0) {
+                d.regs[reg] = v;
+            }
+            if (role != 0) {
+                d.role(role, v, 64);
+            }
+        }
+
+        @Override
+        int fixedSlots() {
+            return 1;
+        }
+    }
+
+    static final class Float extends FieldNode {
+        final int size;
+        final boolean bigEndian;
+
+        Float(String name, FieldType type, int align, int size, boolean bigEndian) {
+            super(name, type, align);
+            this.size = size;
+            this.bigEndian = bigEndian;
+        }
+
+        @Override
+        void decode(StreamDecoder d) {
+            d.alignTo(align);
+            long bits = d.readInt(size, bigEndian, false);
+            d.push(size == 32 ? Double.doubleToRawLongBits(java.lang.Float.intBitsToFloat((int) bits)) : bits);
+        }
+
+        @Override
+        int fixedSlots() {
+            return 1;
+        }
+    }
+
+    /** A null-terminated string: two slots, byte offset in the buffer and length. */
+    static final class Str extends FieldNode {
+        Str(String name, FieldType type) {
+            super(name, type, 8);
+        }
+
+        @Override
+        void decode(StreamDecoder d) {
+            d.alignTo(8);
+            d.readCString();
+        }
+
+        @Override
+        int fixedSlots() {
+            return 2;
+        }
+    }
+
+    /** Bytes of known length shown as text (arrays of 8-bit text integers, CTF 2 sized strings) or a blob. */
+    static final class Bytes extends FieldNode {
+        final int length;
+        final int lengthReg;
+        final boolean text;
+
+        Bytes(String name, FieldType type, int align, int length, int lengthReg, boolean text) {
+            super(name, type, align);
+            this.length = length;
+            this.lengthReg = lengthReg;
+            this.text = text;
+        }
+
+        @Override
+        void decode(StreamDecoder d) {
+            d.alignTo(align);
+            long n = lengthReg >= 0 ? d.regs[lengthReg] : length;
+            d.readBytes(n);
+        }
+
+        @Override
+        int fixedSlots() {
+            return 2;
+        }
+    }
+
+    static final class Struct extends FieldNode {
+        final FieldNode[] members;
+
+        Struct(String name, FieldType type, int align, FieldNode[] members) {
+            super(name, type, align);
+            this.members = members;
+        }
+
+        @Override
+        void decode(StreamDecoder d) {
+            d.alignTo(align);
+            for (FieldNode m : members) {
+                m.decode(d);
+            }
+        }
+
+        FieldNode member(String n) {
+            for (FieldNode m : members) {
+                if (m.name.equals(n)) {
+                    return m;
+                }
+            }
+            return null;
+        }
+
+        @Override
+        int fixedSlots() {
+            int n = 0;
+            for (FieldNode m : members) {
+                int k = m.fixedSlots();
+                if (k < 0) {
+                    return -1;
+                }
+                n += k;
+            }
+            return n;
+        }
+    }
+
+    /** A static array ({@code lengthReg} < 0) or a sequence: one slot with the length, then the elements. */
+    static final class Array extends FieldNode {
+        final FieldNode element;
+        final int length;
+        final int lengthReg;
+
+        Array(String name, FieldType type, int align, FieldNode element, int length, int lengthReg) {
+            super(name, type, align);
+            this.element = element;
+            this.length = length;
+            this.lengthReg = lengthReg;
+        }
+
+        @Override
+        void decode(StreamDecoder d) {
+            d.alignTo(align);
+            long n = lengthReg >= 0 ? d.regs[lengthReg] : length;
+            if (n < 0 || n > d.remainingBits()) {
+                throw new DecodeException("array '" + name + "' length " + n + " exceeds the packet");
+            }
+            d.push(n);
+            for (long i = 0; i < n; i++) {
+                element.decode(d);
+            }
+        }
+    }
+
+    /** One slot with the chosen option's index, then the option. */
+    static final class Variant extends FieldNode {
+        final FieldNode[] options;
+        final long[][] ranges;
+        final int tagReg;
+
+        Variant(String name, FieldType type, FieldNode[] options, long[][] ranges, int tagReg) {
+            super(name, type, 1);
+            this.options = options;
+            this.ranges = ranges;
+            this.tagReg = tagReg;
+        }
+
+        int select(long tag) {
+            for (int i = 0; i < ranges.length; i++) {
+                long[] r = ranges[i];
+                for (int k = 0; k < r.length; k += 2) {
+                    if (tag >= r[k] && tag <= r[k + 1]) {
+                        return i;
+                    }
+                }
+            }
+            return -1;
+        }
+
+        @Override
+        void decode(StreamDecoder d) {
+            long tag = d.regs[tagReg];
+            int i = select(tag);
+            if (i < 0) {
+                throw new DecodeException("unknown tag value " + tag + " for variant '" + name + "'");
+            }
+            d.push(i);
+            options[i].decode(d);
+        }
+    }
+
+    /** One slot (1 present, 0 absent), then the value when present. */
+    static final class Optional extends FieldNode {
+        final FieldNode inner;
+        final long[] ranges;
+        final int selectorReg;
+
+        Optional(String name, FieldType type, FieldNode inner, long[] ranges, int selectorReg) {
+            super(name, type, 1);
+            this.inner = inner;
+            this.ranges = ranges;
+            this.selectorReg = selectorReg;
+        }
+
+        @Override
+        void decode(StreamDecoder d) {
+            long sel = d.regs[selectorReg];
+            boolean present;
+            if (ranges == null) {
+                present = sel != 0;
+            } else {
+                present = false;
+                for (int k = 0; k < ranges.length; k += 2) {
+                    if (sel >= ranges[k] && sel <= ranges[k + 1]) {
+                        present = true;
+                        break;
+                    }
+                }
+            }
+            d.push(present ? 1 : 0);
+            if (present) {
+                inner.decode(d);
+            }
+        }
+    }
+}

@@ -1,0 +1,421 @@
+package org.hetscope.formats.ctf;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.function.Consumer;
+
+/**
+ * Decodes the packets and events of one data stream file, one event at a time, from a memory-mapped window.
+ *
+ * <p>Decoded values go to a reused {@code long[]} tape in pre-order: one slot per integer, enumeration or
+ * floating-point number (raw IEEE bits of a double), two per string or byte run (buffer offset and length),
+ * one per array (its length) followed by the elements, one per variant (the option index) followed by the option,
+ * one per optional (1 or 0) followed by the value when present. Nothing is allocated per event.
+ */
+final class StreamDecoder implements AutoCloseable {
+    private static final long WINDOW = 1L << 30;
+    private static final long MAGIC = 0xC1FC1FC1L;
+
+    final CompiledTrace trace;
+    final Path file;
+    private final FileChannel channel;
+    final long fileSize;
+    private final Consumer<CtfProblem> problems;
+    private final PacketIndex index;
+    private int indexPos;
+
+    ByteBuffer le;
+    ByteBuffer be;
+    private long winStart;
+    private long winEnd;
+
+    /** Byte index of the current packet in the buffers. */
+    int base;
+    long bitPos;
+    long limitBits;
+
+    long[] tape = new long[512];
+    int tapeLen;
+    long[] regs;
+    final long[] roleValue = new long[Role.COUNT];
+    private final boolean[] roleSeen = new boolean[Role.COUNT];
+    long clock;
+
+    CompiledTrace.Stream stream;
+    CompiledTrace.Event event;
+    int packetContextStart;
+    int packetTapeLen;
+    int eventContextStart;
+    int specificContextStart;
+    int payloadStart;
+
+    long packetOffset = -1;
+    private long nextPacket;
+    private boolean inPacket;
+    private long contentBits;
+    private long eventStartBits;
+
+    long packets;
+    long events;
+    long discarded;
+    long lostPackets;
+    private long prevDiscarded = -1;
+    private long prevSeq = -1;
+    long streamClassId = -1;
+
+    StreamDecoder(CompiledTrace trace, Path file, Consumer<CtfProblem> problems) throws IOException {
+        this.trace = trace;
+        this.file = file;
+        this.problems = problems;
+        this.channel = FileChannel.open(file, StandardOpenOption.READ);
+        this.fileSize = channel.size();
+        this.regs = new long[Math.max(1, trace.registers)];
+        this.index = PacketIndex.forStream(file, fileSize);
+    }
+
+    StreamStats stats() {
+        return new StreamStats(file, streamClassId, packets, events, discarded, lostPackets);
+    }
+
+    /** Timestamp of the current event in ns from the clock's origin (the packet's clock if no clock: cycles). */
+    long timestampNs() {
+        return stream.clock == null ? clock : stream.clock.toNs(clock);
+    }
+
+    /** Decodes the next event; false at the end of the stream. */
+    boolean next() throws IOException {
+        while (true) {
+            if (!inPacket && !openPacket()) {
+                return false;
+            }
+            if (bitPos >= contentBits) {
+                inPacket = false;
+                continue;
+            }
+            eventStartBits = bitPos;
+            try {
+                decodeEvent();
+                events++;
+                return true;
+            } catch (DecodeException e) {
+                problem((base + (eventStartBits >>> 3)) + winStart, e.getMessage());
+                inPacket = false;
+            }
+        }
+    }
+
+    private void decodeEvent() {
+        tapeLen = packetTapeLen;
+        roleSeen[Role.EVENT_ID] = false;
+        roleValue[Role.EVENT_ID] = 0;
+        CompiledTrace.Stream s = stream;
+        if (s.eventHeader != null) {
+            s.eventHeader.decode(this);
+        }
+        eventContextStart = tapeLen;
+        if (s.eventContext != null) {
+            s.eventContext.decode(this);
+        }
+        long id = roleValue[Role.EVENT_ID];
+        CompiledTrace.Event e = s.event(id);
+        if (e == null) {
+            if (!roleSeen[Role.EVENT_ID] && s.byId.size() == 1) {
+                e = s.byId.values().iterator().next();
+            } else {
+                throw new DecodeException("unknown event id " + id);
+            }
+        }
+        event = e;
+        specificContextStart = tapeLen;
+        if (e.context != null) {
+            e.context.decode(this);
+        }
+        payloadStart = tapeLen;
+        if (e.payload != null) {
+            e.payload.decode(this);
+        }
+        if (bitPos == eventStartBits) {
+            throw new DecodeException("event of zero size");
+        }
+    }
+
+    private void problem(long eventOffset, String reason) {
+        problems.accept(new CtfProblem(file, packetOffset, eventOffset, reason));
+    }
+
+    private boolean openPacket() throws IOException {
+        while (true) {
+            long off;
+            if (index != null) {
+                if (indexPos >= index.size()) {
+                    return false;
+                }
+                off = index.offset(indexPos++);
+            } else {
+                off = nextPacket;
+            }
+            if (off >= fileSize) {
+                return false;
+            }
+            packetOffset = off;
+            try {
+                if (readPacketHeader(off)) {
+                    inPacket = true;
+                    packets++;
+                    return true;
+                }
+                return false;
+            } catch (DecodeException e) {
+                problem(-1, e.getMessage());
+                if (index == null && nextPacket <= off) {
+                    return false;
+                }
+            }
+        }
+    }
+
+    private void map(long off, long minLen) throws IOException {
+        long len = Math.min(fileSize - off, Math.max(WINDOW, minLen));
+        if (len > Integer.MAX_VALUE - 8) {
+            len = Integer.MAX_VALUE - 8;
+        }
+        MappedByteBuffer m = channel.map(FileChannel.MapMode.READ_ONLY, off, len);
+        le = m.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        be = m.duplicate().order(ByteOrder.BIG_ENDIAN);
+        winStart = off;
+        winEnd = off + len;
+    }
+
+    /** Decodes packet header and context at {@code off}; returns false when the stream must end here. */
+    private boolean readPacketHeader(long off) throws IOException {
+        if (le == null || off < winStart || off + 65536 > winEnd && winEnd < fileSize) {
+            map(off, 65536);
+        }
+        for (int attempt = 0; attempt < 2; attempt++) {
+            base = (int) (off - winStart);
+            bitPos = 0;
+            limitBits = (winEnd - off) * 8;
+            tapeLen = 0;
+            java.util.Arrays.fill(roleSeen, false);
+            if (trace.packetHeader != null) {
+                trace.packetHeader.decode(this);
+            }
+            if (roleSeen[Role.MAGIC] && roleValue[Role.MAGIC] != MAGIC) {
+                nextPacket = fileSize;
+                throw new DecodeException(String.format("bad packet magic 0x%X", roleValue[Role.MAGIC]));
+            }
+            long sid = roleSeen[Role.STREAM_CLASS_ID] ? roleValue[Role.STREAM_CLASS_ID]
+                    : trace.streams.keySet().iterator().next();
+            stream = trace.streams.get(sid);
+            if (stream == null) {
+                nextPacket = fileSize;
+                throw new DecodeException("unknown stream class id " + sid);
+            }
+            streamClassId = sid;
+            packetContextStart = tapeLen;
+            if (stream.packetContext != null) {
+                stream.packetContext.decode(this);
+            }
+            long remainingBits = (fileSize - off) * 8;
+            long packetBits = roleSeen[Role.PACKET_SIZE] ? roleValue[Role.PACKET_SIZE] : remainingBits;
+            long content = roleSeen[Role.CONTENT_SIZE] ? roleValue[Role.CONTENT_SIZE] : packetBits;
+            if (packetBits <= 0 || (packetBits & 7) != 0 || Long.compareUnsigned(content, packetBits) > 0) {
+                nextPacket = fileSize;
+                throw new DecodeException("bad packet size " + packetBits + " / content size " + content + " bits");
+            }
+            if (off + (packetBits >>> 3) > winEnd && winEnd < fileSize && attempt == 0) {
+                map(off, packetBits >>> 3);
+                continue;
+            }
+            boolean pastEnd = Long.compareUnsigned(packetBits, remainingBits) > 0;
+            nextPacket = pastEnd ? fileSize : off + (packetBits >>> 3);
+            if (pastEnd) {
+                problem(-1, "packet size " + (packetBits >>> 3) + " bytes runs past the end of the file ("
+                        + (fileSize - off) + " bytes left); decoding what is there");
+                content = Math.min(content, remainingBits);
+            }
+            contentBits = Math.min(content, (winEnd - off) * 8);
+            limitBits = contentBits;
+            packetTapeLen = tapeLen;
+            if (roleSeen[Role.DISCARDED]) {
+                long v = roleValue[Role.DISCARDED];
+                if (prevDiscarded >= 0 && v > prevDiscarded) {
+                    discarded += v - prevDiscarded;
+                } else if (prevDiscarded < 0 && v > 0) {
+                    discarded += v;
+                }
+                prevDiscarded = v;
+            }
+            if (roleSeen[Role.SEQ_NUM]) {
+                long v = roleValue[Role.SEQ_NUM];
+                if (prevSeq >= 0 && v > prevSeq + 1) {
+                    lostPackets += v - prevSeq - 1;
+                }
+                prevSeq = v;
+            }
+            if (bitPos > contentBits) {
+                throw new DecodeException("packet context runs past the packet content");
+            }
+            return true;
+        }
+        return false;
+    }
+
+    // ---------------------------------------------------------------- primitives used by FieldNode
+
+    void role(int role, long v, int size) {
+        roleValue[role] = v;
+        roleSeen[role] = true;
+        if (role == Role.TIMESTAMP || role == Role.TS_BEGIN) {
+            if (size >= 64) {
+                clock = v;
+            } else {
+                long mask = (1L << size) - 1;
+                long low = clock & mask;
+                long nv = (clock & ~mask) | v;
+                if (v < low) {
+                    nv += 1L << size;
+                }
+                clock = nv;
+            }
+        }
+    }
+
+    void push(long v) {
+        if (tapeLen == tape.length) {
+            tape = java.util.Arrays.copyOf(tape, tape.length * 2);
+        }
+        tape[tapeLen++] = v;
+    }
+
+    long remainingBits() {
+        return limitBits - bitPos;
+    }
+
+    void alignTo(int align) {
+        if (align > 1) {
+            long a = align;
+            if ((a & (a - 1)) == 0) {
+                bitPos = (bitPos + a - 1) & -a;
+            } else {
+                bitPos = (bitPos + a - 1) / a * a;
+            }
+        }
+    }
+
+    long readInt(int size, boolean bigEndian, boolean signed) {
+        long pos = bitPos;
+        if (pos + size > limitBits) {
+            throw new DecodeException("field of " + size + " bits runs past the packet content");
+        }
+        long v;
+        if ((pos & 7) == 0) {
+            int idx = base + (int) (pos >>> 3);
+            ByteBuffer b = bigEndian ? be : le;
+            switch (size) {
+                case 8 -> v = b.get(idx);
+                case 16 -> v = b.getShort(idx);
+                case 32 -> v = b.getInt(idx);
+                case 64 -> v = b.getLong(idx);
+                default -> v = bitsAt(pos, size, bigEndian);
+            }
+            if (!signed && size < 64) {
+                v &= (1L << size) - 1;
+            } else if (signed && size < 64 && size != 8 && size != 16 && size != 32) {
+                v = (v << (64 - size)) >> (64 - size);
+            }
+        } else {
+            v = bitsAt(pos, size, bigEndian);
+            if (signed && size < 64) {
+                v = (v << (64 - size)) >> (64 - size);
+            }
+        }
+        bitPos = pos + size;
+        return v;
+    }
+
+    private long bitsAt(long pos, int size, boolean bigEndian) {
+        long v = 0;
+        int got = 0;
+        long p = pos;
+        ByteBuffer b = le;
+        while (got < size) {
+            int idx = base + (int) (p >>> 3);
+            int bit = (int) (p & 7);
+            int take = Math.min(8 - bit, size - got);
+            int byteVal = b.get(idx) & 0xff;
+            if (bigEndian) {
+                int part = (byteVal >>> (8 - bit - take)) & ((1 << take) - 1);
+                v = (v << take) | part;
+            } else {
+                int part = (byteVal >>> bit) & ((1 << take) - 1);
+                v |= (long) part << got;
+            }
+            got += take;
+            p += take;
+        }
+        return v;
+    }
+
+    long readLeb128(boolean signed) {
+        long v = 0;
+        int shift = 0;
+        int idx = base + (int) (bitPos >>> 3);
+        int limit = base + (int) (limitBits >>> 3);
+        int b;
+        do {
+            if (idx >= limit) {
+                throw new DecodeException("variable-length integer runs past the packet content");
+            }
+            b = le.get(idx++) & 0xff;
+            if (shift < 64) {
+                v |= (long) (b & 0x7f) << shift;
+            }
+            shift += 7;
+        } while ((b & 0x80) != 0);
+        if (signed && shift < 64 && (b & 0x40) != 0) {
+            v |= -1L << shift;
+        }
+        bitPos = (long) (idx - base) << 3;
+        return v;
+    }
+
+    void readCString() {
+        int start = base + (int) (bitPos >>> 3);
+        int limit = base + (int) (limitBits >>> 3);
+        ByteBuffer b = le;
+        int i = start;
+        while (true) {
+            if (i >= limit) {
+                throw new DecodeException("string without terminating NUL in the packet");
+            }
+            if (b.get(i) == 0) {
+                break;
+            }
+            i++;
+        }
+        push(start);
+        push(i - start);
+        bitPos = (long) (i + 1 - base) << 3;
+    }
+
+    void readBytes(long n) {
+        if (n < 0 || n * 8 > limitBits - bitPos) {
+            throw new DecodeException("byte run of " + n + " bytes runs past the packet content");
+        }
+        int start = base + (int) (bitPos >>> 3);
+        push(start);
+        push(n);
+        bitPos += n * 8;
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}
