@@ -9,6 +9,10 @@ import picocli.CommandLine.Command;
         subcommands = {
             ImportCommand.class,
             SqlCommand.class,
+            InfoCommand.class,
+            StatsCommand.class,
+            GpuCommand.class,
+            org.hetscope.cli.web.ServeCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class Main implements Runnable {

@@ -1,0 +1,57 @@
+package org.hetscope.cli.web;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ServiceLoader;
+import org.hetscope.model.Progress;
+import org.hetscope.model.TraceFormat;
+import org.hetscope.store.Store;
+import org.hetscope.store.StoreWriter;
+
+/**
+ * Opens what the web commands are given: a store file as it is, or a trace file of a known format, imported first
+ * into a temporary store next to the system's temp files (deleted when the JVM exits).
+ */
+final class StoreOpener {
+    private StoreOpener() {
+    }
+
+    static Store open(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IOException(file + ": no such file");
+        }
+        if (isDuckDb(file)) {
+            return Store.open(file);
+        }
+        for (TraceFormat f : ServiceLoader.load(TraceFormat.class)) {
+            if (f.accepts(file)) {
+                Path tmp = Files.createTempFile("hetscope-", ".duckdb");
+                Files.delete(tmp);
+                tmp.toFile().deleteOnExit();
+                StoreWriter w = StoreWriter.create(tmp);
+                try {
+                    w.info("source.0.path", file.toAbsolutePath().toString());
+                    w.info("source.0.format", f.name());
+                    f.read(file, w, Progress.NONE);
+                    w.commit();
+                } catch (IOException | RuntimeException e) {
+                    w.abort();
+                    throw e;
+                }
+                System.err.println("hetscope: imported " + file + " (" + f.name() + ") into a temporary store");
+                return Store.open(tmp);
+            }
+        }
+        throw new IOException(file + ": neither a hetscope store nor a trace format hetscope knows");
+    }
+
+    private static boolean isDuckDb(Path file) throws IOException {
+        byte[] head = new byte[16];
+        try (var in = Files.newInputStream(file)) {
+            int n = in.readNBytes(head, 0, head.length);
+            // DuckDB files carry the magic "DUCK" at offset 8.
+            return n >= 12 && head[8] == 'D' && head[9] == 'U' && head[10] == 'C' && head[11] == 'K';
+        }
+    }
+}

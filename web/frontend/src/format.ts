@@ -1,0 +1,53 @@
+// Exact time formatting: values are integer nanoseconds; units only change how they are written.
+
+const UNITS: [number, string][] = [[1e9, 's'], [1e6, 'ms'], [1e3, 'µs'], [1, 'ns']];
+
+/** A duration with a unit chosen for its size, e.g. 12.5 µs, 3 ms, 1.000002 s (no rounding beyond 1 ns). */
+export function formatDuration(ns: number): string {
+  const sign = ns < 0 ? '-' : '';
+  const v = Math.abs(Math.round(ns));
+  for (const [scale, unit] of UNITS) {
+    if (v >= scale || scale === 1) {
+      const whole = Math.floor(v / scale);
+      const frac = v - whole * scale;
+      if (frac === 0) return `${sign}${whole} ${unit}`;
+      const digits = String(scale).length - 1;
+      const fracText = String(frac).padStart(digits, '0').replace(/0+$/, '');
+      return `${sign}${whole}.${fracText} ${unit}`;
+    }
+  }
+  return `${ns} ns`;
+}
+
+/** A tick label, rounded to the tick step's precision. */
+export function formatTick(ns: number, step: number): string {
+  for (const [scale, unit] of UNITS) {
+    if (step >= scale || scale === 1) {
+      const decimals = Math.max(0, Math.ceil(-Math.log10(step / scale) - 1e-9));
+      return `${(ns / scale).toFixed(decimals)} ${unit}`;
+    }
+  }
+  return `${ns} ns`;
+}
+
+/** The largest 1-2-5 step (in ns, at least 1) that keeps ticks at least `minPx` pixels apart. */
+export function tickStep(spanNs: number, widthPx: number, minPx = 90): number {
+  const raw = (spanNs * minPx) / Math.max(1, widthPx);
+  let step = Math.pow(10, Math.floor(Math.log10(Math.max(1, raw))));
+  for (const m of [1, 2, 5, 10]) {
+    if (step * m >= raw) return Math.max(1, step * m);
+  }
+  return Math.max(1, step * 10);
+}
+
+export function formatNumber(v: unknown): string {
+  if (typeof v === 'number') {
+    if (Number.isInteger(v)) return v.toLocaleString('en-US');
+    return v.toLocaleString('en-US', { maximumFractionDigits: 3 });
+  }
+  return v === null || v === undefined ? '' : String(v);
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]!));
+}

@@ -1,0 +1,560 @@
+// The canvas timeline: track rows beside a DOM track tree, server-aggregated slices, counters as step lines,
+// flow arrows, a ruler, and zoom/pan/select interaction.
+import { CounterResponse, Flow, Item, TrackInfo, WindowResponse, getJson } from './api';
+import { colourFor } from './colours';
+import { formatDuration, formatTick, tickStep } from './format';
+
+const LANE_H = 17;
+const COUNTER_H = 44;
+const HEADER_H = 20;
+const MIN_SPAN = 20; // ns: below this a pixel would be a fraction of a nanosecond
+
+interface Row { track: TrackInfo; y: number; h: number; level: number; hasChildren: boolean; }
+
+export interface Selection { id: number; track: number; }
+
+export class Timeline {
+  readonly tracks: TrackInfo[];
+  private readonly children = new Map<number | null, TrackInfo[]>();
+  private readonly collapsed = new Set<number>();
+  private rows: Row[] = [];
+  private rowByTrack = new Map<number, Row>();
+  t0 = 0;
+  t1 = 1;
+  private items = new Map<number, Item[]>();
+  private counters = new Map<number, CounterResponse>();
+  private flows: Flow[] = [];
+  private selectedFlows: Flow[] = [];
+  selection: Selection | null = null;
+  range: { t0: number; t1: number } | null = null;
+  highlight: string | null = null;
+  colourMode: 'name' | 'category' = 'name';
+  /** For tests and the status line: what the last frame drew. */
+  drawCount = 0;
+  itemsDrawn = 0;
+  singlesDrawn = 0;
+  fetchCount = 0;
+  private fetchSeq = 0;
+  private fetchTimer: number | undefined;
+  private pending = false;
+  private drag: { x: number; y: number; t0: number; t1: number; moved: boolean; shift: boolean } | null = null;
+  onSelect: (s: Selection | null) => void = () => {};
+  onRange: (r: { t0: number; t1: number; tracks: number[] } | null) => void = () => {};
+  onView: () => void = () => {};
+
+  constructor(
+    private readonly base: string,
+    tracks: TrackInfo[],
+    readonly span: number,
+    private readonly rowsEl: HTMLElement,
+    private readonly treeEl: HTMLElement,
+    private readonly canvas: HTMLCanvasElement,
+    private readonly ruler: HTMLCanvasElement,
+  ) {
+    this.tracks = tracks;
+    const ids = new Set(tracks.map((t) => t.id));
+    for (const t of tracks) {
+      const parent = t.parentId !== null && ids.has(t.parentId) ? t.parentId : null;
+      if (!this.children.has(parent)) this.children.set(parent, []);
+      this.children.get(parent)!.push(t);
+    }
+    this.t0 = 0;
+    this.t1 = span;
+    this.layout();
+    this.bind();
+    new ResizeObserver(() => this.refresh()).observe(this.rowsEl);
+  }
+
+  // ---- layout -------------------------------------------------------------------------------------------------
+
+  private rowHeight(t: TrackInfo): number {
+    if (t.counterSamples > 0 && t.slices === 0) return COUNTER_H;
+    if (t.slices > 0) return Math.max(1, t.lanes) * LANE_H + 4;
+    return HEADER_H;
+  }
+
+  layout(): void {
+    this.rows = [];
+    let y = 0;
+    const walk = (parent: number | null, level: number) => {
+      for (const t of this.children.get(parent) ?? []) {
+        const kids = this.children.get(t.id) ?? [];
+        const h = this.rowHeight(t);
+        this.rows.push({ track: t, y, h, level, hasChildren: kids.length > 0 });
+        y += h;
+        if (kids.length > 0 && !this.collapsed.has(t.id)) walk(t.id, level + 1);
+      }
+    };
+    walk(null, 0);
+    this.rowByTrack = new Map(this.rows.map((r) => [r.track.id, r]));
+    this.treeEl.style.height = `${y}px`;
+    this.treeEl.replaceChildren(...this.rows.map((r) => this.treeRow(r)));
+    this.refresh();
+  }
+
+  private treeRow(r: Row): HTMLElement {
+    const el = document.createElement('div');
+    el.className = 'track-row';
+    el.dataset.trackId = String(r.track.id);
+    el.dataset.kind = r.track.kind;
+    el.style.top = `${r.y}px`;
+    el.style.height = `${r.h}px`;
+    el.style.paddingLeft = `${6 + r.level * 14}px`;
+    const toggle = document.createElement('span');
+    toggle.className = 'toggle';
+    toggle.textContent = r.hasChildren ? (this.collapsed.has(r.track.id) ? '▸' : '▾') : '';
+    toggle.addEventListener('click', () => this.toggle(r.track.id));
+    const name = document.createElement('span');
+    name.className = 'track-name';
+    name.textContent = r.track.name ?? `track ${r.track.id}`;
+    const kind = document.createElement('span');
+    kind.className = 'kind';
+    kind.textContent = r.track.kind + (r.track.unit ? ` (${r.track.unit})` : '');
+    el.title = `${r.track.name} — ${r.track.kind}, ${r.track.slices} slices`;
+    el.append(toggle, name, kind);
+    return el;
+  }
+
+  toggle(trackId: number): void {
+    if (this.collapsed.has(trackId)) this.collapsed.delete(trackId);
+    else this.collapsed.add(trackId);
+    this.layout();
+  }
+
+  // ---- view ---------------------------------------------------------------------------------------------------
+
+  width(): number {
+    return Math.max(1, this.rowsEl.clientWidth - this.treeEl.offsetWidth);
+  }
+
+  setView(t0: number, t1: number): void {
+    let span = Math.max(MIN_SPAN, t1 - t0);
+    const maxSpan = this.span * 1.5;
+    if (span > maxSpan) span = maxSpan;
+    const mid = (t0 + t1) / 2;
+    let a = Math.round(mid - span / 2);
+    a = Math.min(Math.max(a, Math.round(-this.span * 0.25)), Math.round(this.span * 1.25 - span));
+    this.t0 = a;
+    this.t1 = a + Math.round(span);
+    this.refresh();
+    this.onView();
+  }
+
+  zoom(factor: number, anchorX?: number): void {
+    const w = this.width();
+    const x = anchorX ?? w / 2;
+    const at = this.t0 + ((this.t1 - this.t0) * x) / w;
+    const span = Math.max(MIN_SPAN, (this.t1 - this.t0) * factor);
+    const t0 = at - (span * x) / w;
+    this.setView(t0, t0 + span);
+  }
+
+  pan(fraction: number): void {
+    const d = (this.t1 - this.t0) * fraction;
+    this.setView(this.t0 + d, this.t1 + d);
+  }
+
+  reset(): void {
+    this.setView(0, this.span);
+  }
+
+  zoomToSelection(): void {
+    if (this.range) {
+      this.setView(this.range.t0, this.range.t1);
+      return;
+    }
+    const item = this.selection ? this.findItem(this.selection.id) : null;
+    if (item) {
+      const pad = Math.max(MIN_SPAN, (item[2] - item[1]) * 0.25);
+      this.setView(item[1] - pad, item[2] + pad);
+    }
+  }
+
+  setHighlight(name: string | null): void {
+    this.highlight = name;
+    this.refresh();
+  }
+
+  select(s: Selection | null, flows: Flow[] = []): void {
+    this.selection = s;
+    this.selectedFlows = flows;
+    this.draw();
+  }
+
+  private findItem(id: number): Item | null {
+    for (const list of this.items.values()) {
+      for (const it of list) if (it[5] === id && it[3] === 1) return it;
+    }
+    return null;
+  }
+
+  // ---- data ---------------------------------------------------------------------------------------------------
+
+  /** Redraws now with what is cached and asks the server for the new window shortly after. */
+  refresh(): void {
+    this.draw();
+    if (this.fetchTimer !== undefined) clearTimeout(this.fetchTimer);
+    this.pending = true;
+    this.fetchTimer = window.setTimeout(() => void this.fetchWindow(), 25);
+  }
+
+  /** True while a window request is outstanding or scheduled (tests wait for this to clear). */
+  busy(): boolean {
+    return this.pending;
+  }
+
+  private visibleRows(): Row[] {
+    const top = this.rowsEl.scrollTop;
+    const bottom = top + this.rowsEl.clientHeight;
+    return this.rows.filter((r) => r.y + r.h > top && r.y < bottom);
+  }
+
+  private async fetchWindow(): Promise<void> {
+    const seq = ++this.fetchSeq;
+    const t0 = this.t0;
+    const t1 = this.t1;
+    const px = Math.round(this.width());
+    const visible = this.visibleRows();
+    const sliceTracks = visible.filter((r) => r.track.slices > 0).map((r) => r.track.id);
+    const counterTracks = visible.filter((r) => r.track.counterSamples > 0 && r.track.slices === 0)
+      .map((r) => r.track.id);
+    try {
+      const params: Record<string, string | number> = { t0, t1, px, tracks: sliceTracks.join(',') };
+      if (this.highlight) params.highlight = this.highlight;
+      const [win, flows, ...counters] = await Promise.all([
+        sliceTracks.length ? getJson<WindowResponse>(`${this.base}/window`, params) : null,
+        getJson<{ flows: Flow[]; truncated: boolean }>(`${this.base}/flows`, { t0, t1 }),
+        ...counterTracks.map((id) => getJson<CounterResponse>(`${this.base}/counter`, { track: id, t0, t1, px })),
+      ]);
+      if (seq !== this.fetchSeq) return;
+      this.items = new Map();
+      if (win) for (const t of win.tracks) this.items.set(t.track, t.items);
+      this.flows = flows.truncated ? [] : flows.flows;
+      this.counters = new Map();
+      for (const c of counters) this.counters.set(c.track, c);
+      this.fetchCount++;
+    } catch (e) {
+      console.error(e);
+    } finally {
+      if (seq === this.fetchSeq) {
+        this.pending = false;
+        this.draw();
+      }
+    }
+  }
+
+  // ---- drawing ------------------------------------------------------------------------------------------------
+
+  private prepare(c: HTMLCanvasElement, w: number, h: number): CanvasRenderingContext2D {
+    const dpr = window.devicePixelRatio || 1;
+    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
+      c.width = Math.round(w * dpr);
+      c.height = Math.round(h * dpr);
+      c.style.width = `${w}px`;
+      c.style.height = `${h}px`;
+    }
+    const ctx = c.getContext('2d')!;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    return ctx;
+  }
+
+  private x(t: number, w: number): number {
+    return ((t - this.t0) / (this.t1 - this.t0)) * w;
+  }
+
+  draw(): void {
+    const w = this.width();
+    const h = this.rowsEl.clientHeight;
+    const top = this.rowsEl.scrollTop;
+    this.canvas.style.top = `${top}px`;
+    const ctx = this.prepare(this.canvas, w, h);
+    ctx.clearRect(0, 0, w, h);
+    ctx.font = '11px "DejaVu Sans", sans-serif';
+    ctx.textBaseline = 'middle';
+    let drawn = 0;
+    let singles = 0;
+    const rows = this.visibleRows();
+    for (const r of rows) {
+      const y = r.y - top;
+      ctx.fillStyle = r.level % 2 ? '#fcfcfd' : '#ffffff';
+      ctx.fillRect(0, y, w, r.h);
+      ctx.strokeStyle = '#eef0f3';
+      ctx.beginPath();
+      ctx.moveTo(0, y + r.h - 0.5);
+      ctx.lineTo(w, y + r.h - 0.5);
+      ctx.stroke();
+      const items = this.items.get(r.track.id);
+      if (items) {
+        for (const it of items) {
+          if (this.drawItem(ctx, it, y, w)) {
+            drawn++;
+            if (it[3] === 1) singles++;
+          }
+        }
+      }
+      const counter = this.counters.get(r.track.id);
+      if (counter) this.drawCounter(ctx, counter, y, r.h, w);
+    }
+    this.drawFlows(ctx, top, w);
+    if (this.range) {
+      const a = this.x(this.range.t0, w);
+      const b = this.x(this.range.t1, w);
+      ctx.fillStyle = 'rgba(37, 99, 235, 0.12)';
+      ctx.fillRect(a, 0, b - a, h);
+      ctx.strokeStyle = 'rgba(37, 99, 235, 0.8)';
+      ctx.strokeRect(a + 0.5, 0, b - a, h);
+    }
+    this.drawRuler();
+    this.itemsDrawn = drawn;
+    this.singlesDrawn = singles;
+    this.drawCount++;
+    document.body.dataset.drawCount = String(this.drawCount);
+    document.getElementById('window-info')!.textContent =
+      `${formatDuration(this.t0)} … ${formatDuration(this.t1)}  (${formatDuration(this.t1 - this.t0)})`;
+  }
+
+  private drawItem(ctx: CanvasRenderingContext2D, it: Item, rowY: number, w: number): boolean {
+    const [depth, start, end, count, busy, id, name, category, matches] = it;
+    const x0 = this.x(start, w);
+    const x1 = this.x(end, w);
+    if (x1 < 0 || x0 > w) return false;
+    const xa = Math.max(-1, x0);
+    const width = Math.max(1, Math.min(w + 1, x1) - xa);
+    const y = rowY + 2 + depth * LANE_H;
+    const dimmed = this.highlight !== null && matches === 0;
+    ctx.globalAlpha = dimmed ? 0.15 : count === 1 ? 1 : 0.35 + 0.65 * Math.min(1, busy / Math.max(1, end - start));
+    ctx.fillStyle = colourFor(name, category, this.colourMode);
+    ctx.fillRect(xa, y, width, LANE_H - 2);
+    ctx.globalAlpha = 1;
+    if (this.highlight !== null && matches > 0) {
+      ctx.strokeStyle = '#f59e0b';
+      ctx.lineWidth = 2;
+      ctx.strokeRect(xa, y, width, LANE_H - 2);
+      ctx.lineWidth = 1;
+    }
+    if (this.selection && count === 1 && id === this.selection.id) {
+      ctx.strokeStyle = '#111827';
+      ctx.lineWidth = 2;
+      ctx.strokeRect(xa + 1, y + 1, Math.max(1, width - 2), LANE_H - 4);
+      ctx.lineWidth = 1;
+    }
+    if (width > 36) {
+      const label = count === 1 ? name : `${count.toLocaleString('en-US')} × ${name}`;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(xa, y, width, LANE_H - 2);
+      ctx.clip();
+      ctx.fillStyle = dimmed ? '#9ca3af' : '#ffffff';
+      ctx.fillText(label, Math.max(xa, 0) + 3, y + (LANE_H - 2) / 2 + 0.5);
+      ctx.restore();
+    }
+    return true;
+  }
+
+  private drawCounter(ctx: CanvasRenderingContext2D, c: CounterResponse, y: number, h: number, w: number): void {
+    const lo = c.min ?? 0;
+    const hi = c.max ?? 1;
+    const scale = (v: number) => y + h - 4 - ((v - lo) / (hi - lo || 1)) * (h - 10);
+    ctx.strokeStyle = '#0f766e';
+    ctx.fillStyle = 'rgba(15, 118, 110, 0.12)';
+    ctx.beginPath();
+    let value: number | null = c.before ? c.before[1] : null;
+    let x = 0;
+    if (value !== null) ctx.moveTo(0, scale(value));
+    for (const [ts, first, mn, mx, last] of c.points) {
+      const px = Math.max(0, this.x(ts, w));
+      if (value !== null) ctx.lineTo(px, scale(value));
+      else ctx.moveTo(px, scale(first));
+      ctx.lineTo(px, scale(first));
+      if (mn !== mx) {
+        ctx.lineTo(px, scale(mn));
+        ctx.lineTo(px, scale(mx));
+      }
+      ctx.lineTo(px, scale(last));
+      value = last;
+      x = px;
+    }
+    if (value !== null) ctx.lineTo(Math.max(x, Math.min(w, this.x(this.span, w))), scale(value));
+    ctx.stroke();
+    ctx.fillStyle = '#334155';
+    ctx.fillText(`${hi.toLocaleString('en-US')}`, 4, y + 8);
+  }
+
+  private laneCentre(track: number, depth: number, top: number): number | null {
+    const r = this.rowByTrack.get(track);
+    if (!r) return null;
+    return r.y - top + 2 + Math.min(depth, Math.max(0, r.track.lanes - 1)) * LANE_H + (LANE_H - 2) / 2;
+  }
+
+  private drawFlows(ctx: CanvasRenderingContext2D, top: number, w: number): void {
+    const draw = (f: Flow, strong: boolean) => {
+      const ya = this.laneCentre(f.from.track, f.from.depth, top);
+      const yb = this.laneCentre(f.to.track, f.to.depth, top);
+      if (ya === null || yb === null) return;
+      const xa = this.x(f.from.ts + f.from.dur, w);
+      const xb = this.x(f.to.ts, w);
+      ctx.strokeStyle = strong ? '#dc2626' : 'rgba(80, 80, 80, 0.45)';
+      ctx.lineWidth = strong ? 2 : 1;
+      ctx.beginPath();
+      ctx.moveTo(xa, ya);
+      const mid = (xa + xb) / 2;
+      ctx.bezierCurveTo(mid, ya, mid, yb, xb, yb);
+      ctx.stroke();
+      const dir = yb >= ya ? 1 : -1;
+      ctx.fillStyle = ctx.strokeStyle;
+      ctx.beginPath();
+      ctx.moveTo(xb, yb);
+      ctx.lineTo(xb - 6, yb - 4 * dir);
+      ctx.lineTo(xb - 6 + 2, yb + 3 * dir);
+      ctx.closePath();
+      ctx.fill();
+      ctx.lineWidth = 1;
+    };
+    if (this.flows.length <= 2000) for (const f of this.flows) draw(f, false);
+    for (const f of this.selectedFlows) draw(f, true);
+  }
+
+  private drawRuler(): void {
+    const w = this.width();
+    const h = 26;
+    const ctx = this.prepare(this.ruler, w, h);
+    ctx.clearRect(0, 0, w, h);
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, w, h);
+    const span = this.t1 - this.t0;
+    const step = tickStep(span, w);
+    ctx.strokeStyle = '#94a3b8';
+    ctx.fillStyle = '#1f2937';
+    ctx.font = '10px "DejaVu Sans", sans-serif';
+    ctx.textBaseline = 'top';
+    const first = Math.ceil(this.t0 / step) * step;
+    for (let t = first; t <= this.t1; t += step) {
+      const x = Math.round(this.x(t, w)) + 0.5;
+      ctx.beginPath();
+      ctx.moveTo(x, 14);
+      ctx.lineTo(x, h);
+      ctx.stroke();
+      ctx.fillText(formatTick(t, step), x + 3, 3);
+    }
+  }
+
+  // ---- interaction --------------------------------------------------------------------------------------------
+
+  private bind(): void {
+    this.rowsEl.addEventListener('scroll', () => this.refresh());
+    this.canvas.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const rect = this.canvas.getBoundingClientRect();
+      if (e.shiftKey) this.pan(e.deltaY * 0.001);
+      else this.zoom(Math.exp(e.deltaY * 0.0015), e.clientX - rect.left);
+    }, { passive: false });
+    this.canvas.addEventListener('mousedown', (e) => {
+      this.drag = { x: e.clientX, y: e.clientY, t0: this.t0, t1: this.t1, moved: false, shift: e.shiftKey };
+      this.canvas.style.cursor = e.shiftKey ? 'crosshair' : 'grabbing';
+    });
+    window.addEventListener('mousemove', (e) => {
+      if (!this.drag) return;
+      const dx = e.clientX - this.drag.x;
+      if (Math.abs(dx) > 3 || Math.abs(e.clientY - this.drag.y) > 3) this.drag.moved = true;
+      if (!this.drag.moved) return;
+      const w = this.width();
+      const rect = this.canvas.getBoundingClientRect();
+      if (this.drag.shift) {
+        const k = (this.t1 - this.t0) / w;
+        const a = this.t0 + (this.drag.x - rect.left) * k;
+        const b = this.t0 + (e.clientX - rect.left) * k;
+        this.range = { t0: Math.round(Math.min(a, b)), t1: Math.round(Math.max(a, b)) };
+        this.draw();
+      } else {
+        const dt = (-dx / w) * (this.drag.t1 - this.drag.t0);
+        this.setView(this.drag.t0 + dt, this.drag.t1 + dt);
+      }
+    });
+    window.addEventListener('mouseup', (e) => {
+      if (!this.drag) return;
+      const d = this.drag;
+      this.drag = null;
+      this.canvas.style.cursor = 'grab';
+      if (!d.moved) this.click(e);
+      else if (d.shift && this.range && this.range.t1 > this.range.t0) {
+        this.onRange({ ...this.range, tracks: this.visibleRows().filter((r) => r.track.slices > 0)
+          .map((r) => r.track.id) });
+      }
+    });
+    window.addEventListener('keydown', (e) => {
+      if ((e.target as HTMLElement).tagName === 'INPUT') return;
+      switch (e.key) {
+        case 'w': case '+': case '=': this.zoom(0.7); break;
+        case 's': case '-': this.zoom(1 / 0.7); break;
+        case 'a': case 'ArrowLeft': this.pan(-0.15); break;
+        case 'd': case 'ArrowRight': this.pan(0.15); break;
+        case '0': this.reset(); break;
+        case 'f': this.zoomToSelection(); break;
+        case 'Escape': this.range = null; this.onRange(null); this.draw(); break;
+        default: return;
+      }
+      e.preventDefault();
+    });
+  }
+
+  /** The item under a point of the canvas (CSS pixels relative to the canvas), if any. */
+  itemAt(cx: number, cy: number): { item: Item; track: number } | null {
+    const w = this.width();
+    const y = cy + this.rowsEl.scrollTop;
+    const row = this.rows.find((r) => y >= r.y && y < r.y + r.h);
+    if (!row) return null;
+    const depth = Math.floor((y - row.y - 2) / LANE_H);
+    let best: Item | null = null;
+    for (const it of this.items.get(row.track.id) ?? []) {
+      if (it[0] !== depth) continue;
+      const x0 = this.x(it[1], w);
+      const x1 = Math.max(x0 + 1, this.x(it[2], w));
+      if (cx >= x0 - 2 && cx <= x1 + 2 && (!best || it[2] - it[1] < best[2] - best[1])) best = it;
+    }
+    return best ? { item: best, track: row.track.id } : null;
+  }
+
+  private click(e: MouseEvent): void {
+    const rect = this.canvas.getBoundingClientRect();
+    const hit = this.itemAt(e.clientX - rect.left, e.clientY - rect.top);
+    if (this.range) {
+      this.range = null;
+      this.onRange(null);
+    }
+    if (!hit) {
+      this.select(null);
+      this.onSelect(null);
+      return;
+    }
+    const [, start, end, count, , id] = hit.item;
+    if (count > 1) {
+      // A merged run: zoom in until its members can be told apart.
+      const pad = (end - start) * 0.1;
+      this.setView(start - pad, end + pad);
+      return;
+    }
+    this.select({ id, track: hit.track });
+    this.onSelect({ id, track: hit.track });
+  }
+
+  /** Where a drawn single slice of a category lies on screen (page coordinates), widest first; for tests. */
+  locate(category: string): { x: number; y: number; id: number; name: string } | null {
+    const w = this.width();
+    const top = this.rowsEl.scrollTop;
+    const rect = this.canvas.getBoundingClientRect();
+    let best: { x: number; y: number; id: number; name: string; width: number } | null = null;
+    for (const r of this.visibleRows()) {
+      for (const it of this.items.get(r.track.id) ?? []) {
+        if (it[3] !== 1 || it[7] !== category) continue;
+        const x0 = Math.max(0, this.x(it[1], w));
+        const x1 = Math.min(w, this.x(it[2], w));
+        const y = r.y - top + 2 + it[0] * LANE_H + LANE_H / 2;
+        if (x1 - x0 < 1 || y < 0 || y > this.rowsEl.clientHeight) continue;
+        if (!best || x1 - x0 > best.width) {
+          best = { x: rect.left + (x0 + x1) / 2, y: rect.top + y, id: it[5], name: it[6], width: x1 - x0 };
+        }
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,68 @@
+package org.hetscope.web;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.hetscope.store.Store;
+import org.hetscope.store.Table;
+
+/**
+ * The named tables the page's statistics and analysis panels list. Built-in statistics come first; every table a
+ * reader or analysis added to the store beyond the core schema (through {@code TraceSink.defineTable}) is listed
+ * too, so new analyses show up without a change here. Further computed tables register with {@link #register}.
+ */
+public final class AnalysisTables {
+    /** Rows one generic store table may send to the page. */
+    public static final int MAX_GENERIC_ROWS = 10_000;
+
+    private static final Set<String> CORE_TABLES = Set.of("trace_info", "skipped", "process", "thread", "device",
+            "track", "slice", "instant", "counter", "flow", "kernel", "kernel_counter", "transfer", "memory_node",
+            "memory_block", "residency", "task", "task_access", "task_dependency");
+
+    /** A named table computed from a store. */
+    public record Provider(String name, String title, String group, Function<Store, Table> compute) {
+    }
+
+    private final Map<String, Provider> providers = new LinkedHashMap<>();
+
+    /** The built-in statistics: kernels, API calls, transfers, utilisation. */
+    public static AnalysisTables standard() {
+        AnalysisTables t = new AnalysisTables();
+        t.register(new Provider("kernels", "Kernels", "statistics", StatisticsTables::kernels));
+        t.register(new Provider("api", "API calls", "statistics", StatisticsTables::apiCalls));
+        t.register(new Provider("memcpy", "Memory transfers", "statistics", StatisticsTables::memcpy));
+        t.register(new Provider("utilisation", "Utilisation", "statistics", StatisticsTables::utilisation));
+        return t;
+    }
+
+    public void register(Provider p) {
+        providers.put(p.name(), p);
+    }
+
+    /** The providers that apply to this store, including one per extra store table. */
+    public List<Provider> list(Store store) {
+        List<Provider> out = new ArrayList<>(providers.values());
+        Table extra = store.query(null, "SELECT table_name FROM information_schema.tables "
+                + "WHERE table_schema = 'main' ORDER BY table_name");
+        for (Object[] r : extra.rows()) {
+            String table = (String) r[0];
+            if (!CORE_TABLES.contains(table) && table.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                out.add(new Provider("store." + table, table, "store tables",
+                        s -> s.query(table, "SELECT * FROM \"" + table + "\" LIMIT " + MAX_GENERIC_ROWS)));
+            }
+        }
+        return out;
+    }
+
+    public Table compute(Store store, String name) {
+        for (Provider p : list(store)) {
+            if (p.name().equals(name)) {
+                return p.compute().apply(store);
+            }
+        }
+        throw new BadQueryException("no analysis table named '" + name + "'");
+    }
+}

@@ -1,0 +1,259 @@
+package org.hetscope.web;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.javalin.http.staticfiles.Location;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.hetscope.store.StoreException;
+import org.hetscope.store.Table;
+
+/**
+ * The web timeline's HTTP server: the page's assets from the jar and a JSON API over one or more stores.
+ * All API times are nanoseconds relative to each trace's origin (see {@link TraceView}).
+ */
+public final class TraceServer implements AutoCloseable {
+    /** Longest accepted query string; longer requests are answered 414 before any work. */
+    public static final int MAX_QUERY_CHARS = 65_536;
+    static final String ASSETS = "/org/hetscope/web/assets";
+
+    private final List<TraceView> traces;
+    private final AccessPolicy policy;
+    private final AnalysisTables tables = AnalysisTables.standard();
+    private Javalin app;
+
+    public TraceServer(List<TraceView> traces, AccessPolicy policy) {
+        this.traces = List.copyOf(traces);
+        this.policy = policy;
+    }
+
+    public AnalysisTables tables() {
+        return tables;
+    }
+
+    /** Starts listening; port 0 picks a free port. Returns the port. */
+    public int start(String host, int port) {
+        if (policy.token() == null && !isLoopback(host)) {
+            throw new IllegalArgumentException("binding to " + host + " needs an access token (--token)");
+        }
+        boolean hasAssets = TraceServer.class.getResource(ASSETS + "/index.html") != null;
+        app = Javalin.create(config -> {
+            config.showJavalinBanner = false;
+            config.http.maxRequestSize = 1_000_000;
+            config.jetty.modifyHttpConfiguration(http -> http.setRequestHeaderSize(MAX_QUERY_CHARS + 4096));
+            if (hasAssets) {
+                config.staticFiles.add(s -> {
+                    s.hostedPath = "/";
+                    s.directory = ASSETS;
+                    s.location = Location.CLASSPATH;
+                    s.precompress = false;
+                });
+            }
+        });
+        app.before(this::checkAccess);
+        app.exception(BadQueryException.class, (e, ctx) -> error(ctx, HttpStatus.BAD_REQUEST, e.getMessage()));
+        app.exception(NumberFormatException.class,
+                (e, ctx) -> error(ctx, HttpStatus.BAD_REQUEST, "not a number: " + e.getMessage()));
+        app.exception(StoreException.class,
+                (e, ctx) -> error(ctx, HttpStatus.INTERNAL_SERVER_ERROR, "query failed: " + e.getMessage()));
+        app.error(HttpStatus.NOT_FOUND, ctx -> {
+            if (ctx.result() == null) {
+                error(ctx, HttpStatus.NOT_FOUND, "not found: " + ctx.path());
+            }
+        });
+        routes();
+        app.start(host, port);
+        return app.port();
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("unknown host " + host, e);
+        }
+    }
+
+    private void checkAccess(Context ctx) {
+        String query = ctx.queryString();
+        if (query != null && query.length() > MAX_QUERY_CHARS) {
+            error(ctx, HttpStatus.URI_TOO_LONG, "query longer than " + MAX_QUERY_CHARS + " characters");
+            ctx.skipRemainingHandlers();
+            return;
+        }
+        String presented = ctx.header(AccessPolicy.HEADER);
+        if (presented == null) {
+            presented = ctx.queryParam("token");
+        }
+        if (presented == null) {
+            presented = ctx.cookie(AccessPolicy.COOKIE);
+        }
+        InetAddress client;
+        try {
+            client = InetAddress.getByName(ctx.req().getRemoteAddr());
+        } catch (UnknownHostException e) {
+            client = null;
+        }
+        if (!policy.allows(client, presented)) {
+            error(ctx, HttpStatus.UNAUTHORIZED, policy.token() == null
+                    ? "this server only serves clients on its own machine"
+                    : "missing or wrong access token: open the URL printed by 'hetscope serve'");
+            ctx.skipRemainingHandlers();
+            return;
+        }
+        if (policy.token() != null && ctx.queryParam("token") != null) {
+            // Lets the page's own asset and API requests carry the token without putting it in every URL.
+            ctx.cookie(new io.javalin.http.Cookie(AccessPolicy.COOKIE, policy.token(), "/", -1, false, 0, true,
+                    null, null, io.javalin.http.SameSite.STRICT));
+        }
+    }
+
+    private static void error(Context ctx, HttpStatus status, String message) {
+        ctx.status(status);
+        ctx.json(Map.of("error", message == null ? status.getMessage() : message));
+    }
+
+    private void routes() {
+        app.get("/api/traces", ctx -> {
+            List<Map<String, Object>> out = new ArrayList<>();
+            for (int i = 0; i < traces.size(); i++) {
+                TraceView t = traces.get(i);
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("index", i);
+                m.put("name", t.name());
+                m.put("origin", Long.toString(t.origin()));
+                m.put("span", t.span());
+                m.put("tracks", t.tracks().size());
+                out.add(m);
+            }
+            ctx.json(out);
+        });
+        app.get("/api/t/{trace}/tracks", ctx -> ctx.json(trace(ctx).tracks()));
+        app.get("/api/t/{trace}/window", ctx -> {
+            TraceView t = trace(ctx);
+            long t0 = longParam(ctx, "t0");
+            long t1 = longParam(ctx, "t1");
+            int px = (int) longParam(ctx, "px");
+            List<Long> ids = idsParam(ctx, "tracks");
+            Map<Long, List<WindowItem>> w = t.window(ids, t0, t1, px, ctx.queryParam("highlight"));
+            List<Map<String, Object>> tracksOut = new ArrayList<>();
+            for (Map.Entry<Long, List<WindowItem>> e : w.entrySet()) {
+                List<Object[]> items = new ArrayList<>(e.getValue().size());
+                for (WindowItem it : e.getValue()) {
+                    items.add(new Object[] {it.depth(), it.start(), it.end(), it.count(), it.busy(), it.id(),
+                            it.name(), it.category(), it.matches()});
+                }
+                tracksOut.add(Map.of("track", e.getKey(), "items", items));
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("t0", t0);
+            out.put("t1", t1);
+            out.put("px", px);
+            out.put("columns", List.of("depth", "start", "end", "count", "busy", "id", "name", "category",
+                    "matches"));
+            out.put("tracks", tracksOut);
+            ctx.json(out);
+        });
+        app.get("/api/t/{trace}/counter", ctx -> ctx.json(trace(ctx).counter(longParam(ctx, "track"),
+                longParam(ctx, "t0"), longParam(ctx, "t1"), (int) longParam(ctx, "px"))));
+        app.get("/api/t/{trace}/flows", ctx -> ctx.json(trace(ctx).flows(longParam(ctx, "t0"),
+                longParam(ctx, "t1"))));
+        app.get("/api/t/{trace}/slice/{id}", ctx -> ctx.json(trace(ctx).slice(
+                parseLong("slice id", ctx.pathParam("id")))));
+        app.get("/api/t/{trace}/durations", ctx -> ctx.json(trace(ctx).durations(ctx.queryParam("name"),
+                (int) Math.min(Integer.MAX_VALUE, longParam(ctx, "max")))));
+        app.get("/api/t/{trace}/search", ctx -> ctx.json(tableJson("search", trace(ctx).search(
+                ctx.queryParam("q"), 50))));
+        app.get("/api/t/{trace}/range", ctx -> ctx.json(tableJson("selection", trace(ctx).range(
+                idsParam(ctx, "tracks"), longParam(ctx, "t0"), longParam(ctx, "t1")))));
+        app.get("/api/t/{trace}/tables", ctx -> {
+            List<Map<String, Object>> out = new ArrayList<>();
+            for (AnalysisTables.Provider p : tables.list(trace(ctx).store())) {
+                out.add(Map.of("name", p.name(), "title", p.title(), "group", p.group()));
+            }
+            ctx.json(out);
+        });
+        app.get("/api/t/{trace}/tables/{name}", ctx -> {
+            TraceView t = trace(ctx);
+            Table table;
+            synchronized (t) {
+                table = tables.compute(t.store(), ctx.pathParam("name"));
+            }
+            ctx.json(tableJson(ctx.pathParam("name"), table));
+        });
+        app.get("/api/*", ctx -> error(ctx, HttpStatus.NOT_FOUND, "no API endpoint " + ctx.path()));
+    }
+
+    static Map<String, Object> tableJson(String name, Table t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", name);
+        m.put("title", t.title());
+        m.put("columns", t.columns());
+        m.put("rows", t.rows());
+        return m;
+    }
+
+    private TraceView trace(Context ctx) {
+        long i = parseLong("trace index", ctx.pathParam("trace"));
+        if (i < 0 || i >= traces.size()) {
+            throw new BadQueryException("no trace " + i + "; this server has " + traces.size());
+        }
+        return traces.get((int) i);
+    }
+
+    private static long longParam(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null) {
+            throw new BadQueryException("missing query parameter '" + name + "'");
+        }
+        return parseLong(name, v);
+    }
+
+    private static long parseLong(String what, String v) {
+        if (v.length() > 20) {
+            throw new BadQueryException(what + " is not a number: too long");
+        }
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new BadQueryException(what + " is not an integer: '" + v + "'");
+        }
+    }
+
+    private static List<Long> idsParam(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null) {
+            throw new BadQueryException("missing query parameter '" + name + "'");
+        }
+        List<Long> ids = new ArrayList<>();
+        if (v.isBlank()) {
+            return ids;
+        }
+        for (String s : v.split(",", -1)) {
+            ids.add(parseLong("track id", s));
+            if (ids.size() > TraceView.MAX_TRACKS_PER_REQUEST) {
+                throw new BadQueryException("more than " + TraceView.MAX_TRACKS_PER_REQUEST + " tracks in one request");
+            }
+        }
+        return ids;
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    @Override
+    public void close() {
+        if (app != null) {
+            app.stop();
+        }
+        for (TraceView t : traces) {
+            t.close();
+        }
+    }
+}

@@ -1,0 +1,365 @@
+package org.hetscope.web;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.hetscope.store.Store;
+import org.hetscope.store.Table;
+
+/**
+ * The read side of the web timeline for one store: track tree, aggregated windows, flows, counters and the details
+ * of one slice. Times going out are nanoseconds relative to the trace origin (the earliest event), so that the
+ * browser's doubles hold them exactly; the origin itself goes out as text.
+ *
+ * <p>DuckDB connections are not meant for concurrent statements, so queries on one store are serialised.
+ */
+public final class TraceView implements AutoCloseable {
+    /** Caps that keep one request cheap; larger asks are refused with a message, not truncated silently. */
+    public static final int MAX_PIXELS = 16_384;
+    public static final int MAX_TRACKS_PER_REQUEST = 5_000;
+    public static final int MAX_FLOWS = 5_000;
+
+    private final String name;
+    private final Store store;
+    private final long origin;
+    private final long end;
+    private final List<TrackInfo> tracks;
+    private final Map<Long, TrackInfo> trackById;
+
+    /** A node of the track tree with what the page needs to lay it out. */
+    public record TrackInfo(long id, Long parentId, String kind, String name, int sortIndex, String unit,
+                            Long deviceId, Long processId, Long threadId, Long stream, long slices, int lanes,
+                            long counterSamples) {
+    }
+
+    public TraceView(String name, Store store) {
+        this.name = name;
+        this.store = store;
+        Table bounds = store.query(null, """
+                SELECT min(t0), max(t1) FROM (
+                  SELECT min(ts) t0, max(ts + dur) t1 FROM slice
+                  UNION ALL SELECT min(ts), max(ts) FROM counter
+                  UNION ALL SELECT min(ts), max(ts) FROM instant)""");
+        Object[] b = bounds.rows().get(0);
+        this.origin = b[0] == null ? 0 : (Long) b[0];
+        this.end = b[1] == null ? 0 : (Long) b[1];
+        this.tracks = loadTracks();
+        this.trackById = tracks.stream().collect(Collectors.toMap(TrackInfo::id, t -> t, (a, c) -> a,
+                LinkedHashMap::new));
+    }
+
+    private List<TrackInfo> loadTracks() {
+        Table t = store.query(null, """
+                SELECT t.id, t.parent_id, t.kind, t.name, t.sort_index, t.unit, t.device_id, t.process_id,
+                       t.thread_id, t.stream, coalesce(s.n, 0), coalesce(s.lanes, 0), coalesce(c.n, 0)
+                FROM track t
+                LEFT JOIN (SELECT track_id, count(*) n, max(depth) + 1 lanes FROM slice GROUP BY track_id) s
+                  ON s.track_id = t.id
+                LEFT JOIN (SELECT track_id, count(*) n FROM counter GROUP BY track_id) c ON c.track_id = t.id
+                ORDER BY t.sort_index, t.id""");
+        List<TrackInfo> out = new ArrayList<>();
+        for (Object[] r : t.rows()) {
+            out.add(new TrackInfo((Long) r[0], (Long) r[1], (String) r[2], (String) r[3],
+                    r[4] == null ? 0 : ((Long) r[4]).intValue(), (String) r[5], (Long) r[6], (Long) r[7],
+                    (Long) r[8], (Long) r[9], (Long) r[10], ((Long) r[11]).intValue(), (Long) r[12]));
+        }
+        return out;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    /** The earliest event time (absolute ns); all times the API returns are relative to it. */
+    public long origin() {
+        return origin;
+    }
+
+    /** The length of the trace from its origin to its last event end. */
+    public long span() {
+        return Math.max(1, end - origin);
+    }
+
+    public List<TrackInfo> tracks() {
+        return tracks;
+    }
+
+    public TrackInfo track(long id) {
+        return trackById.get(id);
+    }
+
+    /**
+     * The slices of the given tracks in [t0, t1) aggregated to at most {@code pixels} items per track.
+     *
+     * @param t0 window start relative to the origin
+     * @param t1 window end relative to the origin
+     * @param highlight a slice name whose occurrences are counted per item, or null
+     */
+    public synchronized Map<Long, List<WindowItem>> window(List<Long> trackIds, long t0, long t1, int pixels,
+                                                           String highlight) {
+        checkWindow(t0, t1, pixels);
+        checkTracks(trackIds);
+        Map<Long, List<WindowItem>> byTrack = new LinkedHashMap<>();
+        for (Long id : trackIds) {
+            byTrack.put(id, new ArrayList<>());
+        }
+        if (trackIds.isEmpty()) {
+            return byTrack;
+        }
+        long a = origin + t0;
+        long b = origin + t1;
+        long span = t1 - t0;
+        // (ts - a) * pixels stays inside a long for any window shorter than ~50 days at 16k pixels.
+        String pixelOf = span <= Long.MAX_VALUE / pixels
+                ? "((greatest(ts, ?) - ?) * ?) // ?"
+                : "CAST(floor(CAST(greatest(ts, ?) - ? AS DOUBLE) * ? / ?) AS BIGINT)";
+        String sql = """
+                SELECT track_id, depth, min(ts), max(ts + dur), count(*),
+                       sum(greatest(0, least(ts + dur, ?) - greatest(ts, ?))),
+                       arg_max(id, dur), arg_max(name, dur), arg_max(category, dur),
+                       count(*) FILTER (WHERE name = ?)
+                FROM (
+                  SELECT track_id, depth, id, ts, dur, name, category,
+                         CASE WHEN dur * ? >= ? THEN -1 - id ELSE %s END AS k
+                  FROM slice
+                  WHERE track_id IN (%s) AND ts < ? AND ts + dur >= ?)
+                GROUP BY track_id, depth, k""".formatted(pixelOf, idList(trackIds));
+        Table t = store.query(null, sql, b, a, highlight, (long) pixels, span, a, a, (long) pixels, span, b, a);
+        Map<Long, List<WindowItem>> raw = new LinkedHashMap<>();
+        for (Object[] r : t.rows()) {
+            long track = (Long) r[0];
+            raw.computeIfAbsent(track, k -> new ArrayList<>()).add(new WindowItem(((Long) r[1]).intValue(),
+                    (Long) r[2] - origin, (Long) r[3] - origin, (Long) r[4], (Long) r[5], (Long) r[6],
+                    (String) r[7], (String) r[8], (Long) r[9]));
+        }
+        for (Map.Entry<Long, List<WindowItem>> e : raw.entrySet()) {
+            byTrack.put(e.getKey(), WindowAggregator.fit(e.getValue(), t0, span, pixels));
+        }
+        return byTrack;
+    }
+
+    /** Counter samples of one track in the window, at most one min/max/last group per pixel. */
+    public synchronized Map<String, Object> counter(long trackId, long t0, long t1, int pixels) {
+        checkWindow(t0, t1, pixels);
+        checkTracks(List.of(trackId));
+        long a = origin + t0;
+        long b = origin + t1;
+        long span = t1 - t0;
+        Long before = null;
+        Double beforeValue = null;
+        Table prev = store.query(null, "SELECT ts, value FROM counter WHERE track_id = ? AND ts < ? "
+                + "ORDER BY ts DESC LIMIT 1", trackId, a);
+        if (prev.size() == 1) {
+            before = (Long) prev.rows().get(0)[0] - origin;
+            beforeValue = (Double) prev.rows().get(0)[1];
+        }
+        Table t = store.query(null, """
+                SELECT min(ts), min(value), max(value), arg_max(value, ts), arg_min(value, ts), count(*)
+                FROM counter WHERE track_id = ? AND ts >= ? AND ts < ?
+                GROUP BY CAST(floor(CAST(ts - ? AS DOUBLE) * ? / ?) AS BIGINT) ORDER BY 1""",
+                trackId, a, b, a, (long) pixels, span);
+        List<Object[]> points = new ArrayList<>();
+        for (Object[] r : t.rows()) {
+            points.add(new Object[] {(Long) r[0] - origin, r[4], r[1], r[2], r[3], r[5]});
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("track", trackId);
+        out.put("before", before == null ? null : new Object[] {before, beforeValue});
+        out.put("columns", List.of("ts", "first", "min", "max", "last", "count"));
+        out.put("points", points);
+        Table range = store.query(null, "SELECT min(value), max(value) FROM counter WHERE track_id = ?", trackId);
+        out.put("min", range.rows().get(0)[0]);
+        out.put("max", range.rows().get(0)[1]);
+        return out;
+    }
+
+    /** Flows with at least one end in the window, capped at {@link #MAX_FLOWS}. */
+    public synchronized Map<String, Object> flows(long t0, long t1) {
+        checkWindow(t0, t1, 1);
+        long a = origin + t0;
+        long b = origin + t1;
+        Table t = store.query(null, """
+                SELECT f.id, f.kind, f.rule, f.from_slice_id, s.track_id, s.ts, s.dur, s.depth,
+                       f.to_slice_id, d.track_id, d.ts, d.dur, d.depth
+                FROM flow f JOIN slice s ON s.id = f.from_slice_id JOIN slice d ON d.id = f.to_slice_id
+                WHERE (s.ts < ? AND s.ts + s.dur >= ?) OR (d.ts < ? AND d.ts + d.dur >= ?)
+                ORDER BY s.ts LIMIT ?""", b, a, b, a, (long) MAX_FLOWS + 1);
+        List<Map<String, Object>> flows = new ArrayList<>();
+        for (Object[] r : t.rows().subList(0, Math.min(t.size(), MAX_FLOWS))) {
+            flows.add(flowJson(r));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("flows", flows);
+        out.put("truncated", t.size() > MAX_FLOWS);
+        return out;
+    }
+
+    private Map<String, Object> flowJson(Object[] r) {
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("id", r[0]);
+        f.put("kind", r[1]);
+        f.put("rule", r[2]);
+        f.put("from", Map.of("slice", r[3], "track", r[4], "ts", (Long) r[5] - origin, "dur", r[6], "depth", r[7]));
+        f.put("to", Map.of("slice", r[8], "track", r[9], "ts", (Long) r[10] - origin, "dur", r[11], "depth", r[12]));
+        return f;
+    }
+
+    /** Everything known about one slice: its row, arguments, kernel/transfer attributes, flow partners and how
+     * its duration compares with the other slices of the same name. */
+    public synchronized Map<String, Object> slice(long id) {
+        Table t = store.query(null, "SELECT id, track_id, ts, dur, name, category, source_category, depth, "
+                + "parent_id, correlation_id, args FROM slice WHERE id = ?", id);
+        if (t.size() == 0) {
+            throw new BadQueryException("no slice with id " + id);
+        }
+        Object[] r = t.rows().get(0);
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int i = 0; i < t.columns().size(); i++) {
+            out.put(t.columns().get(i), r[i]);
+        }
+        long ts = (Long) r[2];
+        long dur = (Long) r[3];
+        out.put("ts", ts - origin);
+        out.put("absolute_ts", Long.toString(ts));
+        TrackInfo track = trackById.get((Long) r[1]);
+        out.put("track_name", track == null ? null : track.name());
+        out.put("kernel", firstRow(store.query(null, "SELECT * FROM kernel WHERE slice_id = ?", id)));
+        out.put("transfer", firstRow(store.query(null, "SELECT * FROM transfer WHERE slice_id = ?", id)));
+        Table counters = store.query(null, "SELECT name, value FROM kernel_counter WHERE slice_id = ? ORDER BY name",
+                id);
+        out.put("counters", counters.rows());
+        Table flows = store.query(null, """
+                SELECT f.id, f.kind, f.rule, f.from_slice_id, s.track_id, s.ts, s.dur, s.depth,
+                       f.to_slice_id, d.track_id, d.ts, d.dur, d.depth, s.name, d.name
+                FROM flow f JOIN slice s ON s.id = f.from_slice_id JOIN slice d ON d.id = f.to_slice_id
+                WHERE f.from_slice_id = ? OR f.to_slice_id = ? LIMIT 1000""", id, id);
+        List<Map<String, Object>> partners = new ArrayList<>();
+        for (Object[] f : flows.rows()) {
+            Map<String, Object> j = flowJson(f);
+            boolean outgoing = ((Long) f[3]) == id;
+            j.put("direction", outgoing ? "out" : "in");
+            j.put("partner_name", outgoing ? f[14] : f[13]);
+            partners.add(j);
+        }
+        out.put("flows", partners);
+        Table stats = store.query(null, """
+                SELECT count(*), sum(dur), avg(dur), min(dur), max(dur), median(dur), stddev_samp(dur),
+                       count(*) FILTER (WHERE dur < ?), count(*) FILTER (WHERE dur <= ?)
+                FROM slice WHERE name = ?""", dur, dur, r[4]);
+        Object[] s = stats.rows().get(0);
+        Map<String, Object> st = new LinkedHashMap<>();
+        st.put("count", s[0]);
+        st.put("total", s[1]);
+        st.put("mean", s[2]);
+        st.put("min", s[3]);
+        st.put("max", s[4]);
+        st.put("median", s[5]);
+        st.put("stddev", s[6]);
+        long n = (Long) s[0];
+        // Mid-rank percentile: a slice equal to all others sits at 50 %, not at 0 % or 100 %.
+        st.put("percentile", n == 0 ? null : 100.0 * ((Long) s[7] + (Long) s[8]) / (2.0 * n));
+        out.put("name_stats", st);
+        return out;
+    }
+
+    private static Map<String, Object> firstRow(Table t) {
+        if (t.size() == 0) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < t.columns().size(); i++) {
+            m.put(t.columns().get(i), t.rows().get(0)[i]);
+        }
+        return m;
+    }
+
+    /** Start and duration of the slices of one name (a reservoir sample of at most {@code max}), by start. */
+    public synchronized Map<String, Object> durations(String sliceName, int max) {
+        if (sliceName == null || sliceName.length() > 10_000) {
+            throw new BadQueryException("durations needs a 'name' of at most 10000 characters");
+        }
+        if (max < 1 || max > 100_000) {
+            throw new BadQueryException("max=" + max + " outside 1..100000");
+        }
+        Table t = store.query(null, "SELECT ts, dur FROM (SELECT ts, dur FROM slice WHERE name = ?) "
+                + "USING SAMPLE reservoir(" + max + " ROWS) REPEATABLE (7) ORDER BY ts", sliceName);
+        long[] ts = new long[t.size()];
+        long[] dur = new long[t.size()];
+        for (int i = 0; i < t.size(); i++) {
+            ts[i] = (Long) t.rows().get(i)[0] - origin;
+            dur[i] = (Long) t.rows().get(i)[1];
+        }
+        return Map.of("ts", ts, "dur", dur);
+    }
+
+    /** Slice names containing {@code text} (case-insensitive), most frequent first. */
+    public synchronized Table search(String text, int limit) {
+        if (text == null || text.isBlank()) {
+            throw new BadQueryException("search needs a non-empty 'q'");
+        }
+        if (text.length() > 500) {
+            throw new BadQueryException("search text longer than 500 characters");
+        }
+        return store.query("names", """
+                SELECT name, category, count(*) AS count, sum(dur) AS total_ns, min(id) AS first_id
+                FROM slice WHERE contains(lower(name), lower(?))
+                GROUP BY name, category ORDER BY count DESC, name LIMIT ?""", text, (long) limit);
+    }
+
+    /** What a selected time range of some tracks contains: names by busy time inside the range. */
+    public synchronized Table range(List<Long> trackIds, long t0, long t1) {
+        checkWindow(t0, t1, 1);
+        checkTracks(trackIds);
+        if (trackIds.isEmpty()) {
+            throw new BadQueryException("range needs at least one track");
+        }
+        long a = origin + t0;
+        long b = origin + t1;
+        return store.query("selection", """
+                SELECT name, category, count(*) AS count,
+                       sum(greatest(0, least(ts + dur, ?) - greatest(ts, ?))) AS busy_ns
+                FROM slice WHERE track_id IN (%s) AND ts < ? AND ts + dur >= ?
+                GROUP BY name, category ORDER BY busy_ns DESC LIMIT 200""".formatted(idList(trackIds)),
+                b, a, b, a);
+    }
+
+    private void checkWindow(long t0, long t1, int pixels) {
+        if (t1 <= t0) {
+            throw new BadQueryException("window end t1=" + t1 + " must be after its start t0=" + t0);
+        }
+        if (pixels < 1 || pixels > MAX_PIXELS) {
+            throw new BadQueryException("px=" + pixels + " outside 1.." + MAX_PIXELS);
+        }
+        // Keep origin + t stays inside a long.
+        if (t0 < -span() * 1000 || t1 > span() * 1000 + 1_000_000_000L) {
+            throw new BadQueryException("window [" + t0 + ", " + t1 + ") lies far outside the trace");
+        }
+    }
+
+    private void checkTracks(List<Long> trackIds) {
+        if (trackIds.size() > MAX_TRACKS_PER_REQUEST) {
+            throw new BadQueryException(trackIds.size() + " tracks in one request; at most "
+                    + MAX_TRACKS_PER_REQUEST);
+        }
+        for (Long id : trackIds) {
+            if (!trackById.containsKey(id)) {
+                throw new BadQueryException("no track with id " + id);
+            }
+        }
+    }
+
+    private static String idList(List<Long> ids) {
+        return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}

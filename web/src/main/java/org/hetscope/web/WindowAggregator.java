@@ -1,0 +1,78 @@
+package org.hetscope.web;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Enforces the promise of the window API: a track never gets more items than the viewport has pixels. The
+ * database already merges slices narrower than a pixel per (lane, pixel); tracks with several sub-lanes can
+ * still exceed the width, so their runs are merged further over wider and wider pixel groups until they fit.
+ * Merging only adds counts and busy time, so the total busy time of a track is preserved exactly.
+ */
+public final class WindowAggregator {
+    private WindowAggregator() {
+    }
+
+    /**
+     * @param items the track's items, any order
+     * @param windowStart window start (relative ns)
+     * @param windowSpan window length in ns, positive
+     * @param pixels viewport width in pixels, positive
+     * @return at most {@code pixels} items, sorted by lane and start
+     */
+    public static List<WindowItem> fit(List<WindowItem> items, long windowStart, long windowSpan, int pixels) {
+        List<WindowItem> sorted = new ArrayList<>(items);
+        sorted.sort(Comparator.comparingInt(WindowItem::depth).thenComparingLong(WindowItem::start));
+        if (sorted.size() <= pixels) {
+            return sorted;
+        }
+        List<WindowItem> merged = sorted;
+        for (long group = 2; group <= 2L * pixels; group *= 2) {
+            merged = mergeByPixelGroup(sorted, windowStart, windowSpan, pixels, group);
+            if (merged.size() <= pixels) {
+                return merged;
+            }
+        }
+        // Now one item per lane and still more lanes than pixels: fold the deepest lanes into the last one.
+        List<WindowItem> out = new ArrayList<>(merged.subList(0, pixels - 1));
+        WindowItem rest = null;
+        for (WindowItem item : merged.subList(pixels - 1, merged.size())) {
+            WindowItem lane = new WindowItem(pixels - 1, item.start(), item.end(), item.count(), item.busy(),
+                    item.id(), item.name(), item.category(), item.matches());
+            rest = rest == null ? lane : rest.mergeWith(lane);
+        }
+        out.add(rest);
+        return out;
+    }
+
+    private static List<WindowItem> mergeByPixelGroup(List<WindowItem> sorted, long windowStart, long windowSpan,
+                                                      int pixels, long group) {
+        List<WindowItem> out = new ArrayList<>();
+        WindowItem current = null;
+        long currentKey = Long.MIN_VALUE;
+        for (WindowItem item : sorted) {
+            long key = pixelGroup(item.start(), windowStart, windowSpan, pixels, group);
+            if (current != null && current.depth() == item.depth() && key == currentKey) {
+                current = current.mergeWith(item);
+            } else {
+                if (current != null) {
+                    out.add(current);
+                }
+                current = item;
+                currentKey = key;
+            }
+        }
+        if (current != null) {
+            out.add(current);
+        }
+        return out;
+    }
+
+    /** The pixel group of a time; times before the window fall in group 0. */
+    static long pixelGroup(long t, long windowStart, long windowSpan, int pixels, long group) {
+        long rel = Math.max(0, t - windowStart);
+        long pixel = (long) Math.floor((double) rel * pixels / windowSpan);
+        return Math.min(pixel, pixels - 1) / group;
+    }
+}

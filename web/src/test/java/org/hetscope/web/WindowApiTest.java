@@ -1,0 +1,255 @@
+package org.hetscope.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import org.hetscope.model.Category;
+import org.hetscope.model.Flow;
+import org.hetscope.model.Slice;
+import org.hetscope.store.Store;
+import org.hetscope.store.Table;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The window API against brute-force recomputation from the slices the generator wrote. */
+class WindowApiTest {
+    @TempDir
+    static Path dir;
+    static SyntheticTrace trace;
+    static TraceView view;
+    static List<Long> sliceTracks;
+
+    @BeforeAll
+    static void open() throws Exception {
+        trace = SyntheticTrace.write(dir.resolve("t.duckdb"), 4000, 42);
+        view = new TraceView("t", Store.open(dir.resolve("t.duckdb")));
+        sliceTracks = trace.slices.stream().map(Slice::trackId).distinct().sorted().toList();
+    }
+
+    @AfterAll
+    static void close() {
+        view.close();
+    }
+
+    private static long clipped(Slice s, long a, long b) {
+        return Math.max(0, Math.min(s.end(), b) - Math.max(s.ts(), a));
+    }
+
+    private static boolean inWindow(Slice s, long a, long b) {
+        return s.ts() < b && s.end() >= a;
+    }
+
+    private List<long[]> windows() {
+        long span = view.span();
+        List<long[]> w = new ArrayList<>();
+        w.add(new long[] {0, span});
+        w.add(new long[] {-span / 10, span + span / 10});
+        SplittableRandom r = new SplittableRandom(7);
+        for (int i = 0; i < 12; i++) {
+            long len = 1 + r.nextLong(span / (1 + r.nextInt(1000)));
+            long t0 = r.nextLong(span);
+            w.add(new long[] {t0, t0 + len});
+        }
+        return w;
+    }
+
+    @Test
+    void originIsTheEarliestEventAndTimesStayExact() {
+        assertEquals(trace.start(), view.origin());
+        assertEquals(trace.end() - trace.start(), view.span());
+    }
+
+    @Test
+    void neverMoreItemsPerTrackThanPixels() {
+        for (int px : new int[] {1, 3, 17, 120, 640, 1920}) {
+            for (long[] w : windows()) {
+                Map<Long, List<WindowItem>> res = view.window(sliceTracks, w[0], w[1], px, null);
+                for (Map.Entry<Long, List<WindowItem>> e : res.entrySet()) {
+                    assertTrue(e.getValue().size() <= px, () -> "track " + e.getKey() + " got "
+                            + e.getValue().size() + " items for " + px + " px");
+                }
+            }
+        }
+    }
+
+    @Test
+    void busyTimeAndCountsEqualTheRawSlices() {
+        for (int px : new int[] {1, 40, 400, 1920}) {
+            for (long[] w : windows()) {
+                long a = view.origin() + w[0];
+                long b = view.origin() + w[1];
+                Map<Long, List<WindowItem>> res = view.window(sliceTracks, w[0], w[1], px, null);
+                for (long track : sliceTracks) {
+                    long rawBusy = 0;
+                    long rawCount = 0;
+                    for (Slice s : trace.slices) {
+                        if (s.trackId() == track && inWindow(s, a, b)) {
+                            rawBusy += clipped(s, a, b);
+                            rawCount++;
+                        }
+                    }
+                    List<WindowItem> items = res.get(track);
+                    assertEquals(rawBusy, items.stream().mapToLong(WindowItem::busy).sum(),
+                            "busy of track " + track + " at " + px + " px");
+                    assertEquals(rawCount, items.stream().mapToLong(WindowItem::count).sum(),
+                            "count of track " + track + " at " + px + " px");
+                }
+            }
+        }
+    }
+
+    @Test
+    void singleItemsAreTheSlicesThemselves() {
+        Map<Long, Slice> byId = trace.slices.stream().collect(Collectors.toMap(Slice::id, s -> s));
+        long span = view.span();
+        Map<Long, List<WindowItem>> res = view.window(sliceTracks, span / 3, span / 3 + span / 200, 1920, null);
+        int singles = 0;
+        for (List<WindowItem> items : res.values()) {
+            for (WindowItem it : items) {
+                if (it.count() == 1) {
+                    Slice s = byId.get(it.id());
+                    assertEquals(s.ts() - view.origin(), it.start());
+                    assertEquals(s.end() - view.origin(), it.end());
+                    assertEquals(s.name(), it.name());
+                    assertEquals(s.depth(), it.depth());
+                    singles++;
+                }
+            }
+        }
+        assertTrue(singles > 10, "a narrow window shows individual slices, got " + singles);
+    }
+
+    @Test
+    void zoomingInShowsMoreIndividualSlices() {
+        long span = view.span();
+        long a = span / 2;
+        long b = a + span / 50;
+        // Of the slices in [a, b), how many can be told apart in the whole-trace view and in the zoomed one.
+        long wide = singles(view.window(sliceTracks, 0, span, 1920, null), a, b);
+        long narrow = singles(view.window(sliceTracks, a, b, 1920, null), a, b);
+        long raw = trace.slices.stream().filter(s -> inWindow(s, view.origin() + a, view.origin() + b)).count();
+        assertTrue(narrow > wide, "wide " + wide + " narrow " + narrow);
+        assertTrue(narrow <= raw);
+    }
+
+    private static long singles(Map<Long, List<WindowItem>> res, long a, long b) {
+        return res.values().stream().flatMap(List::stream)
+                .filter(i -> i.count() == 1 && i.start() < b && i.end() >= a).count();
+    }
+
+    @Test
+    void highlightCountsMatchingSlices() {
+        String name = "reduce_sum_kernel";
+        long span = view.span();
+        Map<Long, List<WindowItem>> res = view.window(sliceTracks, 0, span, 300, name);
+        long matches = res.values().stream().flatMap(List::stream).mapToLong(WindowItem::matches).sum();
+        assertEquals(trace.slices.stream().filter(s -> s.name().equals(name)).count(), matches);
+    }
+
+    @Test
+    void sliceDetailsGiveFlowPartnerAndNameStatistics() {
+        Slice kernel = trace.slices.stream().filter(s -> s.category() == Category.KERNEL).skip(17).findFirst()
+                .orElseThrow();
+        Map<String, Object> d = view.slice(kernel.id());
+        assertEquals(kernel.name(), d.get("name"));
+        assertEquals(kernel.dur(), d.get("dur"));
+        assertEquals(Long.toString(kernel.ts()), d.get("absolute_ts"));
+        Flow launch = trace.flows.stream().filter(f -> f.toSliceId() == kernel.id()).findFirst().orElseThrow();
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> flows = (List<Map<String, Object>>) d.get("flows");
+        assertEquals(1, flows.size());
+        assertEquals("in", flows.get(0).get("direction"));
+        assertEquals(launch.fromSliceId(), ((Map<?, ?>) flows.get(0).get("from")).get("slice"));
+        assertEquals("cudaLaunchKernel", flows.get(0).get("partner_name"));
+        List<Long> durs = trace.slices.stream().filter(s -> s.name().equals(kernel.name())).map(Slice::dur)
+                .sorted().toList();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> st = (Map<String, Object>) d.get("name_stats");
+        assertEquals((long) durs.size(), st.get("count"));
+        assertEquals(durs.get(0), st.get("min"));
+        assertEquals(durs.get(durs.size() - 1), st.get("max"));
+        long below = durs.stream().filter(x -> x < kernel.dur()).count();
+        long atMost = durs.stream().filter(x -> x <= kernel.dur()).count();
+        assertEquals(100.0 * (below + atMost) / (2.0 * durs.size()), (Double) st.get("percentile"), 1e-9);
+        assertNotNull(d.get("kernel"));
+    }
+
+    @Test
+    void kernelStatisticsEqualAGroupingOfTheRawSlices() {
+        Table t = StatisticsTables.kernels(view.store());
+        Map<String, long[]> expected = new HashMap<>();
+        for (Slice s : trace.slices) {
+            if (s.category() == Category.KERNEL) {
+                long[] v = expected.computeIfAbsent(s.name(), k -> new long[3]);
+                v[0]++;
+                v[1] += s.dur();
+                v[2] = Math.max(v[2], s.dur());
+            }
+        }
+        assertEquals(expected.size(), t.size());
+        for (int i = 0; i < t.size(); i++) {
+            long[] v = expected.get((String) t.get(i, "name"));
+            assertEquals(v[0], t.get(i, "count"));
+            assertEquals(v[1], t.get(i, "total_ns"));
+            assertEquals(v[2], t.get(i, "max_ns"));
+        }
+    }
+
+    @Test
+    void deviceUtilisationIsTheUnionOfItsIntervals() {
+        List<Slice> work = trace.slices.stream()
+                .filter(s -> s.trackId() == trace.streamA || s.trackId() == trace.streamB)
+                .sorted(Comparator.comparingLong(Slice::ts)).toList();
+        long union = 0;
+        long reach = Long.MIN_VALUE;
+        for (Slice s : work) {
+            long from = Math.max(s.ts(), reach);
+            union += Math.max(0, s.end() - from);
+            reach = Math.max(reach, s.end());
+        }
+        Table t = StatisticsTables.utilisation(view.store());
+        boolean found = false;
+        for (int i = 0; i < t.size(); i++) {
+            if ("device".equals(t.get(i, "level"))) {
+                assertEquals(union, t.get(i, "busy_ns"));
+                found = true;
+            }
+        }
+        assertTrue(found);
+    }
+
+    @Test
+    void badWindowsAreRefusedWithAReason() {
+        assertThrows(BadQueryException.class, () -> view.window(sliceTracks, 10, 10, 100, null));
+        assertThrows(BadQueryException.class, () -> view.window(sliceTracks, 0, 10, 0, null));
+        assertThrows(BadQueryException.class, () -> view.window(sliceTracks, 0, 10, TraceView.MAX_PIXELS + 1, null));
+        BadQueryException e = assertThrows(BadQueryException.class,
+                () -> view.window(List.of(987_654L), 0, 10, 100, null));
+        assertTrue(e.getMessage().contains("987654"));
+    }
+
+    @Test
+    void counterWindowKeepsStepValues() {
+        long span = view.span();
+        Map<String, Object> c = view.counter(trace.counterTrack, 0, span + 1, 50);
+        @SuppressWarnings("unchecked")
+        List<Object[]> points = (List<Object[]>) c.get("points");
+        assertTrue(points.size() <= 50);
+        long total = points.stream().mapToLong(p -> (Long) p[5]).sum();
+        assertEquals(trace.counters.size(), total);
+        double lastValue = trace.counters.get(trace.counters.size() - 1).value();
+        assertEquals(lastValue, (Double) points.get(points.size() - 1)[4]);
+    }
+}
