@@ -1,0 +1,60 @@
+package org.hetscope.analysis.gpu;
+
+import java.util.List;
+import org.hetscope.store.Store;
+import org.hetscope.store.Table;
+
+/**
+ * What a store holds, for {@code hetscope info}: sources, time span, devices, tracks by kind, event counts by kind
+ * and category, and what readers kept only generically or skipped.
+ */
+public final class TraceOverview {
+    private final Store store;
+
+    public TraceOverview(Store store) {
+        this.store = store;
+    }
+
+    public List<Table> tables() {
+        return List.of(summary(), devices(), tracks(), events(), skipped());
+    }
+
+    public Table summary() {
+        return store.query("trace", """
+                SELECT 'sources' AS item, string_agg(value, ', ') AS value FROM trace_info WHERE key LIKE 'source.%.path'
+                UNION ALL SELECT 'formats', string_agg(DISTINCT value, ', ') FROM trace_info WHERE key LIKE 'source.%.format'
+                UNION ALL SELECT 'first_ns', CAST(min(ts) AS VARCHAR) FROM slice
+                UNION ALL SELECT 'last_ns', CAST(max(ts + dur) AS VARCHAR) FROM slice
+                UNION ALL SELECT 'span_ns', CAST(max(ts + dur) - min(ts) AS VARCHAR) FROM slice
+                UNION ALL SELECT 'serialized_by_profiler', coalesce(max(value), 'false') FROM trace_info
+                          WHERE key = 'serialized_by_profiler'
+                UNION ALL SELECT 'skipped_total', CAST(coalesce(sum(count), 0) AS VARCHAR) FROM skipped""");
+    }
+
+    public Table devices() {
+        return store.query("devices", """
+                SELECT ordinal, kind, vendor, name, compute_units, memory_bytes, warp_size, peak_flops,
+                       peak_bandwidth, clock_mhz FROM device ORDER BY ordinal, id""");
+    }
+
+    public Table tracks() {
+        return store.query("tracks", "SELECT kind, count(*) AS tracks FROM track GROUP BY kind ORDER BY tracks DESC");
+    }
+
+    public Table events() {
+        return store.query("events", """
+                SELECT 'slice' AS record, category, count(*) AS count FROM slice GROUP BY category
+                UNION ALL SELECT 'instant', category, count(*) FROM instant GROUP BY category
+                UNION ALL SELECT 'counter sample', NULL, count(*) FROM counter HAVING count(*) > 0
+                UNION ALL SELECT 'flow', kind || ' (' || rule || ')', count(*) FROM flow GROUP BY kind, rule
+                UNION ALL SELECT 'transfer', kind, count(*) FROM transfer GROUP BY kind
+                UNION ALL SELECT 'kernel counter', NULL, count(*) FROM kernel_counter HAVING count(*) > 0
+                UNION ALL SELECT 'task', NULL, count(*) FROM task HAVING count(*) > 0
+                UNION ALL SELECT 'residency', NULL, count(*) FROM residency HAVING count(*) > 0
+                ORDER BY record, count DESC""");
+    }
+
+    public Table skipped() {
+        return store.query("kept generically or skipped", "SELECT what, count, location FROM skipped ORDER BY count DESC");
+    }
+}

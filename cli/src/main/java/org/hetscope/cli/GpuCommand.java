@@ -1,0 +1,63 @@
+package org.hetscope.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.hetscope.analysis.gpu.LaunchLatency;
+import org.hetscope.analysis.gpu.Utilisation;
+import org.hetscope.store.Store;
+import org.hetscope.store.Table;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code hetscope gpu FILE}: utilisation per device and stream, and launch latency along API-to-kernel flows. */
+@Command(name = "gpu", description = "GPU utilisation per device and per stream (busy, kernels, copies, overlap, "
+        + "idle, concurrency) and launch latency per API function.")
+public final class GpuCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "FILE")
+    Path file;
+
+    @Option(names = "--from", paramLabel = "NS", description = "Window start (ns; default: trace start).")
+    Long from;
+
+    @Option(names = "--to", paramLabel = "NS", description = "Window end (ns; default: trace end).")
+    Long to;
+
+    @Option(names = "--per-flow", description = "Print the launch latency of every flow instead of summaries.")
+    boolean perFlow;
+
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call() throws Exception {
+        try (Store store = Store.open(file)) {
+            Utilisation utilisation = new Utilisation(store);
+            long[] span = utilisation.traceSpan();
+            long w0 = from == null ? span[0] : from;
+            long w1 = to == null ? span[1] : to;
+            if (w1 < w0) {
+                System.err.println("hetscope: --to is before --from");
+                return 2;
+            }
+            List<Table> tables = new ArrayList<>();
+            LaunchLatency latency = new LaunchLatency(store);
+            if (perFlow) {
+                tables.add(latency.perFlow());
+            } else {
+                tables.add(utilisation.table(w0, w1, false));
+                tables.add(utilisation.table(w0, w1, true));
+                tables.add(latency.table());
+            }
+            TablePrinter.print(System.out, output.style(), tables);
+            if ("true".equals(store.info().get("serialized_by_profiler"))) {
+                System.err.println("hetscope: warning: the profiler serialised kernels in this trace;"
+                        + " busy time and concurrency are not those of an unprofiled run");
+            }
+        }
+        return 0;
+    }
+}
