@@ -12,9 +12,6 @@ import picocli.CommandLine.Command;
             InfoCommand.class,
             StatsCommand.class,
             GpuCommand.class,
-            InfoCommand.class,
-            StatsCommand.class,
-            GpuCommand.class,
             org.hetscope.cli.web.ServeCommand.class,
             CommandLine.HelpCommand.class,
         })
