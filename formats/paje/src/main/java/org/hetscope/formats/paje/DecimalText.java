@@ -2,9 +2,8 @@ package org.hetscope.formats.paje;
 
 import org.hetscope.model.Nanos;
 
-/** Exact parsing of Paje number fields straight from the input bytes, without building Strings. */
+/** Exact parsing of Paje number fields straight from the input bytes, without building Strings; one per reader. */
 final class DecimalText {
-    private DecimalText() {}
 
     private static final double[] POW10 = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
         1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -14,7 +13,8 @@ final class DecimalText {
      * fraction digits than {@code shift} or with an exponent go through {@link Nanos#fromDecimal}, which rounds
      * half-even.
      */
-    static long scaled(byte[] buf, int off, int len, int shift) {
+    long scaled(byte[] buf, int off, int len, int shift) {
+        rounded = false;
         int i = off;
         int end = off + len;
         boolean negative = false;
@@ -56,12 +56,21 @@ final class DecimalText {
         return negative ? -v : v;
     }
 
-    private static long slow(byte[] buf, int off, int len, int shift) {
+    private long slow(byte[] buf, int off, int len, int shift) {
         char[] chars = new char[len];
         for (int k = 0; k < len; k++) {
             chars[k] = (char) (buf[off + k] & 0xff);
         }
-        return Nanos.fromDecimal(chars, 0, len, shift);
+        long v = Nanos.fromDecimal(chars, 0, len, shift);
+        rounded = Nanos.lastRounded();
+        return v;
+    }
+
+    private boolean rounded;
+
+    /** Whether the last {@link #scaled} call had to round digits below the target unit. */
+    boolean lastRounded() {
+        return rounded;
     }
 
     /** A decimal number as the nearest double (same result as {@link Double#parseDouble}). */

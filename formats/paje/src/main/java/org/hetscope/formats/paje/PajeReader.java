@@ -38,6 +38,7 @@ public final class PajeReader {
     private final Map<String, ArrayDeque<Object[]>> pendingLinkStarts = new HashMap<>();
     private final Map<String, ArrayDeque<Object[]>> pendingLinkEnds = new HashMap<>();
     private final ByteStrings strings = new ByteStrings();
+    private final DecimalText decimals = new DecimalText();
     private final Map<PajeEventKind, Long> counts = new java.util.EnumMap<>(PajeEventKind.class);
     private final long[] kindCounts = new long[PajeEventKind.values().length];
 
@@ -53,6 +54,8 @@ public final class PajeReader {
     private int nf;
 
     private long lineNo;
+    private long roundedTimes;
+    private long firstRoundedLine = -1;
     private long minTime = Long.MAX_VALUE;
     private long maxTime = Long.MIN_VALUE;
 
@@ -97,6 +100,15 @@ public final class PajeReader {
 
     public long lines() {
         return lineNo;
+    }
+
+    /** How many times had digits below the nanosecond (rounded half-even), and the first such line (-1: none). */
+    public long roundedTimes() {
+        return roundedTimes;
+    }
+
+    public long firstRoundedLine() {
+        return firstRoundedLine;
     }
 
     /** Reads a whole file and finishes the replay. */
@@ -325,7 +337,13 @@ public final class PajeReader {
         int f = def.index(Field.TIME);
         long t;
         try {
-            t = DecimalText.scaled(buf, fs[f], fe[f] - fs[f], timeShift);
+            t = decimals.scaled(buf, fs[f], fe[f] - fs[f], timeShift);
+            if (decimals.lastRounded()) {
+                roundedTimes++;
+                if (firstRoundedLine < 0) {
+                    firstRoundedLine = lineNo;
+                }
+            }
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("bad time '" + text(buf, fs[f], fe[f]) + "'");
         }

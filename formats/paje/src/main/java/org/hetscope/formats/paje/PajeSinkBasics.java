@@ -162,6 +162,10 @@ public final class PajeSinkBasics {
     public void info(PajeReader reader) {
         sink.info("paje.file", file.toString());
         sink.info("paje.lines", Long.toString(reader.lines()));
+        if (reader.roundedTimes() > 0) {
+            problems.add("time with digits below the nanosecond (rounded half-even)", reader.firstRoundedLine(),
+                    reader.roundedTimes() + " times");
+        }
         reader.counts().forEach((k, v) -> sink.info("paje.count." + k.pajeName(), Long.toString(v)));
     }
 }
