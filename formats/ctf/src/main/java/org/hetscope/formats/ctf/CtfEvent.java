@@ -38,6 +38,11 @@ public final class CtfEvent {
         return d.timestampNs();
     }
 
+    /** The clock that timestamps this event's stream, or null when the trace has none. */
+    public org.hetscope.formats.ctf.meta.ClockClass clock() {
+        return d.stream.clock;
+    }
+
     /** The raw clock value in cycles. */
     public long cycles() {
         return d.clock;

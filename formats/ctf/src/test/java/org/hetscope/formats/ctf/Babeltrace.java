@@ -1,0 +1,65 @@
+package org.hetscope.formats.ctf;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the reference decoder, babeltrace2, and parses its pretty text output. */
+final class Babeltrace {
+    /** One event as babeltrace2 printed it: ns from origin and the text after the host name. */
+    record Line(long ns, String text) {}
+
+    static boolean available() {
+        try {
+            Process p = new ProcessBuilder("babeltrace2", "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    /** The events of {@code trace}, or null when babeltrace2 cannot read it. */
+    static List<Line> read(Path trace, String hostname) throws IOException, InterruptedException {
+        Path out = Files.createTempFile("bt2-", ".txt");
+        try {
+            Process p = new ProcessBuilder("babeltrace2", "--no-delta", "--clock-seconds", trace.toString())
+                    .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            if (!p.waitFor(300, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("babeltrace2 timed out on " + trace);
+            }
+            if (p.exitValue() != 0) {
+                return null;
+            }
+            List<Line> lines = new ArrayList<>();
+            try (var r = Files.newBufferedReader(out, StandardCharsets.UTF_8)) {
+                String s;
+                while ((s = r.readLine()) != null) {
+                    lines.add(parse(s, hostname));
+                }
+            }
+            return lines;
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
+    static Line parse(String s, String hostname) {
+        int close = s.indexOf("] ");
+        String ts = s.substring(1, close);
+        int dot = ts.indexOf('.');
+        long ns = Long.parseLong(ts.substring(0, dot)) * 1_000_000_000L + Long.parseLong(ts.substring(dot + 1));
+        String rest = s.substring(close + 2);
+        if (hostname != null && rest.startsWith(hostname + " ")) {
+            rest = rest.substring(hostname.length() + 1);
+        }
+        return new Line(ns, rest);
+    }
+
+    private Babeltrace() {}
+}
