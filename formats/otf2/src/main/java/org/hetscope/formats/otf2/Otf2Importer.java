@@ -1,0 +1,233 @@
+package org.hetscope.formats.otf2;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.hetscope.model.Category;
+import org.hetscope.model.CounterSample;
+import org.hetscope.model.Entity;
+import org.hetscope.model.Flow;
+import org.hetscope.model.FlowRule;
+import org.hetscope.model.Instant;
+import org.hetscope.model.JsonText;
+import org.hetscope.model.Slice;
+import org.hetscope.model.TraceProcess;
+import org.hetscope.model.TraceSink;
+import org.hetscope.model.TraceThread;
+import org.hetscope.model.Track;
+import org.hetscope.model.TrackKind;
+
+/**
+ * Turns a decoded {@link Otf2Archive} into model records: location groups become processes, locations threads
+ * (or GPU streams), Enter/Leave pairs slices, metric events counter samples, and matched MPI send/receive pairs
+ * flows between the enclosing calls.
+ */
+final class Otf2Importer {
+    private final Otf2Archive archive;
+    private final Otf2Definitions defs;
+    private final TraceSink sink;
+    private final Map<Long, Long> processTracks = new HashMap<>();
+    private final Map<Long, Long> processIds = new HashMap<>();
+    private final Map<String, Long> counterTracks = new HashMap<>();
+    /** Sends waiting for their receive, keyed by sender, receiver, communicator and tag. */
+    private final Map<String, Deque<Long>> pendingSends = new HashMap<>();
+    private final List<Object[]> receives = new ArrayList<>();
+
+    Otf2Importer(Otf2Archive archive, TraceSink sink) {
+        this.archive = archive;
+        this.defs = archive.defs;
+        this.sink = sink;
+    }
+
+    /** Ticks since the global offset, in nanoseconds, without going through a double. */
+    long nanos(long ticks) {
+        long rel = ticks - defs.globalOffset;
+        long res = defs.timerResolution;
+        if (res == 1_000_000_000L) {
+            return rel;
+        }
+        return Math.floorDiv(rel, res) * 1_000_000_000L + Math.floorMod(rel, res) * 1_000_000_000L / res;
+    }
+
+    void emit() {
+        sink.info("otf2.version", archive.version);
+        sink.info("otf2.creator", archive.creator);
+        sink.info("otf2.timer_resolution", Long.toString(defs.timerResolution));
+        sink.info("otf2.global_offset_ticks", Long.toString(defs.globalOffset));
+        sink.info("clock", "ns since the OTF2 global offset");
+        for (Otf2Definitions.LocationGroup g : defs.locationGroups.values()) {
+            long id = sink.newId(Entity.PROCESS);
+            processIds.put(g.id(), id);
+            sink.process(new TraceProcess(id, g.id(), g.name()));
+            long track = sink.newId(Entity.TRACK);
+            processTracks.put(g.id(), track);
+            sink.track(new Track(track, null, TrackKind.PROCESS, g.name(), id, null, null, null, (int) g.id(), null));
+        }
+        long unbalanced = 0;
+        for (Otf2Definitions.Location loc : defs.locations.values()) {
+            unbalanced += emitLocation(loc);
+        }
+        if (unbalanced > 0) {
+            sink.skipped("OTF2 Leave without matching Enter, or Enter never left (closed at the last event)",
+                    archive.anchor.toString(), unbalanced);
+        }
+        for (Object[] recv : receives) {
+            Deque<Long> q = pendingSends.get((String) recv[0]);
+            Long from = q == null ? null : q.pollFirst();
+            if (from != null) {
+                sink.flow(new Flow(sink.newId(Entity.FLOW), from, (Long) recv[1], "mpi", null, FlowRule.SOURCE));
+            }
+        }
+        archive.skippedRecords.forEach((type, n) -> sink.skipped("OTF2 event record type " + type,
+                archive.anchor.toString(), n));
+    }
+
+    private int emitLocation(Otf2Definitions.Location loc) {
+        Long process = processIds.get(loc.group());
+        if (process == null) {
+            process = sink.newId(Entity.PROCESS);
+            sink.process(new TraceProcess(process, loc.group(), "location group " + loc.group()));
+            processIds.put(loc.group(), process);
+        }
+        long thread = sink.newId(Entity.THREAD);
+        sink.thread(new TraceThread(thread, loc.id(), process, loc.name()));
+        long track = sink.newId(Entity.TRACK);
+        boolean gpu = loc.type() == Otf2Definitions.LOCATION_ACCELERATOR_STREAM;
+        sink.track(new Track(track, processTracks.get(loc.group()), gpu ? TrackKind.STREAM : TrackKind.THREAD,
+                loc.name() + " [" + loc.id() + "]", process, thread, null, gpu ? loc.id() : null, (int) loc.id(),
+                null));
+        Deque<long[]> stack = new ArrayDeque<>(); // {region, start ns, slice id}
+        int unbalanced = 0;
+        long last = 0;
+        JsonText args = new JsonText();
+        for (Otf2Event e : archive.events(loc.id())) {
+            long ts = nanos(e.ticks());
+            last = Math.max(last, ts);
+            switch (e.kind()) {
+                case ENTER -> stack.push(new long[] {e.ref(), ts, sink.newId(Entity.SLICE)});
+                case LEAVE -> {
+                    if (stack.isEmpty() || stack.peek()[0] != e.ref()) {
+                        unbalanced++;
+                        continue;
+                    }
+                    long[] open = stack.pop();
+                    emitSlice(track, open, ts, stack.size(), gpu);
+                }
+                case MPI_SEND, MPI_ISEND, MPI_RECV, MPI_IRECV -> {
+                    boolean send = e.kind() == Otf2Event.Kind.MPI_SEND || e.kind() == Otf2Event.Kind.MPI_ISEND;
+                    args.reset().put(send ? "receiver" : "sender", e.peer()).put("communicator", e.ref())
+                            .put("tag", e.tag()).put("bytes", e.bytes());
+                    sink.instant(new Instant(sink.newId(Entity.INSTANT), track, ts, send ? "MPI send" : "MPI recv",
+                            Category.MARKER, "otf2_mpi", args.toString()));
+                    if (!stack.isEmpty()) {
+                        long enclosing = stack.peek()[2];
+                        if (send) {
+                            pendingSends.computeIfAbsent(loc.id() + ">" + e.peer() + "/" + e.ref() + "/" + e.tag(),
+                                    k -> new ArrayDeque<>()).add(enclosing);
+                        } else {
+                            receives.add(new Object[] {e.peer() + ">" + loc.id() + "/" + e.ref() + "/" + e.tag(),
+                                    enclosing});
+                        }
+                    }
+                }
+                case METRIC -> emitMetric(loc, process, e, ts);
+                case PROGRAM_BEGIN, PROGRAM_END -> sink.instant(new Instant(sink.newId(Entity.INSTANT), track, ts,
+                        e.kind() == Otf2Event.Kind.PROGRAM_BEGIN ? "program begin" : "program end",
+                        Category.MARKER, "otf2", null));
+                default -> {
+                }
+            }
+        }
+        while (!stack.isEmpty()) {
+            unbalanced++;
+            long[] open = stack.pop();
+            emitSlice(track, open, last, stack.size(), gpu);
+        }
+        return unbalanced;
+    }
+
+    private void emitSlice(long track, long[] open, long end, int depth, boolean gpu) {
+        Otf2Definitions.Region region = defs.regions.get(open[0]);
+        String name = region == null ? "region " + open[0] : region.name();
+        String paradigm = region == null ? null : paradigmName(region.paradigm());
+        sink.slice(new Slice(open[2], track, open[1], Math.max(0, end - open[1]), name,
+                category(region, paradigm, gpu), paradigm, depth, null, null));
+    }
+
+    private static Category category(Otf2Definitions.Region region, String paradigm, boolean gpu) {
+        if (region == null) {
+            return Category.OTHER;
+        }
+        String lower = region.name().toLowerCase(java.util.Locale.ROOT);
+        if (gpu) {
+            return lower.contains("memcpy") || lower.contains("copy") ? Category.MEMCPY
+                    : lower.contains("memset") ? Category.MEMSET : Category.KERNEL;
+        }
+        if (lower.contains("synchronize") || lower.equals("mpi_barrier") || lower.startsWith("mpi_wait")) {
+            return Category.SYNC;
+        }
+        return switch (paradigm) {
+            case "MPI", "CUDA", "HIP", "OPENCL", "OPENACC", "SHMEM", "PTHREAD", "OPENMP" -> Category.API;
+            case "MEASUREMENT_SYSTEM" -> Category.OTHER;
+            default -> Category.CPU_OP;
+        };
+    }
+
+    /** OTF2_Paradigm values, with the paradigm's own name where the archive defines one. */
+    private String paradigmName(int p) {
+        String defined = defs.paradigms.get(p);
+        if (defined != null) {
+            return defined.toUpperCase(java.util.Locale.ROOT);
+        }
+        return switch (p) {
+            case 0 -> "UNKNOWN";
+            case 1 -> "USER";
+            case 2 -> "COMPILER";
+            case 3 -> "OPENMP";
+            case 4 -> "MPI";
+            case 5 -> "CUDA";
+            case 6 -> "MEASUREMENT_SYSTEM";
+            case 7 -> "PTHREAD";
+            case 8 -> "HMPP";
+            case 9 -> "OMPSS";
+            case 10 -> "HARDWARE";
+            case 11 -> "GASPI";
+            case 12 -> "UPC";
+            case 13 -> "SHMEM";
+            case 14 -> "WINTHREAD";
+            case 15 -> "QTTHREAD";
+            case 16 -> "ACETHREAD";
+            case 17 -> "TBBTHREAD";
+            case 18 -> "OPENACC";
+            case 19 -> "OPENCL";
+            case 20 -> "MTAPI";
+            case 21 -> "SAMPLING";
+            case 22 -> "NONE";
+            case 23 -> "HIP";
+            case 24 -> "KOKKOS";
+            default -> "PARADIGM " + p;
+        };
+    }
+
+    private void emitMetric(Otf2Definitions.Location loc, long process, Otf2Event e, long ts) {
+        List<Long> members = defs.metricClasses.getOrDefault(e.ref(), List.of());
+        for (int i = 0; i < e.values().length; i++) {
+            long member = i < members.size() ? members.get(i) : -1;
+            Otf2Definitions.MetricMember m = defs.metricMembers.get(member);
+            String name = m == null ? "metric " + e.ref() + "." + i : m.name();
+            String key = loc.id() + "/" + name;
+            Long track = counterTracks.get(key);
+            if (track == null) {
+                track = sink.newId(Entity.TRACK);
+                counterTracks.put(key, track);
+                sink.track(new Track(track, processTracks.get(loc.group()), TrackKind.COUNTER,
+                        name + " [" + loc.name() + " " + loc.id() + "]", process, null, null, null,
+                        1000 + counterTracks.size(), m == null ? null : m.unit()));
+            }
+            sink.counter(new CounterSample(track, ts, e.values()[i]));
+        }
+    }
+}
