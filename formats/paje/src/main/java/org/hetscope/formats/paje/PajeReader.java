@@ -597,7 +597,7 @@ public final class PajeReader {
             long t = b.time[i];
             if (c.isDestroyed() && t > c.destroyed()) {
                 listener.problem("state change after its container was destroyed", b.line[i],
-                        c.alias() + " destroyed at line before");
+                        c.alias() + " destroyed earlier");
                 continue;
             }
             switch (b.op[i]) {
