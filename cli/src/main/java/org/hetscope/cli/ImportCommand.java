@@ -22,6 +22,10 @@ public final class ImportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "Store file to write.")
     Path output;
 
+    @Option(names = "--keep-partial", description = "On damaged input, keep what was read before the damage: the "
+            + "store is written, the error recorded in it, and the exit code is 3.")
+    boolean keepPartial;
+
     @Option(names = "--format", description = "Input format (default: detected). One of the known format names.")
     String format;
 
@@ -52,8 +56,16 @@ public final class ImportCommand implements Callable<Integer> {
             }
             writer.commit();
         } catch (TraceFormatException e) {
-            writer.abort();
             System.err.println("hetscope: " + e.getMessage());
+            if (keepPartial) {
+                writer.info("import_error", e.getMessage());
+                writer.commit();
+                System.err.println("hetscope: kept what was read before the damage in " + output);
+                printSkipped(writer);
+                return 3;
+            }
+            writer.abort();
+            System.err.println("hetscope: no store written (use --keep-partial to keep what was read)");
             return 1;
         } catch (Exception e) {
             writer.abort();
@@ -61,11 +73,15 @@ public final class ImportCommand implements Callable<Integer> {
         } finally {
             Runtime.getRuntime().removeShutdownHook(cleanup);
         }
+        printSkipped(writer);
+        return 0;
+    }
+
+    private static void printSkipped(StoreWriter writer) {
         Map<String, Long> skipped = writer.skippedCounts();
         if (!skipped.isEmpty()) {
             System.err.println("hetscope: kept generically or skipped (see 'hetscope info'):");
             skipped.forEach((k, v) -> System.err.println("  " + v + " x " + k));
         }
-        return 0;
     }
 }

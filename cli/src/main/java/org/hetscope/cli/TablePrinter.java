@@ -48,8 +48,14 @@ public final class TablePrinter {
             if (d == Math.rint(d) && Math.abs(d) < 1e15) {
                 return Long.toString(d.longValue());
             }
-            return String.format(java.util.Locale.ROOT, "%.4g", d).replaceAll("(\\.\\d*?)0+(e|$)", "$1$2")
-                    .replaceAll("\\.(e|$)", "$1");
+            if (Math.abs(d) >= 1e4) {
+                return String.format(java.util.Locale.ROOT, "%.1f", d);
+            }
+            String t = String.format(java.util.Locale.ROOT, "%.4g", d);
+            if (t.contains("e")) {
+                return t;
+            }
+            return t.contains(".") ? t.replaceAll("0+$", "").replaceAll("\\.$", "") : t;
         }
         return v.toString();
     }

@@ -98,18 +98,30 @@ final class ChromeTraceReader {
                 in = new BufferedInputStream(new GZIPInputStream(counting, 1 << 16), 1 << 16);
             }
             parser = JSON.createParser(in);
+            TraceFormatException failure = null;
             try {
                 readDocument();
+            } catch (TraceFormatException e) {
+                failure = e;
             } catch (JsonProcessingException e) {
-                throw damage(e.getOriginalMessage(), e.getLocation());
+                failure = damage(e.getOriginalMessage(), e.getLocation());
             } catch (ZipException e) {
-                throw damage("corrupt gzip data: " + e.getMessage(), parser.currentLocation());
+                failure = damage("corrupt gzip data: " + e.getMessage(), parser.currentLocation());
             } catch (java.io.EOFException e) {
-                throw damage("file ends inside the gzip stream", parser.currentLocation());
+                failure = damage("file ends inside the gzip stream", parser.currentLocation());
             } catch (Nanos.BadNumber e) {
-                throw damage(e.getMessage(), parser.currentLocation());
-            } finally {
+                failure = damage(e.getMessage(), parser.currentLocation());
+            }
+            // What was read before any damage is still placed (tracks, flows), then the damage is reported.
+            try {
                 finish();
+            } catch (TraceFormatException e) {
+                if (failure == null) {
+                    failure = e;
+                }
+            }
+            if (failure != null) {
+                throw failure;
             }
         }
     }

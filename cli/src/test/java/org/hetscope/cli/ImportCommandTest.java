@@ -1,0 +1,143 @@
+package org.hetscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.stream.Stream;
+import org.hetscope.store.Store;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The import command end to end: stores that reopen, damaged input that leaves no store behind. */
+class ImportCommandTest {
+    static final Path SIMPLE_ADD = Path.of(System.getProperty("hetscope.root", "."))
+            .resolve("../shared/fixtures/chrome/kineto-cuda-simple-add.json.gz");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void importedStoreReopensAndAnswersSql() throws Exception {
+        Path store = dir.resolve("t.duckdb");
+        CliRun imp = CliRun.of("import", SIMPLE_ADD.toString(), "-o", store.toString());
+        assertEquals(0, imp.exitCode(), imp.err());
+        assertTrue(Files.exists(store));
+        CliRun sql = CliRun.of("sql", store.toString(), "select count(*) as n from slice where category = 'kernel'",
+                "--csv");
+        assertEquals(0, sql.exitCode(), sql.err());
+        assertEquals("n\n79\n", sql.out());
+        CliRun info = CliRun.of("info", store.toString(), "--json");
+        assertEquals(0, info.exitCode(), info.err());
+        // the JSON output parses and names the devices table
+        try (JsonParser p = new JsonFactory().createParser(info.out())) {
+            int fields = 0;
+            while (p.nextToken() != null) {
+                if (p.currentToken() == JsonToken.FIELD_NAME && p.currentName().equals("devices")) {
+                    fields++;
+                }
+            }
+            assertEquals(1, fields);
+        }
+        try (Store s = Store.open(store)) {
+            assertEquals("true", s.info().get("import_complete"));
+        }
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(1, left.count(), "no .partial or .wal files left behind");
+        }
+    }
+
+    private CliRun importText(String name, String content, String... extra) throws IOException {
+        Path in = dir.resolve(name);
+        Files.writeString(in, content);
+        String[] args = Stream.concat(Stream.of("import", in.toString(), "-o", dir.resolve("out.duckdb").toString()),
+                Stream.of(extra)).toArray(String[]::new);
+        return CliRun.of(args);
+    }
+
+    private void assertNoStore() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            assertFalse(files.anyMatch(p -> p.getFileName().toString().startsWith("out.duckdb")),
+                    "a failed import leaves no store and no partial file");
+        }
+    }
+
+    @Test
+    void truncatedJsonFailsWithFileAndPositionAndWritesNothing() throws Exception {
+        CliRun r = importText("trunc.json", "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
+                + "\"ts\":1,\"dur\":2},{\"ph\":\"X\",\"ts\":");
+        assertNotEquals(0, r.exitCode());
+        assertTrue(r.err().contains("trunc.json at byte"), r.err());
+        assertNoStore();
+    }
+
+    @Test
+    void wrongTypesFail() throws Exception {
+        CliRun r = importText("types.json", "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":[1],\"dur\":2}]");
+        assertNotEquals(0, r.exitCode());
+        assertTrue(r.err().contains("types.json at byte") && r.err().contains("'ts' must be a number"), r.err());
+        assertNoStore();
+    }
+
+    @Test
+    void unbalancedBeginEndFails() throws Exception {
+        CliRun r = importText("bal.json", "[{\"ph\":\"B\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1}]");
+        assertNotEquals(0, r.exitCode());
+        assertTrue(r.err().contains("bal.json at byte 1 (line 1)") && r.err().contains("never ended"), r.err());
+        assertNoStore();
+    }
+
+    @Test
+    void binaryFileIsRefused() throws Exception {
+        Path in = dir.resolve("blob.bin");
+        byte[] junk = new byte[10_000];
+        new java.util.Random(3).nextBytes(junk);
+        Files.write(in, junk);
+        CliRun r = CliRun.of("import", in.toString(), "-o", dir.resolve("out.duckdb").toString());
+        assertNotEquals(0, r.exitCode());
+        assertTrue(r.err().contains("blob.bin"), r.err());
+        CliRun forced = CliRun.of("import", "--format", "chrome", in.toString(), "-o",
+                dir.resolve("out.duckdb").toString());
+        assertNotEquals(0, forced.exitCode());
+        assertTrue(forced.err().contains("blob.bin at byte"), forced.err());
+        assertNoStore();
+    }
+
+    @Test
+    void keepPartialKeepsWhatWasIntactAndSaysSo() throws Exception {
+        CliRun r = importText("part.json", "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2},"
+                + "{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":2},{\"ph\":\"X\",\"na",
+                "--keep-partial");
+        assertEquals(3, r.exitCode(), r.err());
+        try (Store s = Store.open(dir.resolve("out.duckdb"))) {
+            assertEquals(2L, s.scalarLong("select count(*) from slice"));
+            assertTrue(s.info().get("import_error").contains("part.json at byte"));
+        }
+    }
+
+    @Test
+    void unfinishedStoreDoesNotOpen() throws Exception {
+        Path fake = dir.resolve("fake.duckdb");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + fake);
+             Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE trace_info(key VARCHAR, value VARCHAR)");
+        }
+        IOException e = assertThrows(IOException.class, () -> Store.open(fake));
+        assertTrue(e.getMessage().contains("did not finish"), e.getMessage());
+        Path text = dir.resolve("x.txt");
+        Files.writeString(text, "hello");
+        IOException e2 = assertThrows(IOException.class, () -> Store.open(text));
+        assertTrue(e2.getMessage().contains("not a hetscope store"), e2.getMessage());
+    }
+}
