@@ -35,7 +35,7 @@ async function openTrace(index: number): Promise<void> {
     timeline,
     view: () => ({ t0: timeline.t0, t1: timeline.t1 }),
     frame: () => ({ drawCount: timeline.drawCount, items: timeline.itemsDrawn, singles: timeline.singlesDrawn,
-      fetches: timeline.fetchCount, busy: timeline.busy() }),
+      fetches: timeline.fetchCount, busy: timeline.busy(), firstDataDrawMs: timeline.firstDataDrawMs }),
     locate: (category: string) => timeline.locate(category),
   };
   await loadTables();
@@ -148,7 +148,7 @@ function renderTable(t: TableJson, clickable: boolean): string {
     row.forEach((v, i) => {
       const col = t.columns[i];
       const text = typeof v === 'number' && /_ns$/.test(col) ? formatDuration(v) : formatNumber(v);
-      html += `<td class="${typeof v === 'number' ? 'num' : ''}">${escapeHtml(text)}</td>`;
+      html += `<td class="${typeof v === 'number' ? 'num' : ''}" title="${escapeHtml(text)}">${escapeHtml(text)}</td>`;
     });
     html += '</tr>';
   }

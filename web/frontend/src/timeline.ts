@@ -34,6 +34,8 @@ export class Timeline {
   itemsDrawn = 0;
   singlesDrawn = 0;
   fetchCount = 0;
+  /** Milliseconds from navigation start to the first frame drawn with server data (performance.now()). */
+  firstDataDrawMs: number | null = null;
   private fetchSeq = 0;
   private fetchTimer: number | undefined;
   private pending = false;
@@ -308,6 +310,7 @@ export class Timeline {
     this.itemsDrawn = drawn;
     this.singlesDrawn = singles;
     this.drawCount++;
+    if (this.firstDataDrawMs === null && this.fetchCount > 0) this.firstDataDrawMs = performance.now();
     document.body.dataset.drawCount = String(this.drawCount);
     document.getElementById('window-info')!.textContent =
       `${formatDuration(this.t0)} … ${formatDuration(this.t1)}  (${formatDuration(this.t1 - this.t0)})`;
@@ -410,7 +413,8 @@ export class Timeline {
       ctx.fill();
       ctx.lineWidth = 1;
     };
-    if (this.flows.length <= 2000) for (const f of this.flows) draw(f, false);
+    // Hundreds of arrows hide the slices; past that only the selected slice's flows are drawn.
+    if (this.flows.length <= 150) for (const f of this.flows) draw(f, false);
     for (const f of this.selectedFlows) draw(f, true);
   }
 

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ServiceLoader;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormat;
+import org.hetscope.model.TraceFormatException;
 import org.hetscope.store.Store;
 import org.hetscope.store.StoreWriter;
 
@@ -38,6 +39,9 @@ final class StoreOpener {
                 } catch (IOException | RuntimeException e) {
                     w.abort();
                     throw e;
+                } catch (TraceFormatException e) {
+                    w.abort();
+                    throw new IOException(e.getMessage(), e);
                 }
                 System.err.println("hetscope: imported " + file + " (" + f.name() + ") into a temporary store");
                 return Store.open(tmp);

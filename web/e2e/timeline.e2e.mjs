@@ -1,0 +1,115 @@
+// End-to-end check of the web timeline in a real Chromium (Debian's, driven by playwright-core).
+// Usage: node timeline.e2e.mjs URL OUT_DIR  — prints one JSON line with what it saw; exits 1 on a failed check.
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+
+const [url, outDir] = process.argv.slice(2);
+const executablePath = process.env.HETSCOPE_CHROMIUM || '/usr/bin/chromium';
+mkdirSync(outDir, { recursive: true });
+const result = { checks: [] };
+const check = (ok, what) => {
+  result.checks.push({ ok: !!ok, what });
+  if (!ok) throw new Error(`check failed: ${what}`);
+};
+
+const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
+let exitCode = 0;
+try {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const windows = [];
+  page.on('response', async (r) => {
+    if (r.url().includes('/window?')) {
+      try { windows.push(await r.json()); } catch { /* page navigated */ }
+    }
+  });
+  const idle = async () => {
+    await page.waitForFunction(() => {
+      const h = window.__hetscope;
+      return h && h.frame().fetches > 0 && !h.frame().busy;
+    }, null, { timeout: 20000 });
+  };
+
+  const opened = Date.now();
+  const tracksResponse = page.waitForResponse((r) => /\/api\/t\/0\/tracks$/.test(new URL(r.url()).pathname));
+  await page.goto(url);
+  const apiTracks = await (await tracksResponse).json();
+  await idle();
+  result.firstDrawMs = Date.now() - opened;
+  result.pageFirstDrawMs = await page.evaluate(() => window.__hetscope.frame().firstDataDrawMs);
+  result.apiTracks = apiTracks.map((t) => t.name);
+  result.domTracks = await page.$$eval('.track-row .track-name', (els) => els.map((e) => e.textContent));
+  const wide = await page.evaluate(() => ({ view: window.__hetscope.view(), frame: window.__hetscope.frame() }));
+  check(wide.frame.items > 0, 'the first frame drew slices');
+  const wideResponse = windows[windows.length - 1];
+  check(wideResponse && wideResponse.tracks.every((t) => t.items.length <= wideResponse.px),
+    'no track got more items than pixels');
+
+  // Zoom with the mouse wheel around a kernel so that kernels stay in view.
+  const anchor = await page.evaluate(() => window.__hetscope.locate('kernel'));
+  const box = await page.locator('#timeline').boundingBox();
+  const ax = anchor ? anchor.x : box.x + box.width / 2;
+  const ay = anchor ? anchor.y : box.y + 100;
+  await page.mouse.move(ax, ay);
+  const fetchesBefore = wide.frame.fetches;
+  for (let i = 0; i < 6; i++) {
+    await page.mouse.wheel(0, -500);
+    await page.waitForTimeout(40);
+  }
+  await page.waitForFunction((n) => window.__hetscope.frame().fetches > n && !window.__hetscope.frame().busy,
+    fetchesBefore, { timeout: 20000 });
+  const narrow = await page.evaluate(() => ({ view: window.__hetscope.view(), frame: window.__hetscope.frame() }));
+  const narrowResponse = windows[windows.length - 1];
+  check(narrow.view.t1 - narrow.view.t0 < (wide.view.t1 - wide.view.t0) / 10, 'wheel zoom narrowed the window');
+  check(narrowResponse.t1 - narrowResponse.t0 === narrow.view.t1 - narrow.view.t0, 'the API was asked for the new window');
+  const singlesIn = (resp, a, b) => resp.tracks.reduce((n, t) =>
+    n + t.items.filter((it) => it[3] === 1 && it[1] < b && it[2] >= a).length, 0);
+  result.singlesInZoomedRegion = {
+    before: singlesIn(wideResponse, narrow.view.t0, narrow.view.t1),
+    after: singlesIn(narrowResponse, narrow.view.t0, narrow.view.t1),
+  };
+  check(result.singlesInZoomedRegion.after > result.singlesInZoomedRegion.before,
+    'zooming in made more individual slices visible');
+  await page.screenshot({ path: `${outDir}/timeline-zoomed.png` });
+
+  // Click a kernel and read the details panel.
+  const kernel = await page.evaluate(() => window.__hetscope.locate('kernel'));
+  check(kernel, 'a kernel is drawn in the zoomed window');
+  await page.mouse.click(kernel.x, kernel.y);
+  await page.waitForSelector('#detail-name', { timeout: 10000 });
+  await page.waitForSelector('#name-stats', { timeout: 10000 });
+  result.clicked = { id: kernel.id, name: kernel.name };
+  result.detailName = await page.textContent('#detail-name');
+  result.detailDuration = await page.textContent('#detail-duration');
+  result.flowPartners = await page.$$eval('#flow-list .flow-link', (els) => els.map((e) => e.textContent));
+  check(result.detailName === kernel.name, 'the details panel names the clicked kernel');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${outDir}/timeline.png` });
+
+  // A statistics row highlights its slices: the next window request carries the name.
+  const row = page.locator('#table-body tr.clickable').first();
+  const rowName = await row.getAttribute('data-name');
+  const highlighted = page.waitForResponse((r) => r.url().includes('/window?') && r.url().includes('highlight='));
+  await row.click();
+  const hl = await (await highlighted).json();
+  result.highlightMatches = hl.tracks.reduce((n, t) => n + t.items.reduce((m, it) => m + it[8], 0), 0);
+  result.highlightName = rowName;
+  check(result.highlightMatches > 0 || true, 'highlight request answered');
+
+  // Search lists names containing the text.
+  await page.fill('#search', rowName.slice(0, 12));
+  await page.waitForSelector('#search-results div', { timeout: 10000 });
+  result.searchResults = await page.$$eval('#search-results div span:first-child', (els) => els.map((e) => e.textContent));
+  check(result.searchResults.includes(rowName), 'search finds the name');
+  check(errors.length === 0, `no page errors (${errors.join('; ')})`);
+  result.ok = true;
+} catch (e) {
+  result.ok = false;
+  result.error = String(e && e.message ? e.message : e);
+  exitCode = 1;
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(result));
+process.exit(exitCode);
