@@ -1,0 +1,128 @@
+package org.hetscope.formats.ctf.mapping;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.hetscope.formats.ctf.CtfEvent;
+import org.hetscope.formats.ctf.CtfProblem;
+import org.hetscope.formats.ctf.CtfTrace;
+import org.hetscope.formats.ctf.StreamStats;
+import org.hetscope.model.Category;
+import org.hetscope.model.Entity;
+import org.hetscope.model.Instant;
+import org.hetscope.model.Progress;
+import org.hetscope.model.TraceFormat;
+import org.hetscope.model.TraceFormatException;
+import org.hetscope.model.TraceSink;
+
+/**
+ * The {@code ctf} trace format: a CTF 1.8 or CTF 2 trace folder, or a folder (an LTTng session) holding several.
+ * Known event families get meaningful records (libc heap, cyg-profile call stacks, statedump binaries, ROCm
+ * profiler regions/kernels/copies/counters); every other event becomes an instant with all its fields as args,
+ * on its thread's track when the event names a thread, else on its stream's track.
+ */
+public final class CtfTraceFormat implements TraceFormat {
+
+    @Override
+    public String name() {
+        return "ctf";
+    }
+
+    @Override
+    public boolean accepts(Path input) throws IOException {
+        return CtfTrace.isCtf(input);
+    }
+
+    @Override
+    public void read(Path input, TraceSink sink, Progress progress) throws IOException, TraceFormatException {
+        try (CtfTrace trace = CtfTrace.open(input); CtfTrace.Cursor cursor = trace.cursor()) {
+            TrackRegistry tracks = new TrackRegistry(sink);
+            SymbolMap symbols = null;
+            Path symFile = SymbolMap.find(trace.traceDirs().get(0));
+            if (symFile != null) {
+                symbols = SymbolMap.load(symFile);
+                sink.info("ctf.symbols", symFile.toString());
+            }
+            LibcHeapMapper heap = new LibcHeapMapper(tracks);
+            List<EventMapper> mappers = List.of(heap, new CygProfileMapper(tracks, symbols),
+                    new StatedumpMapper(tracks), new RocmMapper(tracks));
+            ArgsJson args = new ArgsJson();
+            progress.start("CTF events " + input.getFileName(), -1);
+            sink.info("ctf.traces", Integer.toString(trace.traceDirs().size()));
+            for (int i = 0; i < trace.metadata().size(); i++) {
+                var m = trace.metadata().get(i);
+                sink.info("ctf.trace." + i + ".version", m.ctfVersion == 2 ? "2" : "1.8");
+                String prefix = "ctf.trace." + i + ".";
+                sink.info(prefix + "path", trace.traceDirs().get(i).toString());
+                m.env.forEach((k, v) -> sink.info(prefix + "env." + k, v));
+            }
+            long events = 0;
+            long last = Long.MIN_VALUE;
+            while (cursor.next()) {
+                CtfEvent e = cursor.event();
+                events++;
+                last = e.timestampNs();
+                boolean done = false;
+                for (EventMapper m : mappers) {
+                    if (m.map(e)) {
+                        done = true;
+                        break;
+                    }
+                }
+                if (!done) {
+                    generic(e, tracks, args);
+                }
+                if ((events & 0xFFFF) == 0) {
+                    progress.advance(events);
+                }
+            }
+            for (EventMapper m : mappers) {
+                m.finish(last);
+            }
+            sink.info("ctf.events", Long.toString(events));
+            report(trace, sink);
+        }
+    }
+
+    private static void generic(CtfEvent e, TrackRegistry tracks, ArgsJson args) {
+        long track;
+        long tid = e.getLong("vtid", e.getLong("tid", Long.MIN_VALUE));
+        if (tid != Long.MIN_VALUE) {
+            track = tracks.threadTrack(TrackRegistry.processKey(e), tid, e.getString("procname"));
+        } else {
+            String stream = e.streamName();
+            long cpu = e.getLong("cpu_id", Long.MIN_VALUE);
+            track = tracks.streamTrack(e.traceDir().toString(), cpu != Long.MIN_VALUE ? stream + " (cpu " + cpu + ")"
+                    : stream);
+        }
+        String name = e.name();
+        int colon = name.indexOf(':');
+        tracks.sink.instant(new Instant(tracks.sink.newId(Entity.INSTANT), track, e.timestampNs(), name, Category.OTHER,
+                colon > 0 ? name.substring(0, colon) : null, args.of(e)));
+    }
+
+    private static void report(CtfTrace trace, TraceSink sink) {
+        for (StreamStats s : trace.streamStats()) {
+            String key = "ctf.stream." + s.file().getParent().getFileName() + "/" + s.file().getFileName();
+            sink.info(key + ".events", Long.toString(s.events()));
+            sink.info(key + ".packets", Long.toString(s.packets()));
+            sink.info(key + ".discarded_events", Long.toString(s.discardedEvents()));
+            sink.info(key + ".lost_packets", Long.toString(s.lostPackets()));
+            if (s.discardedEvents() > 0) {
+                sink.skipped("events discarded by the tracer (ring buffer full)", s.file().toString(),
+                        s.discardedEvents());
+            }
+            if (s.lostPackets() > 0) {
+                sink.skipped("packets lost (gap in packet_seq_num)", s.file().toString(), s.lostPackets());
+            }
+        }
+        List<CtfProblem> problems = trace.problems();
+        for (int i = 0; i < problems.size(); i++) {
+            CtfProblem p = problems.get(i);
+            sink.skipped("damaged CTF packet: " + p.reason(), p.where(), 1);
+            if (i < 100) {
+                sink.info("ctf.problem." + i, p.toString());
+            }
+        }
+    }
+}

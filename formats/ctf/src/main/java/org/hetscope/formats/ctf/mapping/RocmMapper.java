@@ -1,0 +1,236 @@
+package org.hetscope.formats.ctf.mapping;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.hetscope.formats.ctf.CtfEvent;
+import org.hetscope.model.Category;
+import org.hetscope.model.Dim3;
+import org.hetscope.model.Entity;
+import org.hetscope.model.Flow;
+import org.hetscope.model.FlowRule;
+import org.hetscope.model.KernelCounter;
+import org.hetscope.model.KernelLaunch;
+import org.hetscope.model.Slice;
+import org.hetscope.model.TrackKind;
+import org.hetscope.model.Transfer;
+import org.hetscope.model.TransferKind;
+
+/**
+ * The ROCm profiler's CTF schema (rocprofv3 through babeltrace2): {@code *_region_event_start/end} become API
+ * slices per thread and API family, {@code kernel_dispatch_event_start/end} kernel slices on agent/queue tracks
+ * with {@link KernelLaunch} attributes and correlation-id flows from the launching API call,
+ * {@code memory_copy_event_*} transfers, {@code memory_allocation_event_*} allocation slices and
+ * {@code counter_collection_event} per-dispatch counters.
+ */
+final class RocmMapper implements EventMapper {
+    private static final String REGION = "_region_event_";
+
+    private final TrackRegistry tracks;
+    private final ArgsJson args = new ArgsJson();
+    /** Open starts by kind and id: {sliceId, ts}. */
+    private final Map<String, long[]> open = new HashMap<>();
+    private final Map<String, String> openArgs = new HashMap<>();
+    private final Map<Long, Long> apiByCorrelation = new HashMap<>();
+    private final Map<Long, Long> kernelByCorrelation = new HashMap<>();
+    private final Map<Long, Long> kernelByDispatch = new HashMap<>();
+    private final List<Object[]> pendingCounters = new ArrayList<>();
+    private long unmatchedEnds;
+
+    RocmMapper(TrackRegistry tracks) {
+        this.tracks = tracks;
+    }
+
+    static String family(String prefix) {
+        return switch (prefix) {
+            case "hip_runtime" -> "HIP runtime";
+            case "hip_compiler" -> "HIP compiler";
+            case "hsa_core" -> "HSA core";
+            case "hsa_amd_ext" -> "HSA AMD ext";
+            case "marker_core" -> "markers";
+            default -> prefix;
+        };
+    }
+
+    @Override
+    public boolean map(CtfEvent e) {
+        String name = e.name();
+        int r = name.indexOf(REGION);
+        if (r > 0) {
+            region(e, name.substring(0, r), name.endsWith("start"));
+            return true;
+        }
+        switch (name) {
+            case "kernel_dispatch_event_start", "kernel_dispatch_event_end" -> kernel(e, name.endsWith("start"));
+            case "memory_copy_event_start", "memory_copy_event_end" -> copy(e, name.endsWith("start"));
+            case "memory_allocation_event_start", "memory_allocation_event_end" -> allocation(e, name.endsWith("start"));
+            case "counter_collection_event" -> pendingCounters.add(new Object[] {e.getLong("dispatch_id"),
+                e.getString("counter_name"), e.getDouble("value")});
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Remembers a start; returns the slice id reserved for it. */
+    private long start(String key, CtfEvent e) {
+        long id = tracks.sink.newId(Entity.SLICE);
+        open.put(key, new long[] {id, e.timestampNs()});
+        openArgs.put(key, args.of(e));
+        return id;
+    }
+
+    private long[] end(String key) {
+        long[] s = open.remove(key);
+        if (s == null) {
+            unmatchedEnds++;
+        }
+        return s;
+    }
+
+    private void region(CtfEvent e, String prefix, boolean isStart) {
+        String key = "region/" + prefix + "/" + e.getLong("region_id");
+        if (isStart) {
+            start(key, e);
+            return;
+        }
+        String a = openArgs.remove(key);
+        long[] s = end(key);
+        if (s == null) {
+            return;
+        }
+        String pkey = Long.toString(e.getLong("pid"));
+        long track = tracks.apiTrack(pkey, e.getLong("tid"), family(prefix));
+        long corr = e.getLong("correlation_id", 0);
+        if (corr != 0 && !prefix.equals("marker_core")) {
+            apiByCorrelation.putIfAbsent(corr, s[0]);
+        }
+        tracks.sink.slice(new Slice(s[0], track, s[1], Math.max(0, e.timestampNs() - s[1]), e.getString("name"),
+                prefix.equals("marker_core") ? Category.ANNOTATION : Category.API, prefix, -1,
+                corr != 0 ? corr : null, a));
+    }
+
+    private void kernel(CtfEvent e, boolean isStart) {
+        long dispatch = e.getLong("dispatch_id");
+        String key = "kernel/" + dispatch;
+        if (isStart) {
+            start(key, e);
+            return;
+        }
+        String a = openArgs.remove(key);
+        long[] s = end(key);
+        if (s == null) {
+            return;
+        }
+        long agent = e.getLong("agent_abs_index");
+        String type = e.getString("agent_type");
+        long queue = e.getLong("queue_id");
+        long track = tracks.deviceChild(agent, type, TrackKind.QUEUE, "queue " + queue, queue);
+        long corr = e.getLong("correlation_id", 0);
+        long device = tracks.device(agent, type);
+        kernelByDispatch.put(dispatch, s[0]);
+        if (corr != 0) {
+            kernelByCorrelation.put(corr, s[0]);
+        }
+        tracks.sink.slice(new Slice(s[0], track, s[1], Math.max(0, e.timestampNs() - s[1]), e.getString("name"),
+                Category.KERNEL, "kernel_dispatch", 0, corr != 0 ? corr : null, a));
+        long lds = e.getLong("lds_size", 0);
+        long staticLds = e.getLong("static_lds_size", 0);
+        tracks.sink.kernel(new KernelLaunch(s[0], device, queue, corr != 0 ? corr : null,
+                new Dim3(e.getLong("grid_size_x"), e.getLong("grid_size_y"), e.getLong("grid_size_z")),
+                new Dim3(e.getLong("workgroup_size_x"), e.getLong("workgroup_size_y"), e.getLong("workgroup_size_z")),
+                null, staticLds, Math.max(0, lds - staticLds)));
+    }
+
+    private static TransferKind kind(String src, String dst) {
+        boolean sg = "GPU".equalsIgnoreCase(src);
+        boolean dg = "GPU".equalsIgnoreCase(dst);
+        if (src == null || dst == null) {
+            return TransferKind.UNKNOWN;
+        }
+        return sg ? (dg ? TransferKind.DTOD : TransferKind.DTOH) : (dg ? TransferKind.HTOD : TransferKind.HTOH);
+    }
+
+    private void copy(CtfEvent e, boolean isStart) {
+        String key = "copy/" + e.getLong("copy_id");
+        if (isStart) {
+            start(key, e);
+            return;
+        }
+        String a = openArgs.remove(key);
+        long[] s = end(key);
+        if (s == null) {
+            return;
+        }
+        String srcType = e.getString("src_agent_type");
+        String dstType = e.getString("dst_agent_type");
+        long src = e.getLong("src_agent_abs_index");
+        long dst = e.getLong("dst_agent_abs_index");
+        long srcDev = tracks.device(src, srcType);
+        long dstDev = tracks.device(dst, dstType);
+        boolean onDst = "GPU".equalsIgnoreCase(dstType) || !"GPU".equalsIgnoreCase(srcType);
+        long track = onDst ? tracks.deviceChild(dst, dstType, TrackKind.TRANSFERS, "copies", null)
+                : tracks.deviceChild(src, srcType, TrackKind.TRANSFERS, "copies", null);
+        long dur = Math.max(0, e.timestampNs() - s[1]);
+        long corr = e.getLong("correlation_id", 0);
+        TransferKind kind = kind(srcType, dstType);
+        tracks.sink.slice(new Slice(s[0], track, s[1], dur, e.getString("name"), Category.MEMCPY, "memory_copy", 0,
+                corr != 0 ? corr : null, a));
+        tracks.sink.transfer(new Transfer(tracks.sink.newId(Entity.TRANSFER), s[0], s[1], dur, e.getLong("size"), kind,
+                srcDev, dstDev, null, null, null, corr != 0 ? corr : null));
+        if (corr != 0) {
+            kernelByCorrelation.putIfAbsent(corr, s[0]);
+        }
+    }
+
+    private void allocation(CtfEvent e, boolean isStart) {
+        String key = "alloc/" + e.getLong("allocation_id");
+        if (isStart) {
+            start(key, e);
+            return;
+        }
+        String a = openArgs.remove(key);
+        long[] s = end(key);
+        if (s == null) {
+            return;
+        }
+        long agent = e.getLong("agent_abs_index");
+        String type = e.getString("agent_type");
+        long track = tracks.deviceChild(agent, type, TrackKind.MEMORY_NODE, "memory allocations", null);
+        long corr = e.getLong("correlation_id", 0);
+        tracks.sink.slice(new Slice(s[0], track, s[1], Math.max(0, e.timestampNs() - s[1]),
+                e.getString("allocation_type") + " " + e.getLong("size") + " B", Category.ALLOC, "memory_allocation",
+                -1, corr != 0 ? corr : null, a));
+    }
+
+    @Override
+    public void finish(long endNs) {
+        for (Map.Entry<Long, Long> en : kernelByCorrelation.entrySet()) {
+            Long api = apiByCorrelation.get(en.getKey());
+            if (api != null) {
+                tracks.sink.flow(new Flow(tracks.sink.newId(Entity.FLOW), api, en.getValue(), "launch", en.getKey(),
+                        FlowRule.CORRELATION));
+            }
+        }
+        long orphan = 0;
+        for (Object[] c : pendingCounters) {
+            Long slice = kernelByDispatch.get((Long) c[0]);
+            if (slice == null) {
+                orphan++;
+            } else {
+                tracks.sink.kernelCounter(new KernelCounter(slice, (String) c[1], (Double) c[2]));
+            }
+        }
+        if (orphan > 0) {
+            tracks.sink.skipped("counter_collection_event of an unknown dispatch", "ROCm counters", orphan);
+        }
+        if (!open.isEmpty()) {
+            tracks.sink.skipped("ROCm start event without end", "end of trace", open.size());
+        }
+        if (unmatchedEnds > 0) {
+            tracks.sink.skipped("ROCm end event without start", "ROCm events", unmatchedEnds);
+        }
+    }
+}
