@@ -1,0 +1,90 @@
+package org.hetscope.formats.rocprof;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.hetscope.model.Category;
+import org.hetscope.model.Device;
+import org.hetscope.model.DeviceKind;
+import org.hetscope.model.Dim3;
+import org.hetscope.model.Entity;
+import org.hetscope.model.JsonText;
+import org.hetscope.model.KernelCounter;
+import org.hetscope.model.KernelLaunch;
+import org.hetscope.model.Progress;
+import org.hetscope.model.Slice;
+import org.hetscope.model.TraceFormat;
+import org.hetscope.model.TraceFormatException;
+import org.hetscope.model.TraceSink;
+import org.hetscope.model.Track;
+import org.hetscope.model.TrackKind;
+
+/**
+ * Imports a rocprof v1/v2 {@code results.csv} on its own: one kernel slice per dispatch with its counters. The
+ * file must carry timestamps (rocprof {@code --timestamp on}); without them, join it to a trace instead
+ * ({@code hetscope counters STORE --join results.csv}).
+ */
+public final class RocprofCsvFormat implements TraceFormat {
+
+    @Override
+    public String name() {
+        return "rocprof-csv";
+    }
+
+    @Override
+    public boolean accepts(Path input) throws IOException {
+        return RocprofCsv.looksLike(input);
+    }
+
+    @Override
+    public void read(Path input, TraceSink sink, Progress progress) throws IOException, TraceFormatException {
+        List<RocprofCsv.Dispatch> dispatches = RocprofCsv.read(input);
+        for (RocprofCsv.Dispatch d : dispatches) {
+            if (d.begin() == null || d.end() == null) {
+                throw new TraceFormatException(input, "line " + d.line(), "dispatch has no BeginNs/EndNs: this "
+                        + "results.csv has no timestamps; join it to a trace with 'hetscope counters STORE --join'");
+            }
+        }
+        Map<Integer, Long> devices = new HashMap<>();
+        Map<Integer, Long> deviceTracks = new HashMap<>();
+        Map<String, Long> queues = new HashMap<>();
+        JsonText args = new JsonText();
+        boolean counted = false;
+        for (RocprofCsv.Dispatch d : dispatches) {
+            int gpu = d.gpu() == null ? 0 : d.gpu();
+            Long dev = devices.get(gpu);
+            if (dev == null) {
+                dev = sink.newId(Entity.DEVICE);
+                sink.device(new Device(dev, DeviceKind.GPU, gpu, "AMD", "gpu-id " + gpu, null, null, d.waveSize(),
+                        null, null, null, null));
+                devices.put(gpu, dev);
+                long t = sink.newId(Entity.TRACK);
+                sink.track(new Track(t, null, TrackKind.DEVICE, "GPU " + gpu, null, null, dev, null, gpu, null));
+                deviceTracks.put(gpu, t);
+            }
+            String qk = gpu + "/" + d.queue();
+            Long queue = queues.get(qk);
+            if (queue == null) {
+                queue = sink.newId(Entity.TRACK);
+                sink.track(new Track(queue, deviceTracks.get(gpu), TrackKind.QUEUE, "Queue " + d.queue(), null, null,
+                        dev, d.queue(), queues.size(), null));
+                queues.put(qk, queue);
+            }
+            long id = sink.newId(Entity.SLICE);
+            args.reset().put("index", d.index()).put("kernelName", d.kernelName());
+            sink.slice(new Slice(id, queue, d.begin(), Math.max(0, d.end() - d.begin()),
+                    RocprofCsv.baseName(d.kernelName()), Category.KERNEL, "rocprof", -1, null, args.toString()));
+            sink.kernel(new KernelLaunch(id, dev, d.queue(), null, d.grid() == null ? null : new Dim3(d.grid(), 1, 1),
+                    d.workgroup() == null ? null : new Dim3(d.workgroup(), 1, 1), d.vgpr(), d.lds(), null));
+            for (Map.Entry<String, Double> c : d.counters().entrySet()) {
+                sink.kernelCounter(new KernelCounter(id, c.getKey(), c.getValue()));
+                counted = true;
+            }
+        }
+        if (counted) {
+            sink.info("serialized_by_profiler", "true");
+        }
+    }
+}

@@ -1,0 +1,36 @@
+-- Test database layout after the rocprofiler-sdk rocpd schema, version 3 (tables suffixed with a session uuid,
+-- plain-named views on top), restricted to the tables the reader uses. Written for hetscope's tests.
+CREATE TABLE rocpd_metadata_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, tag TEXT NOT NULL, value TEXT NOT NULL);
+CREATE TABLE rocpd_string_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', string TEXT NOT NULL UNIQUE);
+CREATE TABLE rocpd_info_node_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', hash BIGINT NOT NULL UNIQUE, machine_id TEXT NOT NULL UNIQUE, name TEXT, system_name TEXT, hostname TEXT, release TEXT, version TEXT, hardware_name TEXT, domain_name TEXT);
+CREATE TABLE rocpd_info_process_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', nid INTEGER NOT NULL, ppid INTEGER, pid INTEGER NOT NULL, name TEXT, init BIGINT, fini BIGINT, start BIGINT, "end" BIGINT, command TEXT, environment JSONB NOT NULL DEFAULT '{}', extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_info_thread_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', nid INTEGER NOT NULL, ppid INTEGER, pid INTEGER NOT NULL, tid INTEGER NOT NULL, name TEXT, start BIGINT, "end" BIGINT, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_info_category_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', name TEXT NOT NULL, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_info_agent_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', nid INTEGER NOT NULL, pid INTEGER NOT NULL, type TEXT CHECK (type IN ('CPU', 'GPU')), absolute_index INTEGER, logical_index INTEGER, type_index INTEGER, uuid INTEGER, name TEXT, generic_name TEXT, model_name TEXT, vendor_name TEXT, product_name TEXT, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_info_queue_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', nid INTEGER NOT NULL, pid INTEGER NOT NULL, name TEXT, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_info_stream_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', nid INTEGER NOT NULL, pid INTEGER NOT NULL, name TEXT, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_info_pmc_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', nid INTEGER NOT NULL, pid INTEGER NOT NULL, agent_id INTEGER, target_arch TEXT, event_code INT, instance_id INTEGER, name TEXT NOT NULL, symbol TEXT NOT NULL, qualifier TEXT, description TEXT, long_description TEXT DEFAULT '', component TEXT, units TEXT DEFAULT '', value_type TEXT, block TEXT, expression TEXT, is_constant INTEGER, is_derived INTEGER, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_info_kernel_symbol_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', nid INTEGER NOT NULL, pid INTEGER NOT NULL, code_object_id INTEGER NOT NULL, kernel_name TEXT, display_name TEXT, kernel_object INTEGER, kernarg_segment_size INTEGER, kernarg_segment_alignment INTEGER, group_segment_size INTEGER, private_segment_size INTEGER, sgpr_count INTEGER, arch_vgpr_count INTEGER, accum_vgpr_count INTEGER, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_track_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', nid INTEGER NOT NULL, ppid INTEGER, pid INTEGER, tid INTEGER, agent_id INTEGER, queue_id INTEGER, stream_id INTEGER, name_id INTEGER, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_event_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', category_id INTEGER, stack_id INTEGER, parent_stack_id INTEGER, correlation_id INTEGER, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_pmc_event_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', event_id INTEGER, pmc_id INTEGER NOT NULL, value REAL DEFAULT 0.0, extdata JSONB DEFAULT '{}');
+CREATE TABLE rocpd_region_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', nid INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER NOT NULL, start BIGINT NOT NULL, "end" BIGINT NOT NULL, name_id INTEGER NOT NULL, event_id INTEGER, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_sample_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', track_id INTEGER NOT NULL, timestamp BIGINT NOT NULL, event_id INTEGER, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_kernel_dispatch_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', nid INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER, agent_id INTEGER NOT NULL, kernel_id INTEGER NOT NULL, dispatch_id INTEGER NOT NULL, queue_id INTEGER NOT NULL, stream_id INTEGER NOT NULL, start BIGINT NOT NULL, "end" BIGINT NOT NULL, private_segment_size INTEGER, group_segment_size INTEGER, workgroup_size_x INTEGER NOT NULL, workgroup_size_y INTEGER NOT NULL, workgroup_size_z INTEGER NOT NULL, grid_size_x INTEGER NOT NULL, grid_size_y INTEGER NOT NULL, grid_size_z INTEGER NOT NULL, region_name_id INTEGER, event_id INTEGER, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE TABLE rocpd_memory_copy_00ab (id INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT NOT NULL DEFAULT 'g', nid INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER, start BIGINT NOT NULL, "end" BIGINT NOT NULL, name_id INTEGER NOT NULL, dst_agent_id INTEGER, dst_address INTEGER, src_agent_id INTEGER, src_address INTEGER, size INTEGER NOT NULL, queue_id INTEGER, stream_id INTEGER, region_name_id INTEGER, event_id INTEGER, extdata JSONB NOT NULL DEFAULT '{}');
+CREATE VIEW rocpd_metadata AS SELECT * FROM rocpd_metadata_00ab;
+CREATE VIEW rocpd_string AS SELECT * FROM rocpd_string_00ab;
+CREATE VIEW rocpd_info_process AS SELECT * FROM rocpd_info_process_00ab;
+CREATE VIEW rocpd_info_thread AS SELECT * FROM rocpd_info_thread_00ab;
+CREATE VIEW rocpd_info_agent AS SELECT * FROM rocpd_info_agent_00ab;
+CREATE VIEW rocpd_info_queue AS SELECT * FROM rocpd_info_queue_00ab;
+CREATE VIEW rocpd_info_stream AS SELECT * FROM rocpd_info_stream_00ab;
+CREATE VIEW rocpd_info_pmc AS SELECT * FROM rocpd_info_pmc_00ab;
+CREATE VIEW rocpd_info_kernel_symbol AS SELECT * FROM rocpd_info_kernel_symbol_00ab;
+CREATE VIEW rocpd_track AS SELECT * FROM rocpd_track_00ab;
+CREATE VIEW rocpd_event AS SELECT * FROM rocpd_event_00ab;
+CREATE VIEW rocpd_pmc_event AS SELECT * FROM rocpd_pmc_event_00ab;
+CREATE VIEW rocpd_region AS SELECT * FROM rocpd_region_00ab;
+CREATE VIEW rocpd_sample AS SELECT * FROM rocpd_sample_00ab;
+CREATE VIEW rocpd_kernel_dispatch AS SELECT * FROM rocpd_kernel_dispatch_00ab;
+CREATE VIEW rocpd_memory_copy AS SELECT * FROM rocpd_memory_copy_00ab;
