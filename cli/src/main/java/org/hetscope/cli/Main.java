@@ -13,6 +13,9 @@ import picocli.CommandLine.Command;
             StatsCommand.class,
             GpuCommand.class,
             org.hetscope.cli.web.ServeCommand.class,
+            org.hetscope.cli.web.ReportCommand.class,
+            org.hetscope.cli.web.PlotCommand.class,
+            org.hetscope.cli.ctf.CtfCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class Main implements Runnable {
