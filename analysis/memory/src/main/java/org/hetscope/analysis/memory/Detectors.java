@@ -1,0 +1,259 @@
+package org.hetscope.analysis.memory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.hetscope.store.Table;
+
+/**
+ * Detectors of memory-management problems suggested by the case studies of the StarPU memory thesis: allocation
+ * retry storms, allocator page rounding, stale residency, slow allocation after a request, late data, fetch
+ * instead of prefetch, and ping-pong transfers. Each returns a table of findings (empty when none).
+ */
+public final class Detectors {
+    /** Thresholds; times in ns. */
+    public record Options(long staleNs, long requestGapNs, long lateInputNs, long lateWaitNs, long pageBytes,
+                          int pingPongRun) {
+        public static Options defaults() {
+            return new Options(10_000_000L, 1_000_000L, 100_000L, 1_000_000L, 2L << 20, 3);
+        }
+    }
+
+    private Detectors() {}
+
+    public static List<Table> all(MemoryTrace m, Options o) {
+        return List.of(allocationRetries(m), pageRounding(m, o.pageBytes()), staleResidency(m, o.staleNs()),
+                requestToAllocation(m, o.requestGapNs()), lateData(m, o.lateInputNs(), o.lateWaitNs()),
+                fetchVsPrefetch(m), pingPong(m, o.pingPongRun()));
+    }
+
+    /**
+     * Allocation retry storm: two allocations of the same block on the same node with no task using the block on
+     * that node in between, or a failed allocation.
+     */
+    public static Table allocationRetries(MemoryTrace m) {
+        Map<String, List<MemoryTrace.Action>> byKey = new LinkedHashMap<>();
+        for (MemoryTrace.Action a : m.actions) {
+            if (a.action().equals("Allocating") && a.blockId() != null) {
+                byKey.computeIfAbsent(a.nodeId() + "/" + a.blockId(), k -> new ArrayList<>()).add(a);
+            }
+        }
+        Table.Builder t = Table.builder("Allocation retries", "node", "block", "allocations", "retries", "failed",
+                "first_ts", "last_ts");
+        for (List<MemoryTrace.Action> as : byKey.values()) {
+            MemoryTrace.Action first = as.get(0);
+            long retries = 0;
+            for (int i = 1; i < as.size(); i++) {
+                long from = as.get(i - 1).ts();
+                long to = as.get(i).ts();
+                boolean used = m.tasks.stream().anyMatch(tk -> tk.nodeId() != null
+                        && tk.nodeId() == first.nodeId() && tk.startTs() >= from && tk.startTs() < to
+                        && tk.accesses().stream().anyMatch(a -> a[0].equals(first.blockId())));
+                if (!used) {
+                    retries++;
+                }
+            }
+            long failed = as.stream().filter(a -> Boolean.FALSE.equals(a.success())).count();
+            if (retries > 0 || failed > 0) {
+                t.row(m.nodeName(first.nodeId()), m.blockLabel(first.blockId()), (long) as.size(), retries, failed,
+                        first.ts(), as.get(as.size() - 1).ts());
+            }
+        }
+        return t.build();
+    }
+
+    /** Bytes lost when an allocation of {@code size} bytes is rounded up to whole pages. */
+    public static long pageWaste(long size, long page) {
+        long pages = (size + page - 1) / page;
+        return pages * page - size;
+    }
+
+    /** Allocator page rounding on device nodes: bytes requested, pages, and bytes lost per node. */
+    public static Table pageRounding(MemoryTrace m, long page) {
+        Map<Long, long[]> perNode = new LinkedHashMap<>();
+        for (MemoryTrace.Action a : m.actions) {
+            MemoryTrace.Node n = m.nodes.get(a.nodeId());
+            if (a.action().equals("Allocating") && !Boolean.FALSE.equals(a.success()) && a.bytes() != null
+                    && n != null && !"RAM".equals(n.kind())) {
+                long[] acc = perNode.computeIfAbsent(a.nodeId(), k -> new long[3]);
+                acc[0]++;
+                acc[1] += a.bytes();
+                acc[2] += pageWaste(a.bytes(), page);
+            }
+        }
+        Table.Builder t = Table.builder("Allocator page rounding (page " + page + " bytes)", "node",
+                "allocations", "bytes_requested", "bytes_lost", "percent_lost");
+        perNode.forEach((n, acc) -> t.row(m.nodeName(n), acc[0], acc[1], acc[2],
+                100.0 * acc[2] / (acc[1] + acc[2])));
+        return t.build();
+    }
+
+    /**
+     * Stale residency: a replica that stays valid on a node more than {@code thresholdNs} after the last task
+     * that used the block on that node ended (or after it became valid, when no task used it there). The next
+     * access to the block anywhere is shown; a write-only next access means the data kept was never needed.
+     */
+    public static Table staleResidency(MemoryTrace m, long thresholdNs) {
+        Table.Builder t = Table.builder("Replicas kept long after their last use (> " + thresholdNs + " ns)",
+                "node", "block", "valid_from", "valid_to", "last_use_end", "kept_ns", "next_access_mode");
+        for (MemoryTrace.Interval iv : m.residency) {
+            long lastUse = iv.ts();
+            for (MemoryTrace.TaskRun tk : m.tasks) {
+                if (tk.nodeId() != null && tk.nodeId() == iv.nodeId() && tk.endTs() <= iv.end()
+                        && tk.endTs() > lastUse && tk.startTs() >= iv.ts() && uses(tk, iv.blockId())) {
+                    lastUse = tk.endTs();
+                }
+            }
+            long kept = iv.end() - lastUse;
+            if (kept > thresholdNs) {
+                String next = null;
+                long nextStart = Long.MAX_VALUE;
+                for (MemoryTrace.TaskRun tk : m.tasks) {
+                    if (tk.startTs() >= lastUse && tk.startTs() < nextStart) {
+                        for (Object[] a : tk.accesses()) {
+                            if (a[0].equals(iv.blockId())) {
+                                next = (String) a[1];
+                                nextStart = tk.startTs();
+                            }
+                        }
+                    }
+                }
+                t.row(m.nodeName(iv.nodeId()), m.blockLabel(iv.blockId()), iv.ts(), iv.end(), lastUse, kept, next);
+            }
+        }
+        return t.build();
+    }
+
+    private static boolean uses(MemoryTrace.TaskRun t, long block) {
+        for (Object[] a : t.accesses()) {
+            if (a[0].equals(block)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Gap between each request and the first allocation of that block on the destination node after it. */
+    public static Table requestToAllocation(MemoryTrace m, long thresholdNs) {
+        Table.Builder t = Table.builder("Request to allocation (gap >= " + thresholdNs + " ns flagged)", "block",
+                "node", "kind", "request_ts", "allocation_ts", "gap_ns", "allocation_success", "slow");
+        for (MemoryTrace.Request r : m.requests) {
+            if (r.blockId() == null || r.dstNodeId() == null) {
+                continue;
+            }
+            MemoryTrace.Action alloc = null;
+            for (MemoryTrace.Action a : m.actions) {
+                if (a.action().equals("Allocating") && r.blockId().equals(a.blockId()) && a.nodeId() == r.dstNodeId()
+                        && a.ts() >= r.ts()) {
+                    alloc = a;
+                    break;
+                }
+            }
+            if (alloc != null) {
+                long gap = alloc.ts() - r.ts();
+                t.row(m.blockLabel(r.blockId()), m.nodeName(r.dstNodeId()), r.kind(), r.ts(), alloc.ts(), gap,
+                        alloc.success(), gap >= thresholdNs);
+            }
+        }
+        return t.build();
+    }
+
+    /**
+     * Late data: tasks whose last input arrived less than {@code closeNs} before they started although their
+     * dependencies were done at least {@code waitNs} earlier; the late block is named.
+     */
+    public static Table lateData(MemoryTrace m, long closeNs, long waitNs) {
+        Table.Builder t = Table.builder("Late data", "job_id", "name", "worker", "start", "wait_after_deps_ns",
+                "last_input_arrival", "input_before_start_ns", "late_block");
+        for (MemoryTrace.TaskRun tk : m.tasks) {
+            TaskWait.Result r = TaskWait.of(m, tk.jobId());
+            Long wait = r.waitAfterDeps();
+            Long before = r.inputBeforeStart();
+            if (wait != null && before != null && wait >= waitNs && before <= closeNs) {
+                t.row(tk.jobId(), tk.name(), tk.worker(), tk.startTs(), wait, r.lastInputArrival(), before,
+                        m.blockLabel(r.lastInputBlock()));
+            }
+        }
+        return t.build();
+    }
+
+    /** Transfers by request class and requests by kind, with their shares. */
+    public static Table fetchVsPrefetch(MemoryTrace m) {
+        Map<String, long[]> moves = new LinkedHashMap<>();
+        for (MemoryTrace.Move x : m.moves) {
+            long[] a = moves.computeIfAbsent(x.transferClass() == null ? "unknown" : x.transferClass(),
+                    k -> new long[2]);
+            a[0]++;
+            a[1] += x.bytes();
+        }
+        Map<String, long[]> reqs = new LinkedHashMap<>();
+        for (MemoryTrace.Request r : m.requests) {
+            reqs.computeIfAbsent(r.kind(), k -> new long[1])[0]++;
+        }
+        Table.Builder t = Table.builder("Fetch vs prefetch", "what", "class", "count", "bytes", "percent");
+        long nMoves = m.moves.size();
+        moves.forEach((k, a) -> t.row("transfers", k, a[0], a[1], nMoves == 0 ? null : 100.0 * a[0] / nMoves));
+        long nReq = m.requests.size();
+        reqs.forEach((k, a) -> t.row("requests", k, a[0], null, nReq == 0 ? null : 100.0 * a[0] / nReq));
+        return t.build();
+    }
+
+    /**
+     * Ping-pong: runs of at least {@code minRun} consecutive transfers of one block, each going back the way the
+     * previous one came (A→B, B→A, A→B, ...). The node kinds tell a normal CPU/device read-write alternation from
+     * a block bounced between two devices.
+     */
+    public static Table pingPong(MemoryTrace m, int minRun) {
+        Map<Long, List<MemoryTrace.Move>> byBlock = new LinkedHashMap<>();
+        for (MemoryTrace.Move x : m.moves) {
+            if (x.blockId() != null && x.srcNodeId() != null && x.dstNodeId() != null) {
+                byBlock.computeIfAbsent(x.blockId(), k -> new ArrayList<>()).add(x);
+            }
+        }
+        Table.Builder t = Table.builder("Ping-pong transfers (runs >= " + minRun + ")", "block", "handle",
+                "node_a", "node_b", "kind_a", "kind_b", "run_length", "first_ts", "last_ts", "com_ids");
+        for (var e : byBlock.entrySet()) {
+            List<MemoryTrace.Move> ms = e.getValue();
+            ms.sort(Comparator.comparingLong((MemoryTrace.Move x) -> x.comId() == null ? Long.MAX_VALUE : x.comId())
+                    .thenComparingLong(MemoryTrace.Move::ts));
+            int start = 0;
+            for (int i = 1; i <= ms.size(); i++) {
+                boolean continues = i < ms.size() && ms.get(i).srcNodeId().equals(ms.get(i - 1).dstNodeId())
+                        && ms.get(i).dstNodeId().equals(ms.get(i - 1).srcNodeId());
+                if (!continues) {
+                    int len = i - start;
+                    if (len >= minRun) {
+                        MemoryTrace.Move f = ms.get(start);
+                        StringBuilder coms = new StringBuilder();
+                        for (int k = start; k < i; k++) {
+                            coms.append(k > start ? " " : "").append(ms.get(k).comId());
+                        }
+                        MemoryTrace.Block b = m.blocks.get(e.getKey());
+                        t.row(b.label(), b.handle(), m.nodeName(f.srcNodeId()), m.nodeName(f.dstNodeId()),
+                                kind(m, f.srcNodeId()), kind(m, f.dstNodeId()), (long) len, f.ts(),
+                                ms.get(i - 1).end(), coms.toString());
+                    }
+                    start = i;
+                }
+            }
+        }
+        return t.build();
+    }
+
+    private static String kind(MemoryTrace m, Long node) {
+        MemoryTrace.Node n = node == null ? null : m.nodes.get(node);
+        return n == null ? null : n.kind();
+    }
+
+    /** Detector results by name, for callers that want one. */
+    public static Map<String, Table> byName(MemoryTrace m, Options o) {
+        Map<String, Table> out = new HashMap<>();
+        for (Table t : all(m, o)) {
+            out.put(t.title(), t);
+        }
+        return out;
+    }
+}

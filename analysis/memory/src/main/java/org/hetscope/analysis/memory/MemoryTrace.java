@@ -1,0 +1,175 @@
+package org.hetscope.analysis.memory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.hetscope.store.Store;
+import org.hetscope.store.Table;
+
+/**
+ * The memory-related records of one store, loaded once for the analyses of this package: memory nodes, blocks,
+ * residency, tasks with their accesses and dependencies, requests, manager actions and transfers. The StarPU
+ * tables ({@code starpu_*}) are optional; analyses that need them return empty tables without them.
+ */
+public final class MemoryTrace {
+    /** A memory node. */
+    public record Node(long id, String name, String kind) {}
+
+    /** A data block. */
+    public record Block(long id, String handle, String coordinates, Long size) {
+        /** Coordinates when known, else the handle: how blocks are named in the outputs. */
+        public String label() {
+            return coordinates == null || coordinates.isBlank() ? handle : "(" + coordinates.replace(' ', ',') + ")";
+        }
+    }
+
+    /** A residency interval. */
+    public record Interval(long blockId, long nodeId, long ts, long end, String state) {}
+
+    /** An executed task with its accesses ({block id, mode}). */
+    public record TaskRun(long id, long jobId, String name, Long workerTrackId, String worker, Long nodeId,
+                          Long submitTs, long startTs, long endTs, Integer priority, List<Object[]> accesses) {}
+
+    /** A request of a block on a node. */
+    public record Request(long ts, Long blockId, Long srcNodeId, Long dstNodeId, String kind, Long priority) {}
+
+    /** A memory-manager action (allocation, free, write-back, copy). */
+    public record Action(long nodeId, Long blockId, String action, long ts, long end, String requestKind,
+                         Long bytes, Long result, Boolean success, Long otherNodeId, Long comId) {}
+
+    /** A transfer between nodes, with its request class (fetch/prefetch/idle_fetch) when known. */
+    public record Move(long id, long ts, long end, long bytes, Long srcNodeId, Long dstNodeId, Long blockId,
+                       Long comId, String transferClass) {}
+
+    public final Map<Long, Node> nodes = new java.util.LinkedHashMap<>();
+    public final Map<Long, Block> blocks = new java.util.LinkedHashMap<>();
+    public final List<Interval> residency = new ArrayList<>();
+    public final List<TaskRun> tasks = new ArrayList<>();
+    public final Map<Long, TaskRun> tasksByJob = new HashMap<>();
+    /** JobId to the JobIds it depends on (tasks.rec DependsOn, ghost or not), else task_dependency edges. */
+    public final Map<Long, List<Long>> dependsOn = new HashMap<>();
+    public final List<Request> requests = new ArrayList<>();
+    public final List<Action> actions = new ArrayList<>();
+    public final List<Move> moves = new ArrayList<>();
+    /** Handle to {register, unregister} times (null when unknown). */
+    public final Map<Long, Long[]> lifetime = new HashMap<>();
+    public long traceStart;
+    public long traceEnd;
+
+    public static MemoryTrace load(Store store) {
+        MemoryTrace m = new MemoryTrace();
+        for (Object[] r : store.query("SELECT id, name, kind FROM memory_node ORDER BY id").rows()) {
+            m.nodes.put((Long) r[0], new Node((Long) r[0], (String) r[1], (String) r[2]));
+        }
+        Map<String, Long> byHandle = new HashMap<>();
+        for (Object[] r : store.query("SELECT id, handle, coordinates, size_bytes FROM memory_block ORDER BY id")
+                .rows()) {
+            m.blocks.put((Long) r[0], new Block((Long) r[0], (String) r[1], (String) r[2], (Long) r[3]));
+            byHandle.put((String) r[1], (Long) r[0]);
+        }
+        for (Object[] r : store.query("SELECT block_id, node_id, ts, ts + dur, state FROM residency "
+                + "ORDER BY block_id, node_id, ts").rows()) {
+            m.residency.add(new Interval((Long) r[0], (Long) r[1], (Long) r[2], (Long) r[3], (String) r[4]));
+        }
+        Map<Long, List<Object[]>> access = new HashMap<>();
+        for (Object[] r : store.query("SELECT task_id, block_id, mode FROM task_access").rows()) {
+            access.computeIfAbsent((Long) r[0], k -> new ArrayList<>()).add(new Object[] {r[1], r[2]});
+        }
+        for (Object[] r : store.query("SELECT t.id, t.job_id, t.name, t.worker_track_id, k.name, t.node_id, "
+                + "t.submit_ts, t.start_ts, t.end_ts, t.priority FROM task t LEFT JOIN track k "
+                + "ON k.id = t.worker_track_id ORDER BY t.start_ts, t.id").rows()) {
+            TaskRun t = new TaskRun((Long) r[0], (Long) r[1], (String) r[2], (Long) r[3], (String) r[4],
+                    (Long) r[5], (Long) r[6], (Long) r[7], (Long) r[8],
+                    r[9] == null ? null : ((Long) r[9]).intValue(), access.getOrDefault((Long) r[0], List.of()));
+            m.tasks.add(t);
+            m.tasksByJob.put(t.jobId(), t);
+        }
+        if (hasTable(store, "starpu_depends_on")) {
+            for (Object[] r : store.query("SELECT job_id, depends_on_job_id FROM starpu_depends_on").rows()) {
+                m.dependsOn.computeIfAbsent((Long) r[0], k -> new ArrayList<>()).add((Long) r[1]);
+            }
+        } else {
+            for (Object[] r : store.query("SELECT a.job_id, b.job_id FROM task_dependency d JOIN task a "
+                    + "ON a.id = d.to_task_id JOIN task b ON b.id = d.from_task_id").rows()) {
+                m.dependsOn.computeIfAbsent((Long) r[0], k -> new ArrayList<>()).add((Long) r[1]);
+            }
+        }
+        if (hasTable(store, "starpu_request")) {
+            for (Object[] r : store.query("SELECT ts, block_id, src_node_id, dst_node_id, kind, priority "
+                    + "FROM starpu_request ORDER BY ts, line").rows()) {
+                m.requests.add(new Request((Long) r[0], (Long) r[1], (Long) r[2], (Long) r[3], (String) r[4],
+                        (Long) r[5]));
+            }
+        }
+        if (hasTable(store, "starpu_manager_action")) {
+            for (Object[] r : store.query("SELECT node_id, block_id, action, ts, ts + dur, request_kind, bytes, "
+                    + "result, success, other_node_id, com_id FROM starpu_manager_action ORDER BY ts, line")
+                    .rows()) {
+                m.actions.add(new Action((Long) r[0], (Long) r[1], (String) r[2], (Long) r[3], (Long) r[4],
+                        (String) r[5], (Long) r[6], (Long) r[7], (Boolean) r[8], (Long) r[9], (Long) r[10]));
+            }
+        }
+        String cls = hasTable(store, "starpu_transfer") ? "(SELECT class FROM starpu_transfer s "
+                + "WHERE s.transfer_id = t.id LIMIT 1)" : "NULL";
+        for (Object[] r : store.query("SELECT id, ts, ts + dur, bytes, src_node_id, dst_node_id, block_id, "
+                + "correlation_id, " + cls + " FROM transfer t WHERE block_id IS NOT NULL OR src_node_id IS NOT NULL "
+                + "ORDER BY ts, id").rows()) {
+            m.moves.add(new Move((Long) r[0], (Long) r[1], (Long) r[2], (Long) r[3], (Long) r[4], (Long) r[5],
+                    (Long) r[6], (Long) r[7], (String) r[8]));
+        }
+        for (Object[] r : store.query("SELECT name, ts, json_extract_string(args, '$.value') FROM instant "
+                + "WHERE name IN ('data registration', 'data unregistration') ORDER BY ts").rows()) {
+            Long b = byHandle.get((String) r[2]);
+            if (b == null) {
+                continue;
+            }
+            Long[] life = m.lifetime.computeIfAbsent(b, k -> new Long[2]);
+            if (r[0].equals("data registration")) {
+                if (life[0] == null) {
+                    life[0] = (Long) r[1];
+                }
+            } else {
+                life[1] = (Long) r[1];
+            }
+        }
+        Table span = store.query("SELECT min(ts), max(ts + dur) FROM (SELECT ts, dur FROM slice UNION ALL "
+                + "SELECT ts, 0 FROM instant UNION ALL SELECT ts, 0 FROM counter UNION ALL "
+                + "SELECT ts, dur FROM residency)");
+        Object[] s = span.rows().get(0);
+        m.traceStart = s[0] == null ? 0 : (Long) s[0];
+        m.traceEnd = s[1] == null ? 0 : (Long) s[1];
+        return m;
+    }
+
+    static boolean hasTable(Store store, String name) {
+        return !store.query(null, "SELECT 1 FROM information_schema.tables WHERE table_name = ?", name).rows()
+                .isEmpty();
+    }
+
+    /** The block with this handle, coordinates ("2 1", "2,1", "(2,1)") or id text, or null. */
+    public Block findBlock(String text) {
+        String t = text.trim();
+        String coords = t.replaceAll("[()]", "").replace(',', ' ').trim().replaceAll("\\s+", " ");
+        for (Block b : blocks.values()) {
+            if (t.equals(b.handle()) || (b.coordinates() != null && b.coordinates().trim().equals(coords))) {
+                return b;
+            }
+        }
+        try {
+            return blocks.get(Long.parseLong(t));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    public String nodeName(Long id) {
+        Node n = id == null ? null : nodes.get(id);
+        return n == null ? null : n.name();
+    }
+
+    public String blockLabel(Long id) {
+        Block b = id == null ? null : blocks.get(id);
+        return b == null ? null : b.label();
+    }
+}
