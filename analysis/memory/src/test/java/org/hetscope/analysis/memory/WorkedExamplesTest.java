@@ -1,0 +1,270 @@
+package org.hetscope.analysis.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.hetscope.formats.paje.PajeFormat;
+import org.hetscope.model.Entity;
+import org.hetscope.model.MemoryBlock;
+import org.hetscope.model.MemoryNode;
+import org.hetscope.model.Progress;
+import org.hetscope.model.Task;
+import org.hetscope.model.TaskAccess;
+import org.hetscope.model.Track;
+import org.hetscope.model.TrackKind;
+import org.hetscope.model.Transfer;
+import org.hetscope.model.TransferKind;
+import org.hetscope.store.Store;
+import org.hetscope.store.StoreWriter;
+import org.hetscope.store.Table;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The thesis's worked examples (specification section 9, items 1 to 4) on hand-made traces. */
+class WorkedExamplesTest {
+
+    /** A minimal StarPU-dialect Paje trace: RAM node 0, a CUDA device as node 1; body lines in ms. */
+    static String starpuTrace(String body) {
+        return """
+                %EventDef PajeDefineContainerType 1
+                % Alias string
+                % Type string
+                % Name string
+                %EndEventDef
+                %EventDef PajeDefineEventType 2
+                % Alias string
+                % Type string
+                % Name string
+                %EndEventDef
+                %EventDef PajeCreateContainer 7
+                % Time date
+                % Alias string
+                % Type string
+                % Container string
+                % Name string
+                %EndEventDef
+                %EventDef PajeNewEvent 9
+                % Time date
+                % Type string
+                % Container string
+                % Value string
+                %EndEventDef
+                %EventDef PajeNewEvent 22
+                % Time date
+                % Type string
+                % Container string
+                % Value string
+                % Handle string
+                % Info string
+                % Size string
+                % Tid string
+                %EndEventDef
+                1 P 0 "Program"
+                1 Mn P "Memory Node"
+                1 Mm Mn "Memory Manager"
+                1 T Mn "Thread"
+                1 W T "Worker"
+                2 register P "data registration"
+                2 unregister P "data unregistration"
+                2 SI Mm "data state invalid"
+                2 SS Mm "data state shared"
+                2 SO Mm "data state owner"
+                7 0.0 p P 0 program
+                7 0.0 mn0 Mn p MEMNODE0
+                7 0.0 mm0 Mm mn0 MEMMANAGER0
+                7 0.0 mn1 Mn p MEMNODE1
+                7 0.0 mm1 Mm mn1 MEMMANAGER1
+                7 0.0 t1 T mn1 T1
+                7 0.0 w0 W t1 CUDA0
+                """ + body;
+    }
+
+    static Store store(Path dir, String name, Consumer<StoreWriter> emit) throws Exception {
+        Path file = dir.resolve(name + ".hets");
+        StoreWriter w = StoreWriter.create(file);
+        emit.accept(w);
+        w.commit();
+        return Store.open(file);
+    }
+
+    static Store paje(Path dir, String body) throws Exception {
+        Path trace = Files.writeString(dir.resolve("t.trace"), starpuTrace(body));
+        return store(dir, "paje", w -> {
+            try {
+                new PajeFormat().read(trace, w, Progress.NONE);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    @Test
+    void residencyBinOfItem1(@TempDir Path dir) throws Exception {
+        // Block a: owned by RAM 0-18 ms, then by the GPU 18-20 ms. Block b: shared on both for all of [20, 40).
+        try (Store s = paje(dir, """
+                9 0.0 register p a
+                9 0.0 SO mm0 a
+                9 18.0 SI mm0 a
+                9 18.0 SO mm1 a
+                9 20.0 unregister p a
+                9 20.0 register p b
+                9 20.0 SS mm0 b
+                9 20.0 SS mm1 b
+                9 40.0 unregister p b
+                """)) {
+            MemoryTrace m = MemoryTrace.load(s);
+            Table bins = ResidencyAnalysis.bins(m, 20_000_000L, null);
+            Map<String, Double> pct = new java.util.TreeMap<>();
+            bins.rows().forEach(r -> pct.put(r[1] + " " + r[2] + " " + r[3], (Double) r[6]));
+            assertEquals(Map.of("a MEMNODE0 0", 90.0, "a MEMNODE1 0", 10.0, "b MEMNODE0 20000000", 100.0,
+                    "b MEMNODE1 20000000", 100.0), pct);
+            // Shared on two nodes: the bin adds up to 200 %.
+            assertEquals(200.0, pct.get("b MEMNODE0 20000000") + pct.get("b MEMNODE1 20000000"), 0);
+            // A block present for part of a bin gives less than 100 %: 5 ms bins put a's GPU 2 ms in one bin.
+            Table five = ResidencyAnalysis.bins(m, 5_000_000L, m.findBlock("a").id());
+            assertEquals(40.0, (Double) MemoryFixtureTest.cell(five, Map.of("node", "MEMNODE1",
+                    "bin_start", 15_000_000L), "percent"), 0);
+            assertEquals(60.0, (Double) MemoryFixtureTest.cell(five, Map.of("node", "MEMNODE0",
+                    "bin_start", 15_000_000L), "percent"), 0);
+            assertEquals("device", m.nodes.values().stream().filter(n -> n.name().equals("MEMNODE1"))
+                    .findFirst().orElseThrow().kind());
+        }
+    }
+
+    static final long MS = 1_000_000L;
+
+    @Test
+    void task1667OfItem2(@TempDir Path dir) throws Exception {
+        try (Store s = store(dir, "t1667", w -> {
+            long ram = w.newId(Entity.MEMORY_NODE);
+            long gpu = w.newId(Entity.MEMORY_NODE);
+            w.memoryNode(new MemoryNode(ram, "RAM", null, "RAM"));
+            w.memoryNode(new MemoryNode(gpu, "GPU2", null, "device"));
+            long cpu3 = w.newId(Entity.TRACK);
+            long other = w.newId(Entity.TRACK);
+            w.track(Track.of(cpu3, null, TrackKind.WORKER, "CPU3"));
+            w.track(Track.of(other, null, TrackKind.WORKER, "CUDA0"));
+            long[] blocks = new long[3];
+            String[] coords = {"0 2", "0 9", "2 9"};
+            for (int i = 0; i < 3; i++) {
+                blocks[i] = w.newId(Entity.MEMORY_BLOCK);
+                w.memoryBlock(new MemoryBlock(blocks[i], "h" + i, null, 7_372_800L, ram, coords[i]));
+            }
+            long dep = w.newId(Entity.TASK);
+            w.task(new Task(dep, null, 1000, "dep", other, gpu, 0L, 5000 * MS, 5185 * MS, 0));
+            long prev = w.newId(Entity.TASK);
+            w.task(new Task(prev, null, 1500, "prev", cpu3, ram, 0L, 5300 * MS, 5486 * MS, 0));
+            long t = w.newId(Entity.TASK);
+            w.task(new Task(t, null, 1667, "dgemm", cpu3, ram, 100 * MS, 5676 * MS, 5800 * MS, 0));
+            for (long b : blocks) {
+                w.taskAccess(new TaskAccess(t, b, "R"));
+            }
+            w.defineTable("starpu_depends_on", "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
+            w.row("starpu_depends_on", 1667L, 1000L, "task");
+            w.defineTable("starpu_request", "ts BIGINT, block_id BIGINT, src_node_id BIGINT, dst_node_id BIGINT, "
+                    + "kind VARCHAR, priority BIGINT, line BIGINT");
+            w.row("starpu_request", 5185 * MS, blocks[1], gpu, ram, "prefetch", 0L, 1L);
+            w.row("starpu_request", 5185 * MS, blocks[2], gpu, ram, "prefetch", 0L, 2L);
+            w.row("starpu_request", 5486 * MS, blocks[2], gpu, ram, "fetch", 0L, 3L);
+            w.defineTable("starpu_manager_action", "slice_id BIGINT, node_id BIGINT, block_id BIGINT, "
+                    + "action VARCHAR, ts BIGINT, dur BIGINT, request_kind VARCHAR, bytes BIGINT, result BIGINT, "
+                    + "success BOOLEAN, other_node_id BIGINT, com_id BIGINT, line BIGINT");
+            w.row("starpu_manager_action", null, ram, blocks[2], "Allocating", 5490 * MS, MS, "fetch", 7_372_800L,
+                    -12L, false, null, null, 4L);
+            w.row("starpu_manager_action", null, ram, blocks[2], "Allocating", 5590 * MS, MS, "fetch", 7_372_800L,
+                    7_372_800L, true, null, null, 5L);
+            long tr = w.newId(Entity.TRANSFER);
+            w.transfer(new Transfer(tr, null, 5600 * MS, 70 * MS, 7_372_800L, TransferKind.DTOH, null, null, gpu,
+                    ram, blocks[2], 1L));
+        })) {
+            MemoryTrace m = MemoryTrace.load(s);
+            TaskWait.Result r = TaskWait.of(m, 1667);
+            assertEquals(491 * MS, r.waitAfterDeps());
+            assertEquals(190 * MS, r.idleBefore());
+            assertEquals(301 * MS, r.workerBusy());
+            assertEquals(5185 * MS - 100 * MS, r.dependencyWait());
+            Table late = Detectors.lateData(m, 10 * MS, 100 * MS);
+            assertEquals(1, late.size());
+            assertEquals("(2,9)", late.rows().get(0)[7]);
+            Table retries = Detectors.allocationRetries(m);
+            assertEquals(List.of("RAM (2,9) 2 1 1"), retries.rows().stream()
+                    .map(x -> x[0] + " " + x[1] + " " + x[2] + " " + x[3] + " " + x[4]).toList());
+            Table gaps = Detectors.requestToAllocation(m, 100 * MS);
+            // The 5185 prefetch of (2,9) waited 305 ms for the (failing) first allocation: slow.
+            assertEquals(305 * MS, MemoryFixtureTest.cell(gaps, Map.of("request_ts", 5185 * MS, "block", "(2,9)"),
+                    "gap_ns"));
+            assertEquals(true, MemoryFixtureTest.cell(gaps, Map.of("request_ts", 5185 * MS, "block", "(2,9)"),
+                    "slow"));
+        }
+    }
+
+    @Test
+    void pageRoundingOfItem3() {
+        long page = 2L << 20;
+        assertEquals(1_015_808L, Detectors.pageWaste(7_372_800L, page));
+        assertEquals(992 * 1024L, Detectors.pageWaste(960L * 960 * 8, page));
+        assertEquals(2_060_288L, Detectors.pageWaste(36_864L, page));
+        assertEquals(0L, Detectors.pageWaste(page, page));
+        // 60x60 tiles: the thesis's ~1 800 MB fits the N(N+1)/2 = 1 830 lower-triangular blocks.
+        assertEquals(1_815_360L * 1024, 60 * 61 / 2 * Detectors.pageWaste(7_372_800L, page));
+    }
+
+    @Test
+    void pingPongOfItem4(@TempDir Path dir) throws Exception {
+        try (Store s = store(dir, "pp", w -> {
+            long a = w.newId(Entity.MEMORY_NODE);
+            long b = w.newId(Entity.MEMORY_NODE);
+            w.memoryNode(new MemoryNode(a, "GPU0", null, "device"));
+            w.memoryNode(new MemoryNode(b, "GPU1", null, "device"));
+            long x = w.newId(Entity.MEMORY_BLOCK);
+            long y = w.newId(Entity.MEMORY_BLOCK);
+            w.memoryBlock(new MemoryBlock(x, "x", null, 8L, a, null));
+            w.memoryBlock(new MemoryBlock(y, "y", null, 8L, a, null));
+            long[][] moves = {{x, a, b}, {x, b, a}, {x, a, b}, {y, a, b}, {y, a, b}};
+            long com = 0;
+            for (long[] mv : moves) {
+                long id = w.newId(Entity.TRANSFER);
+                com++;
+                w.transfer(new Transfer(id, null, com * MS, MS, 8, TransferKind.DTOD, null, null, mv[1], mv[2], mv[0],
+                        com));
+            }
+        })) {
+            Table pp = Detectors.pingPong(MemoryTrace.load(s), 3);
+            assertEquals(List.of("x GPU0 GPU1 3 device device"), pp.rows().stream()
+                    .map(r -> r[1] + " " + r[2] + " " + r[3] + " " + r[6] + " " + r[4] + " " + r[5]).toList());
+        }
+    }
+
+    @Test
+    void dominantShareCountsOverlappingActionsOnce(@TempDir Path dir) throws Exception {
+        try (Store s = store(dir, "gantt", w -> {
+            long n = w.newId(Entity.MEMORY_NODE);
+            w.memoryNode(new MemoryNode(n, "GPU2", null, "device"));
+            w.defineTable("starpu_manager_action", "slice_id BIGINT, node_id BIGINT, block_id BIGINT, "
+                    + "action VARCHAR, ts BIGINT, dur BIGINT, request_kind VARCHAR, bytes BIGINT, result BIGINT, "
+                    + "success BOOLEAN, other_node_id BIGINT, com_id BIGINT, line BIGINT");
+            // Two copies overlapping on [2, 4) ms, one allocation [6, 7) ms.
+            w.row("starpu_manager_action", null, n, null, "DriverCopy", 0L, 4 * MS, null, null, null, null, null,
+                    null, 1L);
+            w.row("starpu_manager_action", null, n, null, "DriverCopy", 2 * MS, 4 * MS, null, null, null, null, null,
+                    null, 2L);
+            w.row("starpu_manager_action", null, n, null, "Allocating", 6 * MS, MS, null, null, null, null, null,
+                    null, 3L);
+        })) {
+            MemoryTrace m = MemoryTrace.load(s);
+            Table sh = ManagerGantt.shares(m, MS, 9 * MS);
+            // Window [1, 9) ms: copies cover [1, 6) = 5 ms = 62.5 %, allocation 1 ms = 12.5 %.
+            assertEquals(62.5, (Double) MemoryFixtureTest.cell(sh, Map.of("action", "DriverCopy"), "percent"), 0);
+            assertEquals(12.5, (Double) MemoryFixtureTest.cell(sh, Map.of("action", "Allocating"), "percent"), 0);
+            assertEquals(true, MemoryFixtureTest.cell(sh, Map.of("action", "DriverCopy"), "dominant"));
+            Table lanes = ManagerGantt.actions(m);
+            assertEquals(List.of(0L, 1L, 0L), lanes.rows().stream().map(r -> r[1]).toList());
+            assertTrue(lanes.rows().stream().allMatch(r -> r[0].equals("GPU2")));
+        }
+    }
+}
