@@ -1,0 +1,132 @@
+package org.hetscope.capture.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the example programs under the agent on the OpenCL implementation installed (PoCL in CI) and checks the
+ * written trace as babeltrace2 decodes it against the counts each program kept of its own calls.
+ */
+class AgentTraceTest {
+    @TempDir
+    static Path work;
+
+    @BeforeAll
+    static void needs() {
+        assumeTrue(ExampleRun.openClAvailable(), "no OpenCL ICD installed (Debian: pocl-opencl-icd)");
+        assumeTrue(Babeltrace.available(), "babeltrace2 is not installed");
+    }
+
+    private static final String EX = "org.hetscope.capture.examples.";
+
+    @Test
+    void vectorAdd() throws Exception {
+        check(ExampleRun.run(work, "vadd", EX + "VectorAdd", "65536"), true);
+    }
+
+    @Test
+    void matrixMultiply() throws Exception {
+        check(ExampleRun.run(work, "matmul", EX + "MatrixMultiply", "128", "3"), true);
+    }
+
+    @Test
+    void launchHeavy() throws Exception {
+        check(ExampleRun.run(work, "launch", EX + "LaunchHeavy", "3000"), true);
+    }
+
+    @Test
+    void transferPipeline() throws Exception {
+        check(ExampleRun.run(work, "pipeline", EX + "TransferPipeline", "8", "65536"), true);
+    }
+
+    @Test
+    void systemExitMidRunLeavesReadableTrace() throws Exception {
+        ExampleRun r = ExampleRun.run(work, "exit", EX + "LaunchHeavy", "100000", "exit-after=700");
+        assertEquals(3, r.exitCode(), r.output());
+        check(r, false);
+    }
+
+    @Test
+    void uncaughtExceptionLeavesReadableTrace() throws Exception {
+        ExampleRun r = ExampleRun.run(work, "throw", EX + "LaunchHeavy", "100000", "throw-after=400");
+        assertEquals(1, r.exitCode(), r.output());
+        check(r, false);
+    }
+
+    /**
+     * Every call the program made is one api_call (on its own threads), every command it enqueued is one enqueue
+     * event and one command event; kernel and transfer counts and bytes per direction are the program's.
+     */
+    private static void check(ExampleRun run, boolean finished) throws Exception {
+        if (finished) {
+            assertEquals(0, run.exitCode(), run.output());
+        }
+        Map<String, Long> expected = run.report();
+        assertTrue(expected.getOrDefault("commands", 0L) > 0, "the example wrote no report: " + run.output());
+        List<Babeltrace.Event> events = Babeltrace.read(run.trace());
+
+        Set<Long> library = new HashSet<>();
+        for (Babeltrace.Event e : events) {
+            if (e.name().equals("thread") && e.num("library") == 1) {
+                library.add(e.streamKey());
+            }
+        }
+        Map<String, Long> calls = new TreeMap<>();
+        Map<String, Long> got = new TreeMap<>();
+        Map<Long, Long> enqueued = new TreeMap<>();
+        Map<Long, Long> completed = new TreeMap<>();
+        for (Babeltrace.Event e : events) {
+            switch (e.name()) {
+                case "api_call" -> {
+                    if (!library.contains(e.streamKey())) {
+                        calls.merge("call." + e.fields().get("function"), 1L, Long::sum);
+                    }
+                }
+                case "enqueue_kernel" -> {
+                    got.merge("kernels", 1L, Long::sum);
+                    got.merge("commands", 1L, Long::sum);
+                    assertTrue(enqueued.put(e.num("command"), e.num("command")) == null, "command id twice");
+                }
+                case "enqueue_mem" -> {
+                    String dir = e.fields().get("direction");
+                    got.merge("transfers." + dir, 1L, Long::sum);
+                    got.merge("bytes." + dir, e.num("bytes"), Long::sum);
+                    got.merge("commands", 1L, Long::sum);
+                    assertTrue(enqueued.put(e.num("command"), e.num("command")) == null, "command id twice");
+                }
+                case "command" -> {
+                    assertTrue(completed.put(e.num("command"), e.num("status")) == null, "command seen twice");
+                    if (e.num("status") == 0) {
+                        long q = e.num("queued");
+                        long sub = e.num("submit");
+                        long s = e.num("start");
+                        long end = e.num("end");
+                        assertTrue(q > 0 && q <= sub && sub <= s && s <= end, "device times out of order: " + e);
+                    }
+                }
+                default -> { }
+            }
+        }
+        Map<String, Long> programCalls = new TreeMap<>(expected);
+        programCalls.keySet().removeIf(k -> !k.startsWith("call."));
+        assertEquals(programCalls, calls, "API calls per function");
+        Map<String, Long> programCounts = new TreeMap<>(expected);
+        programCounts.keySet().removeIf(k -> k.startsWith("call."));
+        assertEquals(programCounts, got, "commands, kernels, transfers and bytes");
+        assertEquals(enqueued.keySet(), completed.keySet(), "every enqueued command has one command event");
+        if (finished) {
+            assertTrue(completed.values().stream().allMatch(s -> s == 0), "all commands completed");
+        }
+    }
+}
