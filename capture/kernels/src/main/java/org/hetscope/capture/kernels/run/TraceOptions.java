@@ -1,0 +1,42 @@
+package org.hetscope.capture.kernels.run;
+
+import java.util.List;
+import org.jocl.cl_mem;
+
+/**
+ * How to trace: the strategy, naive or reduced tracepoints, and the sizes of the single-pass structures.
+ *
+ * @param sharedCapacity records the shared buffer holds (0: 16 per work-item + 1024)
+ * @param chunkRecords records per chunk of the sub-buffer pool
+ * @param chunks chunks in the pool (0: 2 per work-item + 16)
+ * @param canaries two-phase only: a guard word after each producer's slice, checked after the recording pass
+ * @param betweenPasses two-phase only: called after the restore and before the recording pass (tests use it to
+ *     make a kernel non-deterministic); receives the device buffers of the user's arguments (null for scalars)
+ */
+public record TraceOptions(Strategy strategy, boolean reduced, long sharedCapacity, int chunkRecords, long chunks,
+                           boolean canaries, BetweenPasses betweenPasses) {
+    /** The three ways of collecting records. */
+    public enum Strategy { TWO_PHASE, SHARED, SUBBUFFER }
+
+    /** A hook between the two passes of two-phase tracing. */
+    @FunctionalInterface
+    public interface BetweenPasses {
+        void run(OpenClSession session, List<cl_mem> buffers);
+    }
+
+    public static TraceOptions of(Strategy s, boolean reduced) {
+        return new TraceOptions(s, reduced, 0, 64, 0, false, null);
+    }
+
+    public TraceOptions withCapacity(long records) {
+        return new TraceOptions(strategy, reduced, records, chunkRecords, chunks, canaries, betweenPasses);
+    }
+
+    public TraceOptions withChunks(int records, long count) {
+        return new TraceOptions(strategy, reduced, sharedCapacity, records, count, canaries, betweenPasses);
+    }
+
+    public TraceOptions withCanaries(BetweenPasses hook) {
+        return new TraceOptions(strategy, reduced, sharedCapacity, chunkRecords, chunks, true, hook);
+    }
+}
