@@ -90,6 +90,33 @@ public final class TraceView implements AutoCloseable {
         return tracks;
     }
 
+    /** The tracks in the order of the track tree: each parent followed by its children (depth first). */
+    public List<TrackInfo> treeOrder() {
+        Map<Long, List<TrackInfo>> children = new LinkedHashMap<>();
+        List<TrackInfo> roots = new ArrayList<>();
+        for (TrackInfo t : tracks) {
+            if (t.parentId() != null && trackById.containsKey(t.parentId())) {
+                children.computeIfAbsent(t.parentId(), k -> new ArrayList<>()).add(t);
+            } else {
+                roots.add(t);
+            }
+        }
+        List<TrackInfo> out = new ArrayList<>(tracks.size());
+        java.util.ArrayDeque<TrackInfo> stack = new java.util.ArrayDeque<>();
+        for (int i = roots.size() - 1; i >= 0; i--) {
+            stack.push(roots.get(i));
+        }
+        while (!stack.isEmpty()) {
+            TrackInfo t = stack.pop();
+            out.add(t);
+            List<TrackInfo> kids = children.getOrDefault(t.id(), List.of());
+            for (int i = kids.size() - 1; i >= 0; i--) {
+                stack.push(kids.get(i));
+            }
+        }
+        return out;
+    }
+
     public TrackInfo track(long id) {
         return trackById.get(id);
     }

@@ -1,0 +1,118 @@
+package org.hetscope.web.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.hetscope.store.Table;
+import org.hetscope.web.BadQueryException;
+import org.hetscope.web.StatisticsTables;
+import org.hetscope.web.TimeText;
+import org.hetscope.web.TraceView;
+
+/** The pictures {@code hetscope plot} writes: named views of a store, as SVG or PNG. */
+public final class Plots {
+    public static final List<String> VIEWS = List.of("timeline", "kernels", "api", "utilisation");
+
+    /** A picture that knows its size and draws itself. */
+    public interface Picture {
+        int width();
+
+        int height();
+
+        void drawOn(Drawing d);
+    }
+
+    private Plots() {
+    }
+
+    public static Picture view(TraceView trace, String name, int width) {
+        return switch (name) {
+            case "timeline" -> wrap(new TimelineOverview(trace, width));
+            case "kernels" -> wrap(durationBars("Kernels by total time", StatisticsTables.kernels(trace.store()),
+                    width));
+            case "api" -> wrap(durationBars("API calls by total time", StatisticsTables.apiCalls(trace.store()),
+                    width));
+            case "utilisation" -> wrap(utilisation(StatisticsTables.utilisation(trace.store()), width));
+            default -> throw new BadQueryException("unknown view '" + name + "'; views: " + VIEWS);
+        };
+    }
+
+    /** The top 20 names of a per-name statistics table as bars of their total time. */
+    public static BarChart durationBars(String title, Table stats, int width) {
+        List<BarChart.Bar> bars = new ArrayList<>();
+        for (int i = 0; i < Math.min(20, stats.size()); i++) {
+            long total = (Long) stats.get(i, "total_ns");
+            bars.add(new BarChart.Bar((String) stats.get(i, "name"), total, TimeText.duration(total) + "  ("
+                    + stats.get(i, "count") + "×, " + String.format(Locale.ROOT, "%.1f %%",
+                    ((Number) stats.get(i, "percent")).doubleValue()) + ")"));
+        }
+        return new BarChart(title, bars, 0, width);
+    }
+
+    /** Busy percentage of each device and stream. */
+    public static BarChart utilisation(Table u, int width) {
+        List<BarChart.Bar> bars = new ArrayList<>();
+        for (int i = 0; i < u.size(); i++) {
+            double pct = u.get(i, "percent") == null ? 0 : ((Number) u.get(i, "percent")).doubleValue();
+            bars.add(new BarChart.Bar(u.get(i, "level") + ": " + u.get(i, "name"), pct,
+                    String.format(Locale.ROOT, "%.2f %% busy (%s)", pct, TimeText.duration((Long) u.get(i, "busy_ns")))));
+        }
+        return new BarChart("Utilisation (busy time / trace span)", bars, 100, width);
+    }
+
+    private static Picture wrap(TimelineOverview t) {
+        return new Picture() {
+            public int width() {
+                return t.width();
+            }
+
+            public int height() {
+                return t.height();
+            }
+
+            public void drawOn(Drawing d) {
+                t.drawOn(d);
+            }
+        };
+    }
+
+    private static Picture wrap(BarChart c) {
+        return new Picture() {
+            public int width() {
+                return c.width();
+            }
+
+            public int height() {
+                return c.height();
+            }
+
+            public void drawOn(Drawing d) {
+                c.drawOn(d);
+            }
+        };
+    }
+
+    public static String svg(Picture p, boolean standalone) {
+        SvgDrawing d = new SvgDrawing(p.width(), p.height());
+        p.drawOn(d);
+        return d.toSvg(standalone);
+    }
+
+    /** Writes the picture as SVG or PNG, chosen by the file name's extension. */
+    public static void write(Picture p, Path out) throws IOException {
+        String name = out.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".svg")) {
+            Files.writeString(out, svg(p, true), StandardCharsets.UTF_8);
+        } else if (name.endsWith(".png")) {
+            RasterDrawing r = new RasterDrawing(p.width(), p.height(), 2.0);
+            p.drawOn(r);
+            r.writePng(out);
+        } else {
+            throw new BadQueryException(out + ": the output must end in .svg or .png");
+        }
+    }
+}
