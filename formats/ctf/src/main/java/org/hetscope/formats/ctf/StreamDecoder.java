@@ -78,6 +78,11 @@ final class StreamDecoder implements AutoCloseable {
         this.index = PacketIndex.forStream(file, fileSize);
     }
 
+    /** File offset in bytes of the current event. */
+    long eventOffset() {
+        return winStart + base + (eventStartBits >>> 3);
+    }
+
     StreamStats stats() {
         return new StreamStats(file, streamClassId, packets, events, discarded, lostPackets);
     }
