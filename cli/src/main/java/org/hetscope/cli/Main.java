@@ -9,14 +9,13 @@ import picocli.CommandLine.Command;
         subcommands = {
             ImportCommand.class,
             SqlCommand.class,
-            org.hetscope.cli.mining.MineCommand.class,
+            InfoCommand.class,
+            StatsCommand.class,
+            GpuCommand.class,
             InfoCommand.class,
             StatsCommand.class,
             GpuCommand.class,
             org.hetscope.cli.web.ServeCommand.class,
-            org.hetscope.cli.web.ReportCommand.class,
-            org.hetscope.cli.web.PlotCommand.class,
-            org.hetscope.cli.ctf.CtfCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class Main implements Runnable {
