@@ -12,10 +12,12 @@ import picocli.CommandLine.Command;
             InfoCommand.class,
             StatsCommand.class,
             GpuCommand.class,
-            InfoCommand.class,
-            StatsCommand.class,
-            GpuCommand.class,
             org.hetscope.cli.web.ServeCommand.class,
+            org.hetscope.cli.web.ReportCommand.class,
+            org.hetscope.cli.web.PlotCommand.class,
+            org.hetscope.cli.ctf.CtfCommand.class,
+            org.hetscope.cli.memory.MemoryCommand.class,
+            org.hetscope.cli.tasks.TasksCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class Main implements Runnable {
