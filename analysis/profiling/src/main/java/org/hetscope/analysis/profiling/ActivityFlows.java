@@ -1,0 +1,49 @@
+package org.hetscope.analysis.profiling;
+
+import java.util.List;
+import org.hetscope.store.Store;
+import org.hetscope.store.Table;
+
+/** The API -> GPU activity arrows of a store as a table, with the rule that produced each (spec §2.4). */
+public final class ActivityFlows {
+    private final Store store;
+    private final long tolerance;
+
+    public ActivityFlows(Store store, long toleranceNs) {
+        this.store = store;
+        this.tolerance = toleranceNs;
+    }
+
+    public List<FlowMatcher.Match> matches() {
+        ProfileData d = ProfileData.load(store);
+        FlowMatcher m = new FlowMatcher(tolerance);
+        List<FlowMatcher.Match> out = new java.util.ArrayList<>(m.match(d.calls, d.activities));
+        out.addAll(m.matchRecords(d.calls, d.deviceSyncs));
+        return out;
+    }
+
+    public Table table() {
+        Table.Builder t = Table.builder("API -> GPU activity flows", "call_id", "call", "call_ts", "activity_id",
+                "activity", "activity_category", "activity_ts", "launch_lag_ns", "correlation_id", "rule", "guess");
+        for (FlowMatcher.Match m : matches()) {
+            t.row(m.call().id(), m.call().name(), m.call().ts(), m.activity().id(), m.activity().name(),
+                    m.activity().category(), m.activity().ts(), m.activity().ts() - m.call().ts(),
+                    m.activity().correlationId(), m.rule().name(),
+                    m.rule() == org.hetscope.model.FlowRule.FIFO || m.rule() == org.hetscope.model.FlowRule.TIME);
+        }
+        return t.build();
+    }
+
+    /** Counts per rule: how many arrows are facts and how many are guesses. */
+    public Table summary() {
+        List<FlowMatcher.Match> ms = matches();
+        Table.Builder t = Table.builder("Flow rules", "rule", "flows");
+        for (org.hetscope.model.FlowRule r : org.hetscope.model.FlowRule.values()) {
+            long n = ms.stream().filter(m -> m.rule() == r).count();
+            if (n > 0) {
+                t.row(r.name(), n);
+            }
+        }
+        return t.build();
+    }
+}
