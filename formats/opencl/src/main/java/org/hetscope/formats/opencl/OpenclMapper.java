@@ -1,0 +1,609 @@
+package org.hetscope.formats.opencl;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.hetscope.formats.ctf.CtfEvent;
+import org.hetscope.model.Category;
+import org.hetscope.model.CounterSample;
+import org.hetscope.model.Device;
+import org.hetscope.model.DeviceKind;
+import org.hetscope.model.Dim3;
+import org.hetscope.model.Entity;
+import org.hetscope.model.Flow;
+import org.hetscope.model.FlowRule;
+import org.hetscope.model.JsonText;
+import org.hetscope.model.KernelLaunch;
+import org.hetscope.model.MemoryBlock;
+import org.hetscope.model.MemoryNode;
+import org.hetscope.model.Slice;
+import org.hetscope.model.TraceProcess;
+import org.hetscope.model.TraceSink;
+import org.hetscope.model.TraceThread;
+import org.hetscope.model.Track;
+import org.hetscope.model.TrackKind;
+import org.hetscope.model.Transfer;
+import org.hetscope.model.TransferKind;
+
+/**
+ * Turns the agent's events (in time order) into the model: one API slice per call on its thread's track (with the
+ * call's details as args), devices and their queue tracks with one slice per command at its device times mapped
+ * to the host clock, kernel and transfer records, a flow from each enqueue call to its command, one track per
+ * buffer over its lifetime with the transfers that touched it, and device memory in use as a counter.
+ */
+final class OpenclMapper {
+    static final String COMMAND_TABLE = "opencl_command";
+    static final String COMMAND_COLUMNS = "slice_id BIGINT, command BIGINT, command_type VARCHAR, status INTEGER, "
+            + "enqueue_slice_id BIGINT, queue_track_id BIGINT, device_id BIGINT, queued_ts BIGINT, submit_ts BIGINT, "
+            + "start_ts BIGINT, end_ts BIGINT, bytes BIGINT, block_id BIGINT";
+
+    private final TraceSink sink;
+    private final String source;
+    private final long processId;
+    private final long processTrack;
+    private final Map<Long, ThreadState> threads = new HashMap<>();
+    private final Map<Long, DeviceState> devices = new LinkedHashMap<>();
+    private final Map<Long, String> platforms = new HashMap<>();
+    private final Map<Long, Long> contextDevice = new HashMap<>();
+    private final Map<Long, QueueState> queues = new LinkedHashMap<>();
+    private final Map<Long, String> kernelNames = new HashMap<>();
+    private final Map<Long, Buffer> liveBuffers = new HashMap<>();
+    private final List<Buffer> buffers = new ArrayList<>();
+    private final Map<Long, Enqueue> enqueues = new HashMap<>();
+    private final List<Command> commands = new ArrayList<>();
+    private final List<long[]> waits = new ArrayList<>();
+    final Map<String, Long> eventCounts = new TreeMap<>();
+    long apiCalls;
+    private long lastTs = Long.MIN_VALUE;
+    private final EnumLabels labels = new EnumLabels();
+
+    private static final class ThreadState {
+        long trackId;
+        Pending pending;
+        boolean library;
+    }
+
+    private static final class Pending {
+        long sliceId;
+        long seq;
+        long ts;
+        long dur;
+        String function;
+        int result;
+        Long correlation;
+        JsonText args = new JsonText();
+    }
+
+    private static final class DeviceState {
+        long id;
+        long handle;
+        long trackId;
+        long memoryNodeId;
+        long counterTrack = -1;
+        final DeviceClock clock = new DeviceClock();
+        final List<long[]> memoryDeltas = new ArrayList<>();
+        String name;
+    }
+
+    private static final class QueueState {
+        long handle;
+        long deviceHandle;
+        long trackId = -1;
+        int index;
+    }
+
+    private static final class Buffer {
+        long handle;
+        long size;
+        long flags;
+        long deviceHandle;
+        long created;
+        long released = Long.MIN_VALUE;
+        long lastUse = Long.MIN_VALUE;
+        long blockId;
+        final List<Slice> uses = new ArrayList<>();
+    }
+
+    private record Enqueue(long command, long sliceId, long ts, long end, long queue, String kind, String type,
+                           String direction, Buffer src, Buffer dst, long bytes, String kernel, long[] global,
+                           long[] local) {}
+
+    private record Command(long command, String type, int status, long queued, long submit, long start, long end,
+                           long queue, long device) {}
+
+    OpenclMapper(TraceSink sink, String source, long pid, String processName) {
+        this.sink = sink;
+        this.source = source;
+        processId = sink.newId(Entity.PROCESS);
+        sink.process(new TraceProcess(processId, pid, processName));
+        processTrack = sink.newId(Entity.TRACK);
+        sink.track(new Track(processTrack, null, TrackKind.PROCESS, processName, processId, null, null, null, 0,
+                null));
+        sink.defineTable(COMMAND_TABLE, COMMAND_COLUMNS);
+    }
+
+    void map(CtfEvent e) {
+        String name = e.name();
+        eventCounts.merge(name, 1L, Long::sum);
+        long ts = e.timestampNs();
+        lastTs = Math.max(lastTs, ts);
+        if (e.streamClassId() == 1) {
+            if (name.equals("command")) {
+                commands.add(new Command(e.getLong("command"), labels.label(e, "command_type"),
+                        (int) e.getLong("status"), e.getLong("queued"), e.getLong("submit"), e.getLong("start"),
+                        e.getLong("end"), e.getLong("queue"), e.getLong("device")));
+            } else {
+                sink.skipped("unknown device-stream event " + name, source, 1);
+            }
+            return;
+        }
+        ThreadState t = thread(e.getLong("thread_id"));
+        switch (name) {
+            case "thread" -> {
+                t.library = e.getLong("library", 0) == 1;
+                String tname = e.getString("name");
+                sink.thread(new TraceThread(threadId(e.getLong("thread_id")), e.getLong("java_id"), processId,
+                        t.library ? tname + " (JOCL)" : tname));
+            }
+            case "api_call" -> {
+                flush(t);
+                Pending p = new Pending();
+                p.sliceId = sink.newId(Entity.SLICE);
+                p.seq = e.getLong("seq");
+                p.ts = ts;
+                p.dur = e.getLong("duration");
+                p.function = labels.label(e, "function");
+                p.result = (int) e.getLong("result");
+                p.args.put("result", p.result);
+                if (t.library) {
+                    p.args.put("library", true);
+                }
+                t.pending = p;
+                apiCalls++;
+            }
+            case "platform" -> platforms.put(e.getLong("platform"), e.getString("name"));
+            case "device" -> device(e);
+            default -> detail(t, e, name);
+        }
+    }
+
+    private final Map<Long, Long> threadIds = new HashMap<>();
+
+    private long threadId(long tid) {
+        return threadIds.computeIfAbsent(tid, k -> sink.newId(Entity.THREAD));
+    }
+
+    private ThreadState thread(long tid) {
+        ThreadState t = threads.get(tid);
+        if (t == null) {
+            t = new ThreadState();
+            t.trackId = sink.newId(Entity.TRACK);
+            sink.track(new Track(t.trackId, processTrack, TrackKind.THREAD, "thread " + tid, processId,
+                    threadId(tid), null, null, (int) Math.min(tid, Integer.MAX_VALUE), null));
+            threads.put(tid, t);
+        }
+        return t;
+    }
+
+    private void flush(ThreadState t) {
+        Pending p = t.pending;
+        if (p == null) {
+            return;
+        }
+        t.pending = null;
+        Category c = switch (p.function) {
+            case "clFinish", "clWaitForEvents" -> Category.SYNC;
+            default -> Category.API;
+        };
+        sink.slice(new Slice(p.sliceId, t.trackId, p.ts, p.dur, p.function, c, "opencl", -1, p.correlation,
+                p.args.toString()));
+    }
+
+    private void device(CtfEvent e) {
+        long handle = e.getLong("device");
+        DeviceState d = deviceState(handle);
+        long type = e.getLong("type");
+        DeviceKind kind = (type & 4) != 0 ? DeviceKind.GPU : (type & 2) != 0 ? DeviceKind.CPU
+                : DeviceKind.ACCELERATOR;
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("handle", hex(handle));
+        props.put("platform", platforms.getOrDefault(e.getLong("platform"), hex(e.getLong("platform"))));
+        props.put("version", e.getString("version"));
+        props.put("driver_version", e.getString("driver_version"));
+        props.put("local_mem_bytes", Long.toString(e.getLong("local_mem_bytes")));
+        props.put("max_alloc_bytes", Long.toString(e.getLong("max_alloc_bytes")));
+        props.put("max_work_group_size", Long.toString(e.getLong("max_work_group_size")));
+        props.put("timer_resolution_ns", Long.toString(e.getLong("timer_resolution_ns")));
+        d.name = e.getString("name");
+        sink.device(new Device(d.id, kind, devices.size() - 1, e.getString("vendor"), d.name,
+                (int) e.getLong("compute_units"), e.getLong("global_mem_bytes"), null, null, null,
+                (double) e.getLong("max_clock_mhz"), props));
+        sink.track(new Track(d.trackId, null, TrackKind.DEVICE, d.name, null, null, d.id, null,
+                devices.size() - 1, null));
+        sink.memoryNode(new MemoryNode(d.memoryNodeId, d.name + " memory", d.id, "device"));
+    }
+
+    private DeviceState deviceState(long handle) {
+        DeviceState d = devices.get(handle);
+        if (d == null) {
+            d = new DeviceState();
+            d.handle = handle;
+            d.id = sink.newId(Entity.DEVICE);
+            d.trackId = sink.newId(Entity.TRACK);
+            d.memoryNodeId = sink.newId(Entity.MEMORY_NODE);
+            devices.put(handle, d);
+        }
+        return d;
+    }
+
+    private void detail(ThreadState t, CtfEvent e, String name) {
+        Pending p = t.pending;
+        if (p == null || e.getLong("seq", -1) != p.seq) {
+            sink.skipped("OpenCL detail event without its call: " + name, source, 1);
+            return;
+        }
+        JsonText a = p.args;
+        long callEnd = p.ts + p.dur;
+        switch (name) {
+            case "context" -> {
+                a.put("context", hex(e.getLong("context")));
+                List<Long> ds = Arrays3.of(e).getOrDefault("devices", List.of());
+                if (!ds.isEmpty()) {
+                    contextDevice.put(e.getLong("context"), ds.get(0));
+                }
+            }
+            case "queue" -> {
+                QueueState q = new QueueState();
+                q.handle = e.getLong("queue");
+                q.deviceHandle = e.getLong("device");
+                q.index = queues.size() + 1;
+                queues.put(q.handle, q);
+                a.put("queue", hex(q.handle)).put("device", hex(q.deviceHandle))
+                        .put("requested_properties", e.getLong("requested_properties"))
+                        .put("properties", e.getLong("properties"))
+                        .put("profiling_forced", e.getLong("profiling_forced") == 1);
+            }
+            case "mem_create" -> {
+                Buffer b = new Buffer();
+                b.handle = e.getLong("mem");
+                b.size = e.getLong("size");
+                b.flags = e.getLong("flags");
+                b.deviceHandle = contextDevice.getOrDefault(e.getLong("context"), 0L);
+                b.created = callEnd;
+                b.blockId = sink.newId(Entity.MEMORY_BLOCK);
+                Buffer old = liveBuffers.put(b.handle, b);
+                if (old != null) {
+                    sink.skipped("buffer handle reused without a release", source, 1);
+                }
+                buffers.add(b);
+                a.put("mem", hex(b.handle)).put("size", b.size).put("flags", b.flags);
+            }
+            case "mem_release", "mem_retain" -> {
+                long h = e.getLong("mem");
+                int refs = (int) e.getLong("references");
+                a.put("mem", hex(h)).put("references", refs);
+                if (name.equals("mem_release") && refs == 0) {
+                    Buffer b = liveBuffers.remove(h);
+                    if (b != null) {
+                        b.released = callEnd;
+                    }
+                }
+            }
+            case "program" -> a.put("program", hex(e.getLong("program"))).put("source_bytes",
+                    e.getLong("source_bytes"));
+            case "program_build" -> {
+                a.put("program", hex(e.getLong("program"))).put("device", hex(e.getLong("device")))
+                        .put("build_status", e.getLong("build_status")).put("options", e.getString("options"))
+                        .put("log", e.getString("log"));
+            }
+            case "kernel" -> {
+                kernelNames.put(e.getLong("kernel"), e.getString("name"));
+                a.put("kernel", hex(e.getLong("kernel"))).put("name", e.getString("name"));
+            }
+            case "kernel_arg" -> {
+                a.put("kernel", hex(e.getLong("kernel"))).put("index", e.getLong("index"))
+                        .put("size", e.getLong("size")).put("kind", labels.label(e, "kind"));
+                if ("mem".equals(labels.label(e, "kind"))) {
+                    a.put("mem", hex(e.getLong("value")));
+                } else if ("value".equals(labels.label(e, "kind"))) {
+                    a.put("value", e.getLong("value"));
+                }
+            }
+            case "enqueue_kernel" -> {
+                Map<String, List<Long>> arr = Arrays3.of(e);
+                int dim = (int) e.getLong("work_dim");
+                long[] global = first(arr.get("global_size"), dim);
+                long[] local = first(arr.get("local_size"), dim);
+                long command = e.getLong("command");
+                String kname = kernelNames.getOrDefault(e.getLong("kernel"), hex(e.getLong("kernel")));
+                a.put("command", command).put("kernel", kname).putRaw("global_size", json(global))
+                        .putRaw("local_size", json(local)).put("wait_events", e.getLong("wait_events"));
+                if (command != 0) {
+                    p.correlation = command;
+                    enqueues.put(command, new Enqueue(command, p.sliceId, p.ts, callEnd, e.getLong("queue"),
+                            "kernel", "NDRANGE_KERNEL", null, null, null, 0, kname, global, local));
+                }
+            }
+            case "enqueue_mem" -> {
+                long command = e.getLong("command");
+                String dir = labels.label(e, "direction");
+                Buffer src = liveBuffers.get(e.getLong("src_mem"));
+                Buffer dst = liveBuffers.get(e.getLong("dst_mem"));
+                long bytes = e.getLong("bytes");
+                a.put("command", command).put("command_type", labels.label(e, "command_type")).put("direction", dir)
+                        .put("bytes", bytes).put("blocking", e.getLong("blocking") == 1);
+                if (e.getLong("src_mem") != 0) {
+                    a.put("src_mem", hex(e.getLong("src_mem")));
+                }
+                if (e.getLong("dst_mem") != 0) {
+                    a.put("dst_mem", hex(e.getLong("dst_mem")));
+                }
+                if (command != 0) {
+                    p.correlation = command;
+                    enqueues.put(command, new Enqueue(command, p.sliceId, p.ts, callEnd, e.getLong("queue"), "mem",
+                            labels.label(e, "command_type"), dir, src, dst, bytes, null, null, null));
+                }
+            }
+            case "enqueue_other" -> {
+                long command = e.getLong("command");
+                a.put("command", command).put("command_type", labels.label(e, "command_type"))
+                        .put("bytes", e.getLong("bytes"));
+                if (command != 0) {
+                    p.correlation = command;
+                    enqueues.put(command, new Enqueue(command, p.sliceId, p.ts, callEnd, e.getLong("queue"),
+                            "other", labels.label(e, "command_type"), null, null, null, e.getLong("bytes"), null, null,
+                            null));
+                }
+            }
+            case "wait" -> {
+                List<Long> cs = Arrays3.of(e).getOrDefault("commands", List.of());
+                if (e.getLong("queue") != 0) {
+                    a.put("queue", hex(e.getLong("queue")));
+                }
+                a.putRaw("commands", cs.toString());
+                for (long c : cs) {
+                    if (c != 0) {
+                        waits.add(new long[] {c, p.sliceId});
+                    }
+                }
+            }
+            default -> sink.skipped("unknown OpenCL agent event " + name, source, 1);
+        }
+    }
+
+    /** Emits what needed the whole trace: commands at aligned device times, flows, buffers, memory counters. */
+    void finish() {
+        for (ThreadState t : threads.values()) {
+            flush(t);
+        }
+        for (Command c : commands) {
+            Enqueue q = enqueues.get(c.command());
+            if (q != null && c.status() == 0 && c.queued() != 0) {
+                deviceState(deviceOf(c)).clock.bound(q.ts(), q.end(), c.queued());
+            }
+        }
+        for (DeviceState d : devices.values()) {
+            String k = "opencl.device." + hex(d.handle) + ".";
+            sink.info(k + "clock_offset_ns", Long.toString(d.clock.offset()));
+            sink.info(k + "clock_aligned", Boolean.toString(d.clock.aligned()));
+            if (d.clock.samples > 0) {
+                sink.info(k + "clock_offset_bounds_ns", d.clock.lo + ".." + d.clock.hi);
+            }
+            if (d.clock.samples > 0 && !d.clock.aligned()) {
+                sink.skipped("device clock could not be aligned to the host clock (QUEUED outside the enqueue "
+                        + "call); offset = lower bound", source + " device " + hex(d.handle), 1);
+            }
+        }
+        Map<Long, Long> commandSlices = new HashMap<>();
+        long incomplete = 0;
+        for (Command c : commands) {
+            Enqueue q = enqueues.remove(c.command());
+            DeviceState d = deviceState(deviceOf(c));
+            QueueState qs = queue(c.queue(), d);
+            if (c.status() != 0 || c.start() == 0 || c.end() < c.start()) {
+                incomplete++;
+                sink.row(COMMAND_TABLE, null, c.command(), c.type(), c.status(), q == null ? null : q.sliceId(),
+                        qs.trackId, d.id, null, null, null, null, q == null ? null : q.bytes(), null);
+                continue;
+            }
+            long off = d.clock.offset();
+            long start = c.start() + off;
+            long dur = c.end() - c.start();
+            long sliceId = sink.newId(Entity.SLICE);
+            commandSlices.put(c.command(), sliceId);
+            JsonText a = new JsonText().put("command", c.command()).put("command_type", c.type())
+                    .put("queued", c.queued() + off).put("submit", c.submit() + off);
+            String name = c.type();
+            Category cat = Category.OTHER;
+            Buffer block = null;
+            if (q != null && q.kind().equals("kernel")) {
+                name = q.kernel();
+                cat = Category.KERNEL;
+                a.putRaw("global_size", json(q.global())).putRaw("local_size", json(q.local()));
+            } else if (q != null && q.kind().equals("mem")) {
+                cat = q.direction().equals("fill") ? Category.MEMSET : Category.MEMCPY;
+                name = q.direction() + " " + q.bytes() + " B";
+                a.put("bytes", q.bytes()).put("direction", q.direction());
+            }
+            sink.slice(new Slice(sliceId, qs.trackId, start, dur, name, cat, "opencl", 0, c.command(), a.toString()));
+            if (q == null) {
+                sink.skipped("command without its enqueue call", source, 1);
+            } else {
+                sink.flow(new Flow(sink.newId(Entity.FLOW), q.sliceId(), sliceId, "launch", c.command(),
+                        FlowRule.SOURCE));
+                if (q.kind().equals("kernel")) {
+                    sink.kernel(new KernelLaunch(sliceId, d.id, (long) qs.index, c.command(), groups(q),
+                            q.local() == null || q.local().length == 0 ? null : dim3(q.local()), null, null, null));
+                } else if (q.kind().equals("mem")) {
+                    block = transfer(q, sliceId, start, dur, d, c, name);
+                }
+            }
+            sink.row(COMMAND_TABLE, sliceId, c.command(), c.type(), c.status(), q == null ? null : q.sliceId(),
+                    qs.trackId, d.id, c.queued() + off, c.submit() + off, start, c.end() + off,
+                    q == null ? null : q.bytes(), block == null ? null : block.blockId);
+        }
+        if (incomplete > 0) {
+            sink.skipped("commands without device times (not complete when the program ended, or failed)", source,
+                    incomplete);
+        }
+        if (!enqueues.isEmpty()) {
+            sink.skipped("enqueued commands whose device record is missing", source, enqueues.size());
+        }
+        for (long[] w : waits) {
+            Long from = commandSlices.get(w[0]);
+            if (from != null) {
+                sink.flow(new Flow(sink.newId(Entity.FLOW), from, w[1], "sync", w[0], FlowRule.SOURCE));
+            }
+        }
+        emitBuffers();
+        sink.info("opencl.api_calls", Long.toString(apiCalls));
+        sink.info("opencl.commands", Long.toString(commands.size()));
+        eventCounts.forEach((k, v) -> sink.info("opencl.events." + k, Long.toString(v)));
+    }
+
+    private long deviceOf(Command c) {
+        if (c.device() != 0) {
+            return c.device();
+        }
+        QueueState q = queues.get(c.queue());
+        return q == null ? 0 : q.deviceHandle;
+    }
+
+    private QueueState queue(long handle, DeviceState d) {
+        QueueState q = queues.computeIfAbsent(handle, h -> {
+            QueueState n = new QueueState();
+            n.handle = h;
+            n.deviceHandle = d.handle;
+            n.index = queues.size() + 1;
+            return n;
+        });
+        if (q.trackId < 0) {
+            q.trackId = sink.newId(Entity.TRACK);
+            sink.track(new Track(q.trackId, d.trackId, TrackKind.QUEUE, "queue " + q.index + " (" + hex(handle) + ")",
+                    null, null, d.id, (long) q.index, q.index, null));
+        }
+        return q;
+    }
+
+    private Buffer transfer(Enqueue q, long sliceId, long start, long dur, DeviceState d, Command c, String name) {
+        TransferKind kind = switch (q.direction()) {
+            case "HtoD", "unmap" -> TransferKind.HTOD;
+            case "DtoH", "map" -> TransferKind.DTOH;
+            case "DtoD" -> TransferKind.DTOD;
+            case "fill" -> TransferKind.MEMSET;
+            default -> TransferKind.UNKNOWN;
+        };
+        Long srcDev = kind == TransferKind.HTOD || kind == TransferKind.MEMSET ? null : d.id;
+        Long dstDev = kind == TransferKind.DTOH ? null : d.id;
+        Buffer carried = q.src() != null ? q.src() : q.dst();
+        sink.transfer(new Transfer(sink.newId(Entity.TRANSFER), sliceId, start, dur, q.bytes(), kind, srcDev, dstDev,
+                null, null, carried == null ? null : carried.blockId, c.command()));
+        for (Buffer b : new Buffer[] {q.src(), q.dst()}) {
+            if (b != null) {
+                b.lastUse = Math.max(b.lastUse, start + dur);
+                b.uses.add(new Slice(0, 0, start, dur, name, kind == TransferKind.MEMSET ? Category.MEMSET
+                        : Category.MEMCPY, "opencl", -1, c.command(),
+                        new JsonText().put("command", c.command()).put("direction", q.direction()).toString()));
+            }
+        }
+        return carried;
+    }
+
+    private void emitBuffers() {
+        long notReleased = 0;
+        for (Buffer b : buffers) {
+            DeviceState d = b.deviceHandle != 0 ? deviceState(b.deviceHandle) : null;
+            long end = b.released == Long.MIN_VALUE ? Math.max(lastTs, b.created) : b.released;
+            if (b.released == Long.MIN_VALUE) {
+                notReleased++;
+            }
+            end = Math.max(end, b.lastUse); // OpenCL frees a released buffer once its commands are done
+            sink.memoryBlock(new MemoryBlock(b.blockId, hex(b.handle), "buffer " + hex(b.handle), b.size,
+                    d == null ? null : d.memoryNodeId, null));
+            long track = sink.newId(Entity.TRACK);
+            sink.track(new Track(track, d == null ? null : d.trackId, TrackKind.BLOCK,
+                    "buffer " + hex(b.handle) + " (" + b.size + " B)", null, null, d == null ? null : d.id, null,
+                    0, null));
+            sink.slice(new Slice(sink.newId(Entity.SLICE), track, b.created, end - b.created, "buffer alive",
+                    Category.ALLOC, "opencl", 0, null, new JsonText().put("size", b.size).put("flags", b.flags)
+                    .put("released", b.released != Long.MIN_VALUE).toString()));
+            for (Slice u : b.uses) {
+                sink.slice(new Slice(sink.newId(Entity.SLICE), track, u.ts(), u.dur(), u.name(), u.category(),
+                        u.sourceCategory(), 1, u.correlationId(), u.argsJson()));
+            }
+            if (d != null) {
+                d.memoryDeltas.add(new long[] {b.created, b.size});
+                d.memoryDeltas.add(new long[] {end, -b.size});
+            }
+        }
+        if (notReleased > 0) {
+            sink.skipped("buffers never released (lifetime ends with the trace)", source, notReleased);
+        }
+        for (DeviceState d : devices.values()) {
+            if (d.memoryDeltas.isEmpty()) {
+                continue;
+            }
+            long track = sink.newId(Entity.TRACK);
+            sink.track(new Track(track, d.trackId, TrackKind.COUNTER, "device memory in use", null, null, d.id, null,
+                    0, "bytes"));
+            d.memoryDeltas.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
+            long used = 0;
+            for (int i = 0; i < d.memoryDeltas.size(); i++) {
+                long[] m = d.memoryDeltas.get(i);
+                used += m[1];
+                if (i + 1 == d.memoryDeltas.size() || d.memoryDeltas.get(i + 1)[0] != m[0]) {
+                    sink.counter(new CounterSample(track, m[0], used));
+                }
+            }
+        }
+    }
+
+    private static Dim3 groups(Enqueue q) {
+        long[] g = q.global();
+        long[] l = q.local();
+        if (g == null || l == null || l.length == 0 || l[0] == 0) {
+            return null;
+        }
+        long[] n = new long[g.length];
+        for (int i = 0; i < g.length; i++) {
+            n[i] = l[i] == 0 ? 0 : (g[i] + l[i] - 1) / l[i];
+        }
+        return dim3(n);
+    }
+
+    private static Dim3 dim3(long[] a) {
+        return new Dim3(a.length > 0 ? a[0] : 1, a.length > 1 ? a[1] : 1, a.length > 2 ? a[2] : 1);
+    }
+
+    private static long[] first(List<Long> values, int dim) {
+        if (values == null) {
+            return new long[0];
+        }
+        int n = Math.min(Math.max(dim, 0), values.size());
+        long[] out = new long[n];
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            out[i] = values.get(i);
+            any |= out[i] != 0;
+        }
+        return any ? out : new long[0];
+    }
+
+    private static String json(long[] a) {
+        if (a == null || a.length == 0) {
+            return "null";
+        }
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < a.length; i++) {
+            sb.append(i == 0 ? "" : ",").append(a[i]);
+        }
+        return sb.append(']').toString();
+    }
+
+    static String hex(long h) {
+        return "0x" + Long.toHexString(h);
+    }
+}
