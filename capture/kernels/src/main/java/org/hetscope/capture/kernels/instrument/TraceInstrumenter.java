@@ -81,7 +81,7 @@ public final class TraceInstrumenter {
         for (BasicBlock b : pts.cfg().blocks()) {
             if (pts.blockPoints().get(b.id())) {
                 String call = tp.replace("ID", pts.blockId(b.id()) + "u");
-                place.at(b.anchor(), call + ";", call, Placement.COND);
+                place.at(b.anchor(), call + ";", call, Placement.BLOCK);
             }
             if (b.successors().size() < 2) {
                 continue;
