@@ -73,6 +73,9 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 st.execute("SET memory_limit = '" + limit.replace("'", "") + "'");
             }
             Schema.create(connection);
+            // One transaction for the whole import: appended rows then go straight to the database file at
+            // commit instead of through the write-ahead log and its repeated automatic checkpoints.
+            connection.setAutoCommit(false);
         } catch (SQLException e) {
             deletePartial();
             throw new IOException("cannot create store " + partial + ": " + e.getMessage(), e);
@@ -482,10 +485,13 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 a.close();
             }
             appenders.clear();
+            phase("appenders closed");
             if (depthPending) {
                 SliceNesting.compute(connection);
+                phase("slice nesting");
             }
             sortSlices();
+            phase("slices sorted");
             try (PreparedStatement ps = connection.prepareStatement("INSERT INTO trace_info VALUES (?, ?)")) {
                 for (String[] kv : info) {
                     ps.setString(1, kv[0]);
@@ -509,8 +515,11 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             // Written last: a store without this row is not complete.
             try (Statement st = connection.createStatement()) {
                 st.execute("INSERT INTO trace_info VALUES ('" + COMPLETE_KEY + "', 'true')");
+                connection.commit();
+                connection.setAutoCommit(true);
                 st.execute("CHECKPOINT");
             }
+            phase("checkpoint");
             connection.close();
         } catch (SQLException | RuntimeException e) {
             abort();
@@ -518,6 +527,17 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         }
         finished = true;
         Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static final boolean DEBUG = Boolean.getBoolean("hetscope.debug");
+    private long phaseStart = System.nanoTime();
+
+    private void phase(String what) {
+        if (DEBUG) {
+            long now = System.nanoTime();
+            System.err.printf("hetscope: store %s in %.2f s%n", what, (now - phaseStart) / 1e9);
+            phaseStart = now;
+        }
     }
 
     private void sortSlices() throws SQLException {
