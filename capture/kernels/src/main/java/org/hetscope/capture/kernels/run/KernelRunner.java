@@ -384,7 +384,7 @@ public final class KernelRunner {
             long bytes = recSlots * 4 + 3L * producers * 4;
             TraceResult r = finish(recPlan, options, range, records, total, 0, differ.isEmpty() && canariesIntact,
                     differ, tCount.duration() + tRec.duration(), tRec.duration(), hostNanos, bytes,
-                    tCount.duration());
+                    tCount.duration(), canariesIntact);
             return r;
         } finally {
             temp.forEach(org.jocl.CL::clReleaseMemObject);
@@ -435,7 +435,7 @@ public final class KernelRunner {
                 }
             }
             return finish(plan, options, range, records, used, lost, lost == 0, List.of(), t.duration(),
-                    t.duration(), 0, cap * 12 + 4, 0);
+                    t.duration(), 0, cap * 12 + 4, 0, true);
         } finally {
             clReleaseKernel(k);
             clReleaseMemObject(rec);
@@ -499,7 +499,7 @@ public final class KernelRunner {
             }
             long lost = Integer.toUnsignedLong(ls[0]);
             return finish(plan, options, range, records, total, lost, lost == 0, List.of(), t.duration(),
-                    t.duration(), 0, chunks * stride * 4 + 8, 0);
+                    t.duration(), 0, chunks * stride * 4 + 8, 0, true);
         } finally {
             clReleaseKernel(k);
             clReleaseMemObject(pool);
@@ -516,7 +516,8 @@ public final class KernelRunner {
 
     private TraceResult finish(TracePlan plan, TraceOptions options, NdRange range, int[][] records, long total,
                                long lost, boolean valid, List<Long> nondeterministic, long kernelNanos,
-                               long recordNanos, long hostNanos, long bytes, long countNanos) {
+                               long recordNanos, long hostNanos, long bytes, long countNanos,
+                               boolean canariesIntact) {
         int[][] paths = new int[records.length][];
         List<String> failures = new ArrayList<>();
         if (lost == 0 && nondeterministic.isEmpty()) {
@@ -529,6 +530,6 @@ public final class KernelRunner {
             }
         }
         return new TraceResult(plan, options, range, records, paths, total, lost, valid, nondeterministic, failures,
-                kernelNanos, recordNanos, hostNanos, bytes, countNanos);
+                kernelNanos, recordNanos, hostNanos, bytes, countNanos, canariesIntact);
     }
 }
