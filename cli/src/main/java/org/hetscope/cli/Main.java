@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             org.hetscope.cli.ctf.CtfCommand.class,
             org.hetscope.cli.memory.MemoryCommand.class,
             org.hetscope.cli.tasks.TasksCommand.class,
+            org.hetscope.cli.capture.CaptureCommand.class,
             CommandLine.HelpCommand.class,
         })
 public final class Main implements Runnable {
