@@ -11,6 +11,7 @@ final class ByteStrings {
     private static final int MAX_ENTRIES = 1 << 20;
     private byte[][] keys = new byte[1 << 12][];
     private String[] values = new String[1 << 12];
+    private int[] hashes = new int[1 << 12];
     private int size;
 
     String get(byte[] buf, int off, int len) {
@@ -24,13 +25,14 @@ final class ByteStrings {
                 if (size < MAX_ENTRIES) {
                     keys[i] = java.util.Arrays.copyOfRange(buf, off, off + len);
                     values[i] = s;
+                    hashes[i] = h;
                     if (++size * 2 > keys.length) {
                         grow();
                     }
                 }
                 return s;
             }
-            if (k.length == len && java.util.Arrays.equals(k, 0, len, buf, off, off + len)) {
+            if (hashes[i] == h && k.length == len && java.util.Arrays.equals(k, 0, len, buf, off, off + len)) {
                 return values[i];
             }
             i = (i + 1) & mask;
@@ -48,18 +50,21 @@ final class ByteStrings {
     private void grow() {
         byte[][] oldKeys = keys;
         String[] oldValues = values;
+        int[] oldHashes = hashes;
         keys = new byte[oldKeys.length * 2][];
         values = new String[oldKeys.length * 2];
+        hashes = new int[oldKeys.length * 2];
         int mask = keys.length - 1;
         for (int j = 0; j < oldKeys.length; j++) {
             byte[] k = oldKeys[j];
             if (k != null) {
-                int i = hash(k, 0, k.length) & mask;
+                int i = oldHashes[j] & mask;
                 while (keys[i] != null) {
                     i = (i + 1) & mask;
                 }
                 keys[i] = k;
                 values[i] = oldValues[j];
+                hashes[i] = oldHashes[j];
             }
         }
     }

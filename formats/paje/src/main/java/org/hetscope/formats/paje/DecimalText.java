@@ -5,6 +5,11 @@ import org.hetscope.model.Nanos;
 /** Exact parsing of Paje number fields straight from the input bytes, without building Strings; one per reader. */
 final class DecimalText {
 
+    private static final long[] LONG_POW10 = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L,
+        10_000_000L, 100_000_000L, 1_000_000_000L, 10_000_000_000L, 100_000_000_000L, 1_000_000_000_000L,
+        10_000_000_000_000L, 100_000_000_000_000L, 1_000_000_000_000_000L, 10_000_000_000_000_000L,
+        100_000_000_000_000_000L, 1_000_000_000_000_000_000L};
+
     private static final double[] POW10 = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
         1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
@@ -47,8 +52,23 @@ final class DecimalText {
             return slow(buf, off, len, shift);
         }
         int f = Math.max(frac, 0);
-        if (f > shift || digits + shift - f > 18) {
+        if (digits > 18 || digits + shift - f > 18) {
             return slow(buf, off, len, shift);
+        }
+        if (f > shift) {
+            // More decimals than the unit needs (StarPU: ms with 9 decimals): exact when they are zeros,
+            // otherwise rounded half-even and flagged.
+            long p = LONG_POW10[f - shift];
+            long q = v / p;
+            long r = v % p;
+            if (r != 0) {
+                rounded = true;
+                long half = p / 2;
+                if (r > half || (r == half && (q & 1) == 1)) {
+                    q++;
+                }
+            }
+            return negative ? -q : q;
         }
         for (int k = f; k < shift; k++) {
             v *= 10;

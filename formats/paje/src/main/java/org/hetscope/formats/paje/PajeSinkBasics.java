@@ -30,7 +30,7 @@ public final class PajeSinkBasics {
     private final Path file;
     private final TraceSink sink;
     private final Problems problems;
-    private final Map<String, Long> counterTracks = new HashMap<>();
+    private final Map<Long, Long> counterTracks = new HashMap<>();
     private long processId = -1;
     private long start;
     private long end;
@@ -112,7 +112,7 @@ public final class PajeSinkBasics {
     }
 
     public void variable(PajeContainer c, PajeType type, long time, double value) {
-        String key = c.alias() + '\u0000' + type.alias();
+        long key = (c.userId << 20) | type.slot;
         Long track = counterTracks.get(key);
         if (track == null) {
             track = sink.newId(Entity.TRACK);

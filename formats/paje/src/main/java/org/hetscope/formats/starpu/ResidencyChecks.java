@@ -82,20 +82,41 @@ final class ResidencyChecks {
         sink.info("starpu.check.owner_not_exclusive.count", Long.toString(shared));
         sink.info("starpu.check.owner_not_exclusive.ns", Long.toString(sharedNs));
 
-        Map<String, List<Residency>> byBlockNode = new HashMap<>();
+        // Per (block, node): intervals sorted by start, found by binary search.
+        Map<Long, Map<Long, List<Residency>>> byBlockNode = new HashMap<>();
         for (Residency r : residencies) {
-            byBlockNode.computeIfAbsent(r.blockId() + "@" + r.nodeId(), k -> new ArrayList<>()).add(r);
+            byBlockNode.computeIfAbsent(r.blockId(), k -> new HashMap<>())
+                    .computeIfAbsent(r.nodeId(), k -> new ArrayList<>()).add(r);
         }
+        byBlockNode.values().forEach(m -> m.values().forEach(l -> l.sort(
+                java.util.Comparator.comparingLong(Residency::ts))));
         long notLanding = 0;
         long alreadyValid = 0;
         for (long[] t : transfers) {
-            // {block id, dst node number, start, end, transfer id}; residency rows carry node ids.
-            List<Residency> rs = byBlockNode.get(t[0] + "@" + t[5]);
+            // {block id, dst node number, start, end, transfer id, dst node id}
+            Map<Long, List<Residency>> perNode = byBlockNode.get(t[0]);
+            List<Residency> rs = perNode == null ? null : perNode.get(t[5]);
             Residency hit = null;
             if (rs != null) {
-                for (Residency r : rs) {
-                    if (r.ts() <= t[3] && t[3] <= (r.ts() + r.dur())) {
+                int lo = 0;
+                int hi = rs.size() - 1;
+                int found = -1;
+                while (lo <= hi) {
+                    int mid = (lo + hi) >>> 1;
+                    if (rs.get(mid).ts() <= t[3]) {
+                        found = mid;
+                        lo = mid + 1;
+                    } else {
+                        hi = mid - 1;
+                    }
+                }
+                // Intervals of one (block, node) never overlap: only the latest one starting by the end can hold it,
+                // or the one before when the latest starts exactly at the end.
+                for (int k = found; k >= 0 && k >= found - 1; k--) {
+                    Residency r = rs.get(k);
+                    if (r.ts() <= t[3] && t[3] <= r.ts() + r.dur()) {
                         hit = r;
+                        break;
                     }
                 }
             }

@@ -27,13 +27,14 @@ final class ResidencyReplay {
     private static final class Open {
         String state;
         long since;
+        long block;
+        long node;
     }
 
     List<Residency> replay(List<StarpuImport.MemEvent> sortedMsi, Map<String, Long> blocks,
                            Map<Integer, Long> nodeIds) {
         List<Residency> out = new ArrayList<>();
-        Map<String, Open> open = new HashMap<>();
-        Map<String, long[]> keyIds = new HashMap<>();
+        Map<String, Map<Integer, Open>> open = new HashMap<>();
         for (StarpuImport.MemEvent e : sortedMsi) {
             Long block = blocks.get(e.handle());
             Long node = nodeIds.get(e.node());
@@ -42,9 +43,12 @@ final class ResidencyReplay {
                         e.type() + " " + e.handle());
                 continue;
             }
-            String key = e.handle() + '@' + e.node();
-            keyIds.putIfAbsent(key, new long[] {block, node});
-            Open o = open.computeIfAbsent(key, k -> new Open());
+            Open o = open.computeIfAbsent(e.handle(), k -> new HashMap<>()).computeIfAbsent(e.node(), k -> {
+                Open x = new Open();
+                x.block = block;
+                x.node = node;
+                return x;
+            });
             if (o.state != null) {
                 Long u = unregisterIn(e.handle(), o.since, e.time());
                 if (u != null) {
@@ -69,16 +73,15 @@ final class ResidencyReplay {
                 o.since = e.time();
             }
         }
-        for (var en : open.entrySet()) {
-            Open o = en.getValue();
-            if (o.state == null) {
-                continue;
+        for (var perHandle : open.entrySet()) {
+            for (Open o : perHandle.getValue().values()) {
+                if (o.state == null) {
+                    continue;
+                }
+                Long u = unregisterIn(perHandle.getKey(), o.since, Long.MAX_VALUE);
+                long end = u != null ? u : Math.max(traceEnd, o.since);
+                out.add(new Residency(o.block, o.node, o.since, end - o.since, o.state));
             }
-            long[] ids = keyIds.get(en.getKey());
-            String handle = en.getKey().substring(0, en.getKey().lastIndexOf('@'));
-            Long u = unregisterIn(handle, o.since, Long.MAX_VALUE);
-            long end = u != null ? u : Math.max(traceEnd, o.since);
-            out.add(new Residency(ids[0], ids[1], o.since, end - o.since, o.state));
         }
         out.sort(java.util.Comparator.comparingLong(Residency::blockId).thenComparingLong(Residency::nodeId)
                 .thenComparingLong(Residency::ts));
@@ -87,16 +90,20 @@ final class ResidencyReplay {
 
     /** The first unregister of the handle in [from, to), or null. */
     private Long unregisterIn(String handle, long from, long to) {
-        List<Long> us = unregisters.get(handle);
-        if (us == null) {
-            return null;
-        }
-        Long best = null;
-        for (long u : us) {
-            if (u >= from && u < to && (best == null || u < best)) {
-                best = u;
+        long[] us = sortedUnregisters.computeIfAbsent(handle, h -> {
+            List<Long> l = unregisters.get(h);
+            return l == null ? new long[0] : l.stream().mapToLong(Long::longValue).sorted().toArray();
+        });
+        int i = java.util.Arrays.binarySearch(us, from);
+        if (i < 0) {
+            i = -i - 1;
+        } else {
+            while (i > 0 && us[i - 1] == from) {
+                i--;
             }
         }
-        return best;
+        return i < us.length && us[i] < to ? us[i] : null;
     }
+
+    private final Map<String, long[]> sortedUnregisters = new HashMap<>();
 }
