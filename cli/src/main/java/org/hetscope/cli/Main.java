@@ -19,6 +19,12 @@ import picocli.CommandLine.Command;
             org.hetscope.cli.memory.MemoryCommand.class,
             org.hetscope.cli.tasks.TasksCommand.class,
             org.hetscope.cli.capture.CaptureCommand.class,
+            org.hetscope.cli.profiling.FlowsCommand.class,
+            org.hetscope.cli.profiling.LanesCommand.class,
+            org.hetscope.cli.profiling.CountersCommand.class,
+            org.hetscope.cli.profiling.RooflineCommand.class,
+            org.hetscope.cli.profiling.AdviseCommand.class,
+            org.hetscope.cli.profiling.Otf2Command.class,
             CommandLine.HelpCommand.class,
         })
 public final class Main implements Runnable {
