@@ -1,6 +1,8 @@
 package org.hetscope.web;
 
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +36,17 @@ public final class TraceView implements AutoCloseable {
                             long counterSamples) {
     }
 
+    /** Stores with at least this many slices get a zoom cache ({@link LevelOfDetail}). */
+    public static final long LOD_MIN_SLICES = Long.getLong("hetscope.web.lodMinSlices", 2_000_000L);
+
+    private final LevelOfDetail lod;
+
     public TraceView(String name, Store store) {
+        this(name, store, LOD_MIN_SLICES);
+    }
+
+    /** @param lodMinSlices the slice count from which zoomed-out windows read a pre-aggregated cache */
+    public TraceView(String name, Store store, long lodMinSlices) {
         this.name = name;
         this.store = store;
         Table bounds = store.query(null, """
@@ -48,6 +60,21 @@ public final class TraceView implements AutoCloseable {
         this.tracks = loadTracks();
         this.trackById = tracks.stream().collect(Collectors.toMap(TrackInfo::id, t -> t, (a, c) -> a,
                 LinkedHashMap::new));
+        long slices = tracks.stream().mapToLong(TrackInfo::slices).sum();
+        LevelOfDetail cache = null;
+        if (slices > 0 && slices >= lodMinSlices) {
+            try {
+                cache = LevelOfDetail.open(store.file(), origin, span());
+            } catch (IOException e) {
+                System.err.println("hetscope: " + e.getMessage() + "; zoomed-out views read the store directly");
+            }
+        }
+        this.lod = cache;
+    }
+
+    /** The zoom cache, or null when the store is small or the cache could not be built. */
+    public LevelOfDetail levelOfDetail() {
+        return lod;
     }
 
     private List<TrackInfo> loadTracks() {
@@ -142,33 +169,101 @@ public final class TraceView implements AutoCloseable {
         long a = origin + t0;
         long b = origin + t1;
         long span = t1 - t0;
+        long lo = trackIds.stream().mapToLong(Long::longValue).min().orElseThrow();
+        long hi = trackIds.stream().mapToLong(Long::longValue).max().orElseThrow();
+        // The range lets DuckDB skip row groups by their track_id zone maps; the IN list alone would not.
+        String tracksWhere = "track_id BETWEEN " + lo + " AND " + hi + " AND track_id IN (" + idList(trackIds) + ")";
+        Map<GroupKey, WindowItem> groups = new HashMap<>();
+        LevelOfDetail.Level level = lod == null || highlight != null ? null : lod.levelFor((double) span / pixels);
+        long i0 = 0;
+        long i1 = 0;
+        if (level != null) {
+            long w = level.width();
+            i0 = Math.ceilDiv(Math.max(0, t0), w);
+            // A short slice starting in bucket j ends before bucket j + 2: keep one bucket of margin before t1.
+            i1 = Math.floorDiv(t1, w) - 1;
+        }
+        if (level != null && i1 > i0) {
+            long w = level.width();
+            for (Object[] r : lod.rows("SELECT track_id, depth, b, n, busy, first_ts, last_end, id, name, category "
+                    + "FROM " + level.table() + " WHERE " + tracksWhere + " AND b >= ? AND b < ?", i0, i1)) {
+                long pixel = ((Long) r[2] * w - t0) * pixels / span;
+                add(groups, (Long) r[0], ((Long) r[1]).intValue(), pixel, new WindowItem(((Long) r[1]).intValue(),
+                        (Long) r[5] - origin, (Long) r[6] - origin, (Long) r[3], (Long) r[4], (Long) r[7],
+                        (String) r[8], (String) r[9], 0));
+            }
+            // Slices of a bucket or longer are kept one by one in the cache.
+            collect(groups, lod.rows(rawSql(level.longTable(), tracksWhere, span, pixels, ""),
+                    rawParams(a, b, span, pixels, highlight)));
+            // The window's two edges, outside whole buckets, from the store itself.
+            long edgeA = origin + i0 * w;
+            long edgeB = origin + i1 * w;
+            collect(groups, store.query(null, rawSql("slice", tracksWhere, span, pixels,
+                    " AND dur < " + w + " AND ts >= ? AND ts < ?"), append(rawParams(a, b, span, pixels, highlight),
+                    a - w, Math.min(b, edgeA))).rows());
+            collect(groups, store.query(null, rawSql("slice", tracksWhere, span, pixels,
+                    " AND dur < " + w + " AND ts >= ? AND ts < ?"), append(rawParams(a, b, span, pixels, highlight),
+                    edgeB, b)).rows());
+        } else {
+            collect(groups, store.query(null, rawSql("slice", tracksWhere, span, pixels, ""),
+                    rawParams(a, b, span, pixels, highlight)).rows());
+        }
+        Map<Long, List<WindowItem>> raw = new LinkedHashMap<>();
+        for (Map.Entry<GroupKey, WindowItem> e : groups.entrySet()) {
+            raw.computeIfAbsent(e.getKey().track(), k -> new ArrayList<>()).add(e.getValue());
+        }
+        for (Map.Entry<Long, List<WindowItem>> e : raw.entrySet()) {
+            byTrack.put(e.getKey(), WindowAggregator.fit(e.getValue(), t0, span, pixels));
+        }
+        return byTrack;
+    }
+
+    private record GroupKey(long track, int depth, long key) {
+    }
+
+    private static void add(Map<GroupKey, WindowItem> groups, long track, int depth, long key, WindowItem item) {
+        groups.merge(new GroupKey(track, depth, key), item, WindowItem::mergeWith);
+    }
+
+    private void collect(Map<GroupKey, WindowItem> groups, List<Object[]> rows) {
+        for (Object[] r : rows) {
+            int depth = ((Long) r[1]).intValue();
+            add(groups, (Long) r[0], depth, (Long) r[2], new WindowItem(depth, (Long) r[3] - origin,
+                    (Long) r[4] - origin, (Long) r[5], (Long) r[6], (Long) r[7], (String) r[8], (String) r[9],
+                    (Long) r[10]));
+        }
+    }
+
+    /**
+     * Groups the slices of a table by (track, depth, pixel): slices at least a pixel wide stay alone (key -1-id),
+     * narrower ones merge per pixel. Busy time is clipped to the window.
+     */
+    private static String rawSql(String table, String tracksWhere, long span, int pixels, String extraWhere) {
         // (ts - a) * pixels stays inside a long for any window shorter than ~50 days at 16k pixels.
         String pixelOf = span <= Long.MAX_VALUE / pixels
                 ? "((greatest(ts, ?) - ?) * ?) // ?"
                 : "CAST(floor(CAST(greatest(ts, ?) - ? AS DOUBLE) * ? / ?) AS BIGINT)";
-        String sql = """
-                SELECT track_id, depth, min(ts), max(ts + dur), count(*),
+        return """
+                SELECT track_id, depth, k, min(ts), max(ts + dur), count(*),
                        sum(greatest(0, least(ts + dur, ?) - greatest(ts, ?))),
                        arg_max(id, dur), arg_max(name, dur), arg_max(category, dur),
                        count(*) FILTER (WHERE name = ?)
                 FROM (
                   SELECT track_id, depth, id, ts, dur, name, category,
                          CASE WHEN dur * ? >= ? THEN -1 - id ELSE %s END AS k
-                  FROM slice
-                  WHERE track_id IN (%s) AND ts < ? AND ts + dur >= ?)
-                GROUP BY track_id, depth, k""".formatted(pixelOf, idList(trackIds));
-        Table t = store.query(null, sql, b, a, highlight, (long) pixels, span, a, a, (long) pixels, span, b, a);
-        Map<Long, List<WindowItem>> raw = new LinkedHashMap<>();
-        for (Object[] r : t.rows()) {
-            long track = (Long) r[0];
-            raw.computeIfAbsent(track, k -> new ArrayList<>()).add(new WindowItem(((Long) r[1]).intValue(),
-                    (Long) r[2] - origin, (Long) r[3] - origin, (Long) r[4], (Long) r[5], (Long) r[6],
-                    (String) r[7], (String) r[8], (Long) r[9]));
-        }
-        for (Map.Entry<Long, List<WindowItem>> e : raw.entrySet()) {
-            byTrack.put(e.getKey(), WindowAggregator.fit(e.getValue(), t0, span, pixels));
-        }
-        return byTrack;
+                  FROM %s
+                  WHERE %s AND ts < ? AND ts + dur >= ?%s)
+                GROUP BY track_id, depth, k""".formatted(pixelOf, table, tracksWhere, extraWhere);
+    }
+
+    private static Object[] rawParams(long a, long b, long span, int pixels, String highlight) {
+        return new Object[] {b, a, highlight, (long) pixels, span, a, a, (long) pixels, span, b, a};
+    }
+
+    private static Object[] append(Object[] params, Object... more) {
+        Object[] out = java.util.Arrays.copyOf(params, params.length + more.length);
+        System.arraycopy(more, 0, out, params.length, more.length);
+        return out;
     }
 
     /** Counter samples of one track in the window, at most one min/max/last group per pixel. */
@@ -387,6 +482,9 @@ public final class TraceView implements AutoCloseable {
 
     @Override
     public void close() {
+        if (lod != null) {
+            lod.close();
+        }
         store.close();
     }
 }

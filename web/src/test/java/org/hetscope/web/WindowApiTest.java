@@ -2,6 +2,7 @@ package org.hetscope.web;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,17 +30,21 @@ class WindowApiTest {
     static Path dir;
     static SyntheticTrace trace;
     static TraceView view;
+    /** The same store read through the zoom cache (forced on, although the store is small). */
+    static TraceView cached;
     static List<Long> sliceTracks;
 
     @BeforeAll
     static void open() throws Exception {
         trace = SyntheticTrace.write(dir.resolve("t.duckdb"), 4000, 42);
-        view = new TraceView("t", Store.open(dir.resolve("t.duckdb")));
+        view = new TraceView("t", Store.open(dir.resolve("t.duckdb")), Long.MAX_VALUE);
+        cached = new TraceView("t", Store.open(dir.resolve("t.duckdb")), 0);
         sliceTracks = trace.slices.stream().map(Slice::trackId).distinct().sorted().toList();
     }
 
     @AfterAll
     static void close() {
+        cached.close();
         view.close();
     }
 
@@ -73,6 +78,11 @@ class WindowApiTest {
 
     @Test
     void neverMoreItemsPerTrackThanPixels() {
+        neverMoreItemsPerTrackThanPixels(view);
+        neverMoreItemsPerTrackThanPixels(cached);
+    }
+
+    private void neverMoreItemsPerTrackThanPixels(TraceView view) {
         for (int px : new int[] {1, 3, 17, 120, 640, 1920}) {
             for (long[] w : windows()) {
                 Map<Long, List<WindowItem>> res = view.window(sliceTracks, w[0], w[1], px, null);
@@ -86,6 +96,35 @@ class WindowApiTest {
 
     @Test
     void busyTimeAndCountsEqualTheRawSlices() {
+        busyTimeAndCountsEqualTheRawSlices(view);
+        busyTimeAndCountsEqualTheRawSlices(cached);
+    }
+
+    @Test
+    void zoomCacheIsUsedForWideWindowsAndAgreesWithTheStore() {
+        LevelOfDetail lod = cached.levelOfDetail();
+        assertNotNull(lod);
+        assertNull(view.levelOfDetail());
+        long span = cached.span();
+        assertNotNull(lod.levelFor((double) span / 1920), "the whole-trace view reads a cache level");
+        // Same windows, with and without the cache: the same slices in the same places.
+        for (long[] w : windows()) {
+            Map<Long, List<WindowItem>> direct = view.window(sliceTracks, w[0], w[1], 700, null);
+            Map<Long, List<WindowItem>> viaCache = cached.window(sliceTracks, w[0], w[1], 700, null);
+            for (long track : sliceTracks) {
+                long len = w[1] - w[0];
+                assertEquals(wideIds(direct.get(track), len), wideIds(viaCache.get(track), len), "track " + track);
+            }
+        }
+    }
+
+    private static java.util.Set<Long> wideIds(List<WindowItem> items, long windowLength) {
+        // Slices at least a pixel wide are drawn alone on both paths.
+        return items.stream().filter(i -> i.count() == 1 && (i.end() - i.start()) * 700 >= windowLength)
+                .map(WindowItem::id).collect(Collectors.toSet());
+    }
+
+    private void busyTimeAndCountsEqualTheRawSlices(TraceView view) {
         for (int px : new int[] {1, 40, 400, 1920}) {
             for (long[] w : windows()) {
                 long a = view.origin() + w[0];
