@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormat;
 import org.hetscope.model.TraceFormatException;
+import org.hetscope.store.PipelinedSink;
 import org.hetscope.store.StoreWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -48,10 +49,13 @@ public final class ImportCommand implements Callable<Integer> {
                 writer.info("source." + n + ".path", in.toAbsolutePath().toString());
                 writer.info("source." + n + ".format", f.name());
                 n++;
+                // Decoding and storing run on two threads; the pipe is drained before anything else happens.
+                PipelinedSink pipe = new PipelinedSink(writer);
                 try {
-                    f.read(in, writer, progress);
+                    f.read(in, pipe, progress);
                 } finally {
                     progress.finish();
+                    pipe.finish();
                 }
             }
             writer.commit();

@@ -463,6 +463,22 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         skippedWhere.putIfAbsent(what, where);
     }
 
+    /**
+     * Flushes and closes the open appenders; later rows open new ones. DuckDB appenders are confined to the thread
+     * that created them, so a writer thread calls this before another thread commits.
+     */
+    public void closeAppenders() {
+        try {
+            for (DuckDBAppender a : appenders.values()) {
+                a.close();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("flushing rows into the store", e);
+        } finally {
+            appenders.clear();
+        }
+    }
+
     /** Total of everything reported through {@link #skipped}. */
     public long skippedTotal() {
         return skippedCounts.values().stream().mapToLong(Long::longValue).sum();
@@ -481,10 +497,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             throw new IllegalStateException("store already committed or aborted");
         }
         try {
-            for (DuckDBAppender a : appenders.values()) {
-                a.close();
-            }
-            appenders.clear();
+            closeAppenders();
             phase("appenders closed");
             if (depthPending) {
                 SliceNesting.compute(connection);

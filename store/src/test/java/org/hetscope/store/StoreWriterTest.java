@@ -1,0 +1,100 @@
+package org.hetscope.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import org.hetscope.model.Category;
+import org.hetscope.model.Entity;
+import org.hetscope.model.Slice;
+import org.hetscope.model.TraceSink;
+import org.hetscope.model.Track;
+import org.hetscope.model.TrackKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StoreWriterTest {
+    @TempDir
+    Path dir;
+
+    /** Random properly nested slices on a few tracks; returns nothing, the store recomputes depth. */
+    private static void emit(TraceSink sink, long seed) {
+        Random random = new Random(seed);
+        for (int t = 0; t < 3; t++) {
+            long track = sink.newId(Entity.TRACK);
+            sink.track(Track.of(track, null, TrackKind.THREAD, "t" + t));
+            long ts = 0;
+            for (int i = 0; i < 500; i++) {
+                long outer = 10 + random.nextInt(100);
+                sink.slice(new Slice(sink.newId(Entity.SLICE), track, ts, outer, "outer", Category.CPU_OP, null, -1,
+                        null, null));
+                long inner = random.nextInt((int) outer);
+                sink.slice(new Slice(sink.newId(Entity.SLICE), track, ts + 1, inner, "inner", Category.API, null, -1,
+                        null, "{\"i\":" + i + "}"));
+                ts += outer + random.nextInt(5);
+            }
+        }
+        sink.defineTable("extra", "a BIGINT, b VARCHAR");
+        sink.row("extra", 1L, "x");
+        sink.info("k", "v");
+        sink.skipped("thing", "here", 3);
+    }
+
+    @Test
+    void nestingDepthAndParentAreComputedAndSlicesAreSorted() throws Exception {
+        Path file = dir.resolve("a.duckdb");
+        StoreWriter w = StoreWriter.create(file);
+        emit(w, 1);
+        w.commit();
+        try (Store s = Store.open(file)) {
+            assertEquals(3000L, s.scalarLong("select count(*) from slice"));
+            assertEquals(0L, s.scalarLong("select count(*) from slice where name = 'outer' and depth <> 0"));
+            assertEquals(0L, s.scalarLong("select count(*) from slice i join slice o on o.id = i.parent_id "
+                    + "where i.name = 'inner' and (i.depth <> 1 or o.name <> 'outer' or i.ts < o.ts)"));
+            assertEquals(1500L, s.scalarLong("select count(*) from slice where name = 'inner' and parent_id is not null"));
+            assertEquals("x", s.query("select b from extra").rows().get(0)[0]);
+            assertEquals("v", s.info().get("k"));
+            assertEquals(3L, s.scalarLong("select count from skipped where what = 'thing'"));
+        }
+    }
+
+    @Test
+    void pipelinedWritesGiveTheSameStore() throws Exception {
+        Path direct = dir.resolve("d.duckdb");
+        StoreWriter w1 = StoreWriter.create(direct);
+        emit(w1, 2);
+        w1.commit();
+        Path piped = dir.resolve("p.duckdb");
+        StoreWriter w2 = StoreWriter.create(piped);
+        PipelinedSink pipe = new PipelinedSink(w2);
+        emit(pipe, 2);
+        pipe.finish();
+        w2.commit();
+        String q = "select id, track_id, ts, dur, name, depth, parent_id, args from slice order by id";
+        try (Store a = Store.open(direct); Store b = Store.open(piped)) {
+            var ra = a.query(q).rows();
+            var rb = b.query(q).rows();
+            assertEquals(ra.size(), rb.size());
+            for (int i = 0; i < ra.size(); i++) {
+                assertEquals(java.util.Arrays.asList(ra.get(i)), java.util.Arrays.asList(rb.get(i)));
+            }
+        }
+    }
+
+    @Test
+    void writerFailureReachesTheReaderAndAbortLeavesNothing() throws Exception {
+        Path file = dir.resolve("f.duckdb");
+        StoreWriter w = StoreWriter.create(file);
+        PipelinedSink pipe = new PipelinedSink(w);
+        pipe.row("undeclared", 1L);
+        assertThrows(IllegalArgumentException.class, pipe::finish);
+        w.abort();
+        assertFalse(Files.exists(file));
+        assertFalse(Files.exists(w.partialPath()));
+        assertTrue(Files.list(dir).findAny().isEmpty());
+    }
+}
