@@ -170,26 +170,57 @@ public final class CtfTrace implements AutoCloseable {
      */
     public List<ClassCount> count(int threads) throws IOException {
         long[] total = new long[eventClasses.size()];
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
+        int workers = Math.max(1, threads);
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
         try {
+            // Packets are independent (each starts its clock at timestamp_begin), so the packets of every stream
+            // are cut into ranges and the ranges decoded in parallel; a first pass reads only packet headers.
             List<Future<long[]>> parts = new ArrayList<>();
             for (int i = 0; i < streamFiles.size(); i++) {
                 CompiledTrace t = streamOwners.get(i);
                 Path f = streamFiles.get(i);
-                parts.add(pool.submit(() -> {
-                    long[] c = new long[eventClasses.size()];
-                    try (StreamDecoder d = new StreamDecoder(t, f, problems::add)) {
-                        while (d.next()) {
-                            c[d.event.index]++;
-                        }
-                        stats.add(d.stats());
+                long[] offsets;
+                long[] eventsOfStream = new long[1];
+                StreamDecoder scan = new StreamDecoder(t, f, p -> { });
+                try (scan) {
+                    offsets = scan.scanPackets();
+                }
+                int chunks = Math.max(1, Math.min(offsets.length, workers * 4));
+                List<Future<long[]>> streamParts = new ArrayList<>();
+                for (int c = 0; c < chunks; c++) {
+                    long[] range = java.util.Arrays.copyOfRange(offsets, (int) ((long) offsets.length * c / chunks),
+                            (int) ((long) offsets.length * (c + 1) / chunks));
+                    if (range.length == 0) {
+                        continue;
                     }
-                    return c;
+                    streamParts.add(pool.submit(() -> {
+                        long[] cnt = new long[eventClasses.size() + 1];
+                        try (StreamDecoder d = new StreamDecoder(t, f, problems::add)) {
+                            d.onlyPackets(range);
+                            while (d.next()) {
+                                cnt[d.event.index]++;
+                            }
+                            cnt[cnt.length - 1] = d.events;
+                        }
+                        return cnt;
+                    }));
+                }
+                parts.addAll(streamParts);
+                final StreamDecoder scanned = scan;
+                parts.add(pool.submit(() -> {
+                    long events = 0;
+                    for (Future<long[]> p : streamParts) {
+                        events += p.get()[eventClasses.size()];
+                    }
+                    eventsOfStream[0] = events;
+                    stats.add(new StreamStats(f, scanned.streamClassId, scanned.packets, events, scanned.discarded,
+                            scanned.lostPackets));
+                    return new long[eventClasses.size() + 1];
                 }));
             }
             for (Future<long[]> p : parts) {
                 long[] c = p.get();
-                for (int k = 0; k < c.length; k++) {
+                for (int k = 0; k < total.length; k++) {
                     total[k] += c[k];
                 }
             }

@@ -26,6 +26,10 @@ final class PacketIndex {
         return offsets[i];
     }
 
+    static PacketIndex of(long[] offsets) {
+        return new PacketIndex(offsets);
+    }
+
     static PacketIndex forStream(Path stream, long fileSize) {
         Path idx = stream.resolveSibling("index").resolve(stream.getFileName() + ".idx");
         if (!Files.isRegularFile(idx)) {

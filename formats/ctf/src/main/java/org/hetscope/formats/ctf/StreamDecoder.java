@@ -26,7 +26,7 @@ final class StreamDecoder implements AutoCloseable {
     private final FileChannel channel;
     final long fileSize;
     private final Consumer<CtfProblem> problems;
-    private final PacketIndex index;
+    private PacketIndex index;
     private int indexPos;
 
     ByteBuffer le;
@@ -76,6 +76,30 @@ final class StreamDecoder implements AutoCloseable {
         this.fileSize = channel.size();
         this.regs = new long[Math.max(1, trace.registers)];
         this.index = PacketIndex.forStream(file, fileSize);
+    }
+
+    /** Restricts decoding to the packets at {@code offsets} (a range found by {@link #scanPackets}). */
+    StreamDecoder onlyPackets(long[] offsets) {
+        index = PacketIndex.of(offsets);
+        indexPos = 0;
+        return this;
+    }
+
+    /**
+     * Reads every packet's header and context without decoding events: returns the packet offsets and leaves
+     * packet-level statistics (packets, discarded events, lost packets) in this decoder.
+     */
+    long[] scanPackets() throws IOException {
+        long[] out = new long[64];
+        int n = 0;
+        while (openPacket()) {
+            if (n == out.length) {
+                out = java.util.Arrays.copyOf(out, n * 2);
+            }
+            out[n++] = packetOffset;
+            inPacket = false;
+        }
+        return java.util.Arrays.copyOf(out, n);
     }
 
     /** File offset in bytes of the current event. */
