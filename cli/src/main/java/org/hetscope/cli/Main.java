@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             ImportCommand.class,
             SqlCommand.class,
+            org.hetscope.cli.mining.MineCommand.class,
             InfoCommand.class,
             StatsCommand.class,
             GpuCommand.class,

@@ -19,6 +19,19 @@ public final class FimiReader {
 
     public static TransactionDatabase read(Path file) throws IOException, TraceFormatException {
         TransactionDatabase.Builder b = TransactionDatabase.builder();
+        lines(file, b::add);
+        return b.build();
+    }
+
+    /** The lines as sequences: items in the order written, repeats kept (for sequential pattern mining). */
+    public static List<List<String>> readSequences(Path file) throws IOException, TraceFormatException {
+        List<List<String>> out = new ArrayList<>();
+        lines(file, items -> out.add(List.copyOf(items)));
+        return out;
+    }
+
+    private static void lines(Path file, java.util.function.Consumer<List<String>> b)
+            throws IOException, TraceFormatException {
         long lineNo = 0;
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
@@ -43,12 +56,11 @@ public final class FimiReader {
                         items.add(line.substring(s, i));
                     }
                 }
-                b.add(items);
+                b.accept(items);
             }
         } catch (java.nio.charset.MalformedInputException e) {
             throw new TraceFormatException(file, "line " + (lineNo + 1), "not UTF-8 text");
         }
-        return b.build();
     }
 
     private static boolean isBlank(char c) {

@@ -1,0 +1,141 @@
+package org.hetscope.cli.mining;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.hetscope.analysis.mining.contention.ContentionPattern;
+import org.hetscope.analysis.mining.contention.FrequentEventWindows;
+import org.hetscope.analysis.mining.contention.HighLatencyWindows;
+import org.hetscope.analysis.mining.contention.UtilisationBound;
+import org.hetscope.analysis.mining.folding.PatternFolding;
+import org.hetscope.analysis.mining.itemsets.MinSupport;
+import org.hetscope.analysis.mining.memtrace.AccessEvent;
+import org.hetscope.analysis.mining.memtrace.SymbolTable;
+import org.hetscope.cli.OutputOptions;
+import org.hetscope.cli.TablePrinter;
+import org.hetscope.store.Table;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code hetscope mine contention TRACE}: contention patterns of an access trace by method I (frequent events per
+ * fixed window, utilisation score) or method II (windows around high latencies, closed itemsets).
+ */
+@Command(name = "contention", mixinStandardHelpOptions = true, description = "Contention patterns of an access trace (thesis methods I and II).")
+public final class ContentionCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "TRACE", description = "Access trace (Table 2.1, 5.1 or A.1 layout).")
+    Path file;
+
+    @Option(names = "--method", defaultValue = "2", description = "1: fixed windows + utilisation; 2: windows "
+            + "centred on latencies >= Q3 (default).")
+    int method;
+
+    @Option(names = "--window", paramLabel = "LENGTH", description = "delta (method 1, default 2500) or omega "
+            + "(method 2, default 200), in trace time units.")
+    String window;
+
+    @Option(names = "--origin", description = "Method 1: start of the first window (default: first event).")
+    Long origin;
+
+    @Option(names = "--min-sup-c", defaultValue = "2", description = "Method 1: CPUs an event needs in a window.")
+    int minSupC;
+
+    @Option(names = "--min-sup-w", defaultValue = "60%", description = "Method 1: windows a pattern needs (N|P%).")
+    String minSupW;
+
+    @Option(names = "--bound", defaultValue = "ln2", description = "Method 1: ln2 or liu-layland (n(2^(1/n)-1), "
+            + "n = CPUs in the trace).")
+    String bound;
+
+    @Option(names = "--epsilon", defaultValue = "65%", description = "Method 2: windows a pattern needs (N|P%).")
+    String epsilon;
+
+    @Option(names = "--hit-latency", defaultValue = "-1", description = "Method 2: latencies at or below are cache "
+            + "hits, left out of Q3 and never seeds (default: keep all).")
+    long hitLatency;
+
+    @Option(names = "--threshold", description = "Method 2: high-latency threshold instead of Q3.")
+    Double threshold;
+
+    @Option(names = "--items", defaultValue = "both", description = "Method 2: plain, cpu or both. Method 1 always "
+            + "prefixes with the CPU unless 'plain'.")
+    String items;
+
+    @Option(names = "--rank", defaultValue = "support", description = "support or time (time covered).")
+    String rank;
+
+    @Option(names = "--limit", defaultValue = "50", description = "Patterns printed (0: all).")
+    int limit;
+
+    @Mixin
+    TraceOptions trace;
+
+    @Mixin
+    OutputOptions output;
+
+    @Override
+    public Integer call() throws Exception {
+        SymbolTable symbols = MiningInput.symbols(trace.symbols);
+        List<AccessEvent> et = MiningInput.trace(file, symbols, trace.strict);
+        PatternFolding folding = new PatternFolding(symbols, trace.instructionBytes);
+        List<ContentionPattern> patterns;
+        Table summary;
+        if (method == 1) {
+            long cpus = et.stream().mapToInt(AccessEvent::cpu).distinct().count();
+            double b = "liu-layland".equals(bound) ? UtilisationBound.liuLayland((int) cpus) : UtilisationBound.LN2;
+            FrequentEventWindows.Config c = new FrequentEventWindows.Config(
+                    window == null ? 2500 : Durations.parse(window), origin, minSupC, MinSupport.parse(minSupW),
+                    trace.vocabulary("type,page,function,node", true), !"plain".equals(items), b);
+            FrequentEventWindows.Result r = FrequentEventWindows.analyse(et, c);
+            patterns = r.patterns();
+            summary = Table.builder("method I", "events", "cpus", "windows", "delta", "min_sup_w", "bound")
+                    .row((long) et.size(), cpus, (long) r.windows().count(), c.delta(),
+                            (long) c.minSupW().count(r.windows().count()), b).build();
+        } else {
+            HighLatencyWindows.Config c = new HighLatencyWindows.Config(window == null ? 200 : Durations.parse(window),
+                    hitLatency, threshold, trace.vocabulary("pc,function,latency", false), !"cpu".equals(items),
+                    !"plain".equals(items), MinSupport.parse(epsilon));
+            HighLatencyWindows.Result r = HighLatencyWindows.analyse(et, c);
+            patterns = r.patterns();
+            summary = Table.builder("method II", "events", "threshold", "threshold_method", "seeds", "windows",
+                            "trace_share", "omega", "epsilon")
+                    .row((long) et.size(), r.threshold(), threshold == null ? "Q3 (type 7)" : "given",
+                            (long) r.seeds(), (long) r.windows().size(), r.traceShare(), c.omega(),
+                            (long) c.epsilon().count(r.windows().size())).build();
+        }
+        List<ContentionPattern> ranked = new ArrayList<>(patterns);
+        ranked.sort("time".equals(rank) ? ContentionPattern.BY_TIME
+                : method == 1 ? java.util.Comparator.comparingInt(ContentionPattern::contendedWindows).reversed()
+                        .thenComparing(ContentionPattern.BY_SUPPORT) : ContentionPattern.BY_SUPPORT);
+        boolean text = output.style() == TablePrinter.Style.TEXT;
+        List<String> cols = new ArrayList<>(List.of("rank", "support", "ratio", "time_covered"));
+        if (method == 1) {
+            cols.addAll(List.of("contended_windows", "max_utilisation"));
+        }
+        cols.add("pattern");
+        if (!text) {
+            cols.add("items");
+        }
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < ranked.size() && (limit <= 0 || i < limit); i++) {
+            ContentionPattern p = ranked.get(i);
+            List<Object> row = new ArrayList<>(List.of((long) (i + 1), (long) p.support(), p.ratio(),
+                    p.timeCovered()));
+            if (method == 1) {
+                row.add((long) p.contendedWindows());
+                row.add(p.maxUtilisation());
+            }
+            row.add(folding.render(p.items()));
+            if (!text) {
+                row.add(String.join(" ", p.items()));
+            }
+            rows.add(row.toArray());
+        }
+        TablePrinter.print(System.out, output.style(), List.of(summary,
+                new Table(patterns.size() + " closed patterns", cols, rows)));
+        return 0;
+    }
+}
