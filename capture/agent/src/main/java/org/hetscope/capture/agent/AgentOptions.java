@@ -9,9 +9,11 @@ import java.time.format.DateTimeFormatter;
  * {@code out} (trace folder; default {@code hetscope-opencl-PID-TIME}), {@code chunk} (bytes per thread buffer,
  * default 256 KiB), {@code maxmb} (memory for unwritten events before new ones are counted as discarded, default
  * 256), {@code flushms} (how often partly filled buffers are written, default 1000), {@code verbose},
- * {@code device=off} (API calls only: no events are added to enqueues and no device times are read).
+ * {@code device=off} (API calls only: no events are added to enqueues and no device times are read),
+ * {@code cache} (folder for the instrumented JOCL class, default ~/.cache/hetscope/agent; {@code off}).
  */
-record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boolean verbose, boolean device) {
+record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boolean verbose, boolean device,
+                    Path cache) {
 
     static AgentOptions parse(String args) {
         Path out = null;
@@ -20,6 +22,7 @@ record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boole
         long flush = 1000;
         boolean verbose = false;
         boolean device = true;
+        Path cache = Path.of(System.getProperty("user.home"), ".cache", "hetscope", "agent");
         if (args != null && !args.isBlank()) {
             for (String part : args.split(",")) {
                 int eq = part.indexOf('=');
@@ -32,8 +35,9 @@ record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boole
                     case "flushms" -> flush = Math.max(10, Long.parseLong(v));
                     case "verbose" -> verbose = true;
                     case "device" -> device = !v.equals("off");
+                    case "cache" -> cache = v.equals("off") ? null : Path.of(v);
                     default -> throw new IllegalArgumentException("hetscope agent: unknown option '" + k
-                            + "' (known: out, chunk, maxmb, flushms, verbose)");
+                            + "' (known: out, chunk, maxmb, flushms, verbose, device, cache)");
                 }
             }
         }
@@ -42,6 +46,6 @@ record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boole
             out = p != null ? Path.of(p) : Path.of("hetscope-opencl-" + ProcessHandle.current().pid() + "-"
                     + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        return new AgentOptions(out, chunk, maxMb * 1024 * 1024, flush, verbose, device);
+        return new AgentOptions(out, chunk, maxMb * 1024 * 1024, flush, verbose, device, cache);
     }
 }

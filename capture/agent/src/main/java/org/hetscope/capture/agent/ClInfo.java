@@ -144,6 +144,18 @@ final class ClInfo {
         }
     }
 
+    /** The OpenCL result of the profiling query; the value is left in {@code scratch[0]}. */
+    static int profilingCode(cl_event e, int param, long[] scratch, Pointer to) {
+        try {
+            scratch[0] = 0;
+            return CL.clGetEventProfilingInfo(e, param, Sizeof.cl_ulong, to, null);
+        } catch (org.jocl.CLException ex) {
+            return ex.getStatus();
+        } catch (RuntimeException ex) {
+            return Integer.MIN_VALUE;
+        }
+    }
+
     static void release(cl_event e) {
         try {
             CL.clReleaseEvent(e);

@@ -123,11 +123,14 @@ final class CommandCollector {
         for (QueueState q : queues.values()) {
             while (!q.pending.isEmpty()) {
                 Pending h = q.pending.peek();
-                int st = ClInfo.eventStatus(h.event(), status, statusPtr);
-                if (st > CL.CL_COMPLETE && !last) {
+                // END is available exactly when the command is complete: one query tells both
+                int r = ClInfo.profilingCode(h.event(), CL.CL_PROFILING_COMMAND_END, time, timePtr);
+                long end = time[0];
+                if (r == CL.CL_PROFILING_INFO_NOT_AVAILABLE && !last) {
                     break; // in-order queue: what comes after it is not done either
                 }
-                record(q, h, st);
+                int st = r == CL.CL_SUCCESS ? CL.CL_COMPLETE : ClInfo.eventStatus(h.event(), status, statusPtr);
+                record(q, h, st, r == CL.CL_SUCCESS ? end : 0);
                 ClInfo.release(h.event());
                 q.pending.poll();
                 done++;
@@ -145,16 +148,14 @@ final class CommandCollector {
         return q;
     }
 
-    private void record(QueueState q, Pending h, int st) {
+    private void record(QueueState q, Pending h, int st, long end) {
         long queued = 0;
         long submit = 0;
         long start = 0;
-        long end = 0;
-        if (st == CL.CL_COMPLETE) {
+        if (st == CL.CL_COMPLETE && end != 0) {
             queued = ClInfo.profiling(h.event(), CL.CL_PROFILING_COMMAND_QUEUED, time, timePtr);
             submit = ClInfo.profiling(h.event(), CL.CL_PROFILING_COMMAND_SUBMIT, time, timePtr);
             start = ClInfo.profiling(h.event(), CL.CL_PROFILING_COMMAND_START, time, timePtr);
-            end = ClInfo.profiling(h.event(), CL.CL_PROFILING_COMMAND_END, time, timePtr);
         }
         long ts;
         if (queued != 0 && start != 0) {

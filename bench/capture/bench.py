@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Overhead of the OpenCL capture agent on the launch-heavy example (many tiny kernels).
+
+Runs LaunchHeavy alternately without and with the agent (same JVM flags), several repetitions, and prints the
+median wall time of each, the overhead ratio and the added time per traced OpenCL call. The first agent run
+fills the agent's class cache and is reported apart (cold start). Needs capture/agent built
+(mvn -o -pl capture/agent package) and an OpenCL ICD (PoCL).
+
+usage: bench/capture/bench.py [--reps 7] [--launches 50000]
+"""
+import argparse
+import glob
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+java = os.path.join(os.environ.get("JAVA_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64"), "bin", "java")
+agent = os.path.join(root, "capture/agent/target/hetscope-agent.jar")
+examples = glob.glob(os.path.join(root, "capture/agent/target/*-examples.jar"))
+jocl = glob.glob(os.path.expanduser("~/.m2/repository/org/jocl/jocl/2.0.5/jocl-2.0.5.jar"))
+if not os.path.exists(agent) or not examples or not jocl:
+    sys.exit("build capture/agent first (mvn -o -pl capture/agent package)")
+
+
+def run(launches, trace=None, cache=None):
+    cmd = [java, "--enable-native-access=ALL-UNNAMED"]
+    if trace:
+        cmd.append(f"-javaagent:{agent}=out={trace},cache={cache}")
+    report = tempfile.mktemp(suffix=".report")
+    cmd += [f"-Dhetscope.example.report={report}", "-cp", f"{jocl[0]}:{examples[0]}",
+            "org.hetscope.capture.examples.LaunchHeavy", str(launches)]
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if out.returncode != 0:
+        sys.exit(out.stdout + out.stderr)
+    calls = 0
+    with open(report) as f:
+        for line in f:
+            k, v = line.strip().split("=")
+            if k.startswith("call."):
+                calls += int(v)
+    os.remove(report)
+    loop = float(out.stdout.strip().split("seconds=")[1])
+    return wall, loop, calls
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--launches", type=int, default=50000)
+    a = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="hetscope-bench-capture-")
+    cache = os.path.join(work, "cache")
+    cold = run(a.launches, os.path.join(work, "cold"), cache)
+    base, traced = [], []
+    calls = cold[2]
+    for i in range(a.reps):
+        base.append(run(a.launches))
+        t = os.path.join(work, f"trace{i}")
+        traced.append(run(a.launches, t, cache))
+        shutil.rmtree(t)
+    mb = statistics.median(w for w, _, _ in base)
+    mt = statistics.median(w for w, _, _ in traced)
+    lb = statistics.median(l for _, l, _ in base)
+    lt = statistics.median(l for _, l, _ in traced)
+    print(f"launch-heavy example: {a.launches} kernel launches, {calls} traced OpenCL calls, {a.reps} repetitions")
+    print("| measure | without agent (median) | with agent (median) | ratio | added per traced call |")
+    print("|---|---|---|---|---|")
+    print(f"| process wall time | {mb:.3f} s | {mt:.3f} s | {mt / mb:.3f} | {(mt - mb) / calls * 1e6:.2f} us |")
+    print(f"| enqueue loop (in-program) | {lb:.3f} s | {lt:.3f} s | {lt / lb:.3f} | {(lt - lb) / calls * 1e6:.2f} us |")
+    print(f"| first run, empty class cache (wall) | | {cold[0]:.3f} s | {cold[0] / mb:.3f} | |")
+    print("raw wall without:", " ".join(f"{w:.3f}" for w, _, _ in base))
+    print("raw wall with:   ", " ".join(f"{w:.3f}" for w, _, _ in traced))
+    shutil.rmtree(work)
+
+
+main()
