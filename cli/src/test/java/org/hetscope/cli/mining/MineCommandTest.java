@@ -1,0 +1,105 @@
+package org.hetscope.cli.mining;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.hetscope.cli.Main;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code hetscope mine} end to end, in process. */
+class MineCommandTest {
+    private record Result(int code, String out, String err) {}
+
+    private static synchronized Result run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = Main.run(args);
+            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    @Test
+    void fimiTransactionsTable41(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("t41.dat");
+        Files.writeString(f, "A B C\nA C\nA B C\n");
+        Result closed = run("mine", "transactions", f.toString(), "--closed", "--min-support", "2");
+        assertEquals(0, closed.code(), closed.err());
+        assertEquals("A C (3)\nA B C (2)\n", closed.out());
+        Result all = run("mine", "transactions", f.toString(), "--all", "--min-support", "60%", "--count");
+        assertEquals("7\n", all.out()); // ceil(0.6 * 3) = 2
+        Result json = run("mine", "transactions", f.toString(), "--min-support", "2", "--json");
+        List<String> items = new ArrayList<>();
+        List<Long> supports = new ArrayList<>();
+        try (JsonParser p = new JsonFactory().createParser(json.out())) {
+            while (p.nextToken() != null) {
+                if (p.currentToken() == JsonToken.FIELD_NAME && "items".equals(p.currentName())) {
+                    p.nextToken();
+                    items.add(p.getText());
+                } else if (p.currentToken() == JsonToken.FIELD_NAME && "support".equals(p.currentName())) {
+                    p.nextToken();
+                    supports.add(p.getLongValue());
+                }
+            }
+        }
+        assertEquals(List.of("A C", "A B C"), items);
+        assertEquals(List.of(3L, 2L), supports);
+        Result seq = run("mine", "transactions", f.toString(), "--sequences", "--min-support", "3");
+        assertEquals("A C (3)\nA (3)\nC (3)\n", seq.out());
+    }
+
+    @Test
+    void badInputNamesFileAndLine(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("bin.dat");
+        Files.write(f, new byte[] {'1', '\n', 0, 1, 2});
+        Result r = run("mine", "transactions", f.toString(), "--min-support", "1");
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("bin.dat") && r.err().contains("line 2"), r.err());
+        Result missing = run("mine", "closed", dir.resolve("nope.txt").toString(), "--min-support", "1");
+        assertEquals(1, missing.code());
+        assertTrue(missing.err().contains("nope.txt"), missing.err());
+    }
+
+    @Test
+    void generatedTraceContentionAndScalability(@TempDir Path dir) throws Exception {
+        Path nm = dir.resolve("gen.nm");
+        List<String> runs = new ArrayList<>();
+        for (int cores : new int[] {1, 2, 4}) {
+            Path t = dir.resolve("gen" + cores + ".txt");
+            assertEquals(0, run("mine", "generate", t.toString(), "--cores", String.valueOf(cores),
+                    "--iterations", "40", "--seed", "2", "--symbols-out", nm.toString()).code());
+            runs.add(t.toString());
+        }
+        Result c = run("mine", "contention", runs.get(2), "--symbols", nm.toString(), "--hit-latency", "5",
+                "--epsilon", "60%", "--limit", "1", "--csv");
+        assertEquals(0, c.code(), c.err());
+        String top = c.out().lines().filter(l -> l.startsWith("1,")).findFirst().orElseThrow();
+        assertTrue(top.contains("bank_read") && top.contains("bank_write"), top);
+        List<String> args = new ArrayList<>(List.of("mine", "scalability"));
+        args.addAll(runs);
+        args.addAll(List.of("--symbols", nm.toString(), "--min-p", "2", "--csv"));
+        Result s = run(args.toArray(String[]::new));
+        assertEquals(0, s.code(), s.err());
+        assertTrue(s.out().contains("[0x1000825c:0x10008268] cpu_mp_wait (4 of 4)"), s.out());
+        assertTrue(s.out().lines().anyMatch(l -> l.contains("cpu_mp_wait (4 of 4)") && l.contains(",true,")),
+                s.out());
+    }
+}
