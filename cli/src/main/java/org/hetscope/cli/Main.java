@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
         description = "Read, store, analyse and show traces of heterogeneous programs.",
         subcommands = {
             ImportCommand.class,
+            org.hetscope.cli.kernel.KernelCommand.class,
             SqlCommand.class,
             org.hetscope.cli.mining.MineCommand.class,
             InfoCommand.class,
