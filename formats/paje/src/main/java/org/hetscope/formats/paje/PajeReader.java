@@ -591,7 +591,8 @@ public final class PajeReader {
     private void replayStates(PajeContainer c, PajeType type, StateBuffer b, long traceEnd) {
         int[] order = b.order();
         long close = c.isDestroyed() ? c.destroyed() : traceEnd;
-        ArrayDeque<Integer> stack = new ArrayDeque<>();
+        int[] stack = new int[8];
+        int top = 0;
         for (int k = 0; k < b.n; k++) {
             int i = order[k];
             long t = b.time[i];
@@ -603,29 +604,38 @@ public final class PajeReader {
             switch (b.op[i]) {
                 case StateBuffer.SET -> {
                     // A set replaces the whole stack of this (container, type), as in Paje's reference semantics.
-                    while (!stack.isEmpty()) {
-                        emitState(c, type, b, stack.pop(), t, stack.size(), false);
+                    while (top > 0) {
+                        top--;
+                        emitState(c, type, b, stack[top], t, top, false);
                     }
-                    stack.push(i);
+                    stack[top++] = i;
                 }
-                case StateBuffer.PUSH -> stack.push(i);
+                case StateBuffer.PUSH -> {
+                    if (top == stack.length) {
+                        stack = java.util.Arrays.copyOf(stack, top * 2);
+                    }
+                    stack[top++] = i;
+                }
                 case StateBuffer.POP -> {
-                    if (stack.isEmpty()) {
+                    if (top == 0) {
                         listener.problem("pop without push", b.line[i], c.alias() + " " + type.alias());
                     } else {
-                        emitState(c, type, b, stack.pop(), t, stack.size(), false);
+                        top--;
+                        emitState(c, type, b, stack[top], t, top, false);
                     }
                 }
                 default -> {
-                    while (!stack.isEmpty()) {
-                        emitState(c, type, b, stack.pop(), t, stack.size(), false);
+                    while (top > 0) {
+                        top--;
+                        emitState(c, type, b, stack[top], t, top, false);
                     }
                 }
             }
         }
-        while (!stack.isEmpty()) {
-            int i = stack.pop();
-            emitState(c, type, b, i, Math.max(close, b.time[i]), stack.size(), true);
+        while (top > 0) {
+            top--;
+            int i = stack[top];
+            emitState(c, type, b, i, Math.max(close, b.time[i]), top, true);
         }
     }
 

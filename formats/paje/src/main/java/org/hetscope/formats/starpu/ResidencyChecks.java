@@ -37,44 +37,60 @@ final class ResidencyChecks {
         long sharedNs = 0;
         for (var en : byBlock.entrySet()) {
             List<Residency> rs = en.getValue();
-            long first = rs.stream().mapToLong(Residency::ts).min().orElse(0);
-            long last = rs.stream().mapToLong(r -> r.ts() + r.dur()).max().orElse(0);
             // Sweep the boundaries: count valid replicas and owners on each elementary segment.
-            TreeMap<Long, int[]> delta = new TreeMap<>();
+            int n = 0;
+            long[] at = new long[rs.size() * 2];
+            int[] dv = new int[rs.size() * 2];
+            int[] dow = new int[rs.size() * 2];
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
             for (Residency r : rs) {
+                first = Math.min(first, r.ts());
+                last = Math.max(last, r.ts() + r.dur());
                 if (r.dur() == 0) {
                     continue;
                 }
-                boolean owner = r.state().equals("owner");
-                delta.computeIfAbsent(r.ts(), k -> new int[2])[0]++;
-                delta.computeIfAbsent((r.ts() + r.dur()), k -> new int[2])[0]--;
-                if (owner) {
-                    delta.get(r.ts())[1]++;
-                    delta.get((r.ts() + r.dur()))[1]--;
-                }
+                int owner = r.state().equals("owner") ? 1 : 0;
+                at[n] = r.ts();
+                dv[n] = 1;
+                dow[n++] = owner;
+                at[n] = r.ts() + r.dur();
+                dv[n] = -1;
+                dow[n++] = -owner;
             }
+            Integer[] idx = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                idx[i] = i;
+            }
+            final long[] times = at;
+            java.util.Arrays.sort(idx, (x, y) -> Long.compare(times[x], times[y]));
             int valid = 0;
             int owners = 0;
-            Long prev = null;
-            for (var d : delta.entrySet()) {
-                long t = d.getKey();
-                if (prev != null && t > prev && prev >= first && t <= last) {
-                    if (valid == 0) {
-                        gaps++;
-                        gapNs += t - prev;
-                        sink.row(table, "no_valid_replica", en.getKey(), prev, t - prev,
-                                "handle " + handleOf.get(en.getKey()));
-                    } else if (owners > 0 && valid > 1) {
-                        shared++;
-                        sharedNs += t - prev;
-                        sink.row(table, "owner_not_exclusive", en.getKey(), prev, t - prev,
-                                "handle " + handleOf.get(en.getKey()) + ": " + owners + " owner(s), " + valid
-                                        + " valid replicas");
+            for (int k = 0; k < n; ) {
+                long t = at[idx[k]];
+                if (k > 0) {
+                    long prev = at[idx[k - 1]];
+                    if (t > prev && prev >= first && t <= last) {
+                        if (valid == 0) {
+                            gaps++;
+                            gapNs += t - prev;
+                            sink.row(table, "no_valid_replica", en.getKey(), prev, t - prev,
+                                    "handle " + handleOf.get(en.getKey()));
+                        } else if (owners > 0 && valid > 1) {
+                            shared++;
+                            sharedNs += t - prev;
+                            sink.row(table, "owner_not_exclusive", en.getKey(), prev, t - prev,
+                                    "handle " + handleOf.get(en.getKey()) + ": " + owners + " owner(s), " + valid
+                                            + " valid replicas");
+                        }
                     }
                 }
-                valid += d.getValue()[0];
-                owners += d.getValue()[1];
-                prev = t;
+                // Apply every change at this instant before looking at the next segment.
+                while (k < n && at[idx[k]] == t) {
+                    valid += dv[idx[k]];
+                    owners += dow[idx[k]];
+                    k++;
+                }
             }
         }
         sink.info("starpu.check.no_valid_replica.count", Long.toString(gaps));
