@@ -283,7 +283,6 @@ public final class CtfTrace implements AutoCloseable {
         }
 
         private final java.util.IdentityHashMap<StreamDecoder, CtfEvent> viewOf = new java.util.IdentityHashMap<>();
-        private final java.util.IdentityHashMap<StreamDecoder, Integer> rank = new java.util.IdentityHashMap<>();
 
         /** Moves to the next event in time order; false at the end. */
         public boolean next() throws IOException {
@@ -291,7 +290,7 @@ public final class CtfTrace implements AutoCloseable {
                 started = true;
                 for (int i = 0; i < heap.length; i++) {
                     viewOf.put(heap[i], views[i]);
-                    rank.put(heap[i], i);
+                    heap[i].rank = i;
                 }
                 StreamDecoder[] all = heap.clone();
                 size = 0;
@@ -314,7 +313,7 @@ public final class CtfTrace implements AutoCloseable {
                 return false;
             }
             current = pop();
-            currentView = viewOf.get(current);
+            currentView = views[current.rank];
             return true;
         }
 
@@ -333,7 +332,7 @@ public final class CtfTrace implements AutoCloseable {
             if (ta != tb) {
                 return ta < tb;
             }
-            return rank.get(a) < rank.get(b);
+            return a.rank < b.rank;
         }
 
         private void push(StreamDecoder d) {

@@ -67,6 +67,8 @@ final class StreamDecoder implements AutoCloseable {
     private long prevDiscarded = -1;
     private long prevSeq = -1;
     long streamClassId = -1;
+    /** Position among the streams of a merge, to order events of equal time. */
+    int rank;
 
     StreamDecoder(CompiledTrace trace, Path file, Consumer<CtfProblem> problems) throws IOException {
         this.trace = trace;
