@@ -69,7 +69,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             connection = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + partial, props);
             try (Statement st = connection.createStatement()) {
                 st.execute("SET preserve_insertion_order = false");
-                String limit = System.getProperty("hetscope.duckdb.memory", "1GB");
+                String limit = System.getProperty("hetscope.duckdb.memory", "512MB");
                 st.execute("SET memory_limit = '" + limit.replace("'", "") + "'");
             }
             Schema.create(connection);
