@@ -14,6 +14,9 @@ final class Formats {
     static List<TraceFormat> all() {
         List<TraceFormat> list = new ArrayList<>();
         ServiceLoader.load(TraceFormat.class).forEach(list::add);
+        // ServiceLoader order is the class path's: make detection deterministic, most specific first.
+        list.sort(java.util.Comparator.comparingInt(TraceFormat::priority).reversed()
+                .thenComparing(TraceFormat::name));
         return list;
     }
 

@@ -12,6 +12,14 @@ public interface TraceFormat {
     /** A short name used on the command line ({@code --format chrome}). */
     String name();
 
+    /**
+     * Order among formats that accept the same input: a format that refines a generic one (the OpenCL capture
+     * agent's CTF traces against plain CTF) returns a higher value and is asked first. Generic readers keep 0.
+     */
+    default int priority() {
+        return 0;
+    }
+
     /** Whether {@code input} looks like this format; must be cheap (peek at a few bytes or file names). */
     boolean accepts(Path input) throws IOException;
 
