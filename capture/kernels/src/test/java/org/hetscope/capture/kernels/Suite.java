@@ -243,7 +243,7 @@ public final class Suite {
     }
 
     /** The kNN kernel of the SPOC paper; sizes as given (spec tests 1 and 2). */
-    static SuiteKernel knn(int setSize, int dataSize, int global, int local) {
+    public static SuiteKernel knn(int setSize, int dataSize, int global, int local) {
         SuiteKernel[] self = new SuiteKernel[1];
         self[0] = new SuiteKernel("knn", SuiteKernel.dir().resolve("knn.cl"), "compute",
                 () -> List.of(ints(randomInts(10, setSize * dataSize, 256)), ints(randomInts(11, dataSize, 256)),

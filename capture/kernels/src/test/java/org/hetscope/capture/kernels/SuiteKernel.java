@@ -14,7 +14,7 @@ import org.hetscope.capture.kernels.run.NdRange;
  * A test kernel: its source, fresh arguments, a launch size, and the counters expected from running the same
  * algorithm in Java (keys: counter label for memory/FLOP counters, {@code construct@line} for visits).
  */
-record SuiteKernel(String name, Path file, String kernel, Supplier<List<KernelArgument>> args, NdRange range,
+public record SuiteKernel(String name, Path file, String kernel, Supplier<List<KernelArgument>> args, NdRange range,
                    Supplier<Map<String, Long>> expected) {
 
     static Path dir() {
@@ -25,7 +25,7 @@ record SuiteKernel(String name, Path file, String kernel, Supplier<List<KernelAr
         return Path.of(System.getProperty("hetscope.root", ".")).resolve("../shared/fixtures/starpu/gemm.cl");
     }
 
-    String source() {
+    public String source() {
         try {
             return Files.readString(file);
         } catch (IOException e) {
@@ -34,7 +34,7 @@ record SuiteKernel(String name, Path file, String kernel, Supplier<List<KernelAr
     }
 
     /** The 1-based line of the first source line containing {@code snippet}. */
-    int line(String snippet) {
+    public int line(String snippet) {
         String[] lines = source().split("\n");
         for (int i = 0; i < lines.length; i++) {
             if (lines[i].contains(snippet)) {

@@ -1,0 +1,173 @@
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+import org.hetscope.capture.kernels.Suite;
+import org.hetscope.capture.kernels.SuiteKernel;
+import org.hetscope.capture.kernels.instrument.CounterPlan;
+import org.hetscope.capture.kernels.run.KernelArgument;
+import org.hetscope.capture.kernels.run.KernelRunner;
+import org.hetscope.capture.kernels.run.OpenClSession;
+import org.hetscope.capture.kernels.run.TraceOptions;
+import org.hetscope.capture.kernels.run.TraceResult;
+
+/**
+ * Overhead of kernel instrumentation (docs/seeds/gpu-kernel-instrumentation.md section 4): per kernel and mode,
+ * median and IQR of device time (OpenCL profiling events) over REPS launches alternating plain/instrumented
+ * after WARMUP discarded pairs; trace sizes and records with and without the CFG reduction.
+ * Usage: java -cp CLASSPATH -Dhetscope.root=REPO KernelBench.java [SCALE] [REPS]
+ */
+public class KernelBench {
+    static final int WARMUP = 2;
+
+    record Stat(double median, double q1, double q3) {
+        static Stat of(List<Long> v) {
+            long[] a = v.stream().mapToLong(Long::longValue).sorted().toArray();
+            return new Stat(q(a, 0.5), q(a, 0.25), q(a, 0.75));
+        }
+
+        static double q(long[] a, double p) {
+            double pos = p * (a.length - 1);
+            int lo = (int) Math.floor(pos);
+            int hi = (int) Math.ceil(pos);
+            return a[lo] + (a[hi] - a[lo]) * (pos - lo);
+        }
+    }
+
+    interface Variant {
+        long[] run(List<KernelArgument> args); // {kernel ns of the compared part, total ns}
+    }
+
+    static Supplier<List<KernelArgument>> cached(Supplier<List<KernelArgument>> s) {
+        List<KernelArgument> base = s.get();
+        return () -> {
+            List<KernelArgument> out = new ArrayList<>();
+            for (KernelArgument a : base) {
+                out.add(a instanceof KernelArgument.Host h ? new KernelArgument.Host(h.bytes().clone()) : a);
+            }
+            return out;
+        };
+    }
+
+    public static void main(String[] argv) {
+        int scale = argv.length > 0 ? Integer.parseInt(argv[0]) : 4;
+        int reps = argv.length > 1 ? Integer.parseInt(argv[1]) : 20;
+        List<SuiteKernel> kernels = new ArrayList<>(Suite.all(scale));
+        kernels.set(kernels.size() - 2, Suite.knn(5000, 784, 5120, 256));
+        List<String> rows = new ArrayList<>();
+        List<Double> twoPhaseRecord = new ArrayList<>();
+        List<Double> twoPhaseTotal = new ArrayList<>();
+        List<Double> counterRatios = new ArrayList<>();
+        List<Double> sharedRatios = new ArrayList<>();
+        List<Double> subRatios = new ArrayList<>();
+        List<Double> recordCut = new ArrayList<>();
+        List<Double> byteCut = new ArrayList<>();
+        try (OpenClSession session = OpenClSession.open()) {
+            System.err.println("device: " + session.deviceName() + " / " + session.version());
+            for (SuiteKernel k : kernels) {
+                KernelRunner runner = new KernelRunner(session, k.file().toString(), k.source(), k.kernel());
+                Supplier<List<KernelArgument>> args = cached(k.args());
+                String[] modes = {"counters", "two-phase naive", "two-phase reduced", "shared naive", "shared reduced",
+                    "sub-buffer naive", "sub-buffer reduced"};
+                TraceResult[] last = new TraceResult[modes.length];
+                for (int m = 0; m < modes.length; m++) {
+                    int mode = m;
+                    Variant v;
+                    if (m == 0) {
+                        v = a -> {
+                            long t = runner.count(a, k.range(), CounterPlan.Mode.ATOMIC).timing().duration();
+                            return new long[] {t, t};
+                        };
+                    } else {
+                        TraceOptions.Strategy s = m <= 2 ? TraceOptions.Strategy.TWO_PHASE
+                                : m <= 4 ? TraceOptions.Strategy.SHARED : TraceOptions.Strategy.SUBBUFFER;
+                        boolean reduced = m % 2 == 0;
+                        v = a -> {
+                            TraceOptions opt = TraceOptions.of(s, reduced);
+                            if (last[reduced ? 2 : 1] != null && s != TraceOptions.Strategy.TWO_PHASE) {
+                                long total = last[reduced ? 2 : 1].totalRecords();
+                                long chunks = 0;
+                                for (int[] r : last[reduced ? 2 : 1].records()) {
+                                    chunks += (r.length + 63) / 64;
+                                }
+                                opt = opt.withCapacity(Math.max(1, total)).withChunks(64, Math.max(1, chunks));
+                            }
+                            TraceResult r = runner.trace(a, k.range(), opt);
+                            if (!r.valid() || !r.failures().isEmpty()) {
+                                throw new IllegalStateException(k.name() + " " + modes[mode] + " invalid trace");
+                            }
+                            last[mode] = r;
+                            return new long[] {r.recordNanos(), r.kernelNanos() + r.hostNanos()};
+                        };
+                    }
+                    List<Long> plain = new ArrayList<>();
+                    List<Long> part = new ArrayList<>();
+                    List<Long> total = new ArrayList<>();
+                    for (int i = 0; i < WARMUP + reps; i++) {
+                        long p = runner.runPlain(args.get(), k.range()).duration();
+                        long[] t = v.run(args.get());
+                        if (i >= WARMUP) {
+                            plain.add(p);
+                            part.add(t[0]);
+                            total.add(t[1]);
+                        }
+                    }
+                    Stat sp = Stat.of(plain);
+                    Stat si = Stat.of(part);
+                    Stat st = Stat.of(total);
+                    double ratio = si.median() / sp.median();
+                    double ratioTotal = st.median() / sp.median();
+                    String size = "";
+                    if (m > 0) {
+                        TraceResult r = last[m];
+                        size = String.format(Locale.ROOT, "%d | %d | %d", r.plan().points().sites(), r.totalRecords(),
+                                r.bytes());
+                    } else {
+                        size = "- | - | -";
+                    }
+                    rows.add(String.format(Locale.ROOT, "| %s | %s | %.3f | %.2f (%.2f-%.2f) | %s | %s |", k.name(),
+                            modes[m], sp.median() / 1e6, ratio, si.q1() / sp.median(), si.q3() / sp.median(),
+                            m == 1 || m == 2 ? String.format(Locale.ROOT, "%.2f", ratioTotal) : "-", size));
+                    switch (m) {
+                        case 0 -> counterRatios.add(ratio);
+                        case 2 -> {
+                            twoPhaseRecord.add(ratio);
+                            twoPhaseTotal.add(ratioTotal);
+                        }
+                        case 4 -> sharedRatios.add(ratio);
+                        case 6 -> subRatios.add(ratio);
+                        default -> { }
+                    }
+                    System.err.println(rows.getLast());
+                }
+                recordCut.add(1 - last[2].totalRecords() / (double) Math.max(1, last[1].totalRecords()));
+                byteCut.add(1 - last[2].bytes() / (double) last[1].bytes());
+                int mismatches = 0;
+                for (int p = 0; p < last[1].producers(); p++) {
+                    if (!Arrays.equals(last[1].paths()[p], last[2].paths()[p])) {
+                        mismatches++;
+                    }
+                }
+                rows.add(String.format(Locale.ROOT, "| %s | reduction | | records -%.1f %%, bytes -%.1f %%,"
+                        + " %d of %d work-item paths differ | | | | |", k.name(), 100 * recordCut.getLast(),
+                        100 * byteCut.getLast(), mismatches, last[1].producers()));
+            }
+        }
+        System.out.println("| kernel | mode | plain ms (median) | instrumented/plain: median (IQR) | two-phase total/plain"
+                + " | static sites | records | trace bytes |");
+        System.out.println("|---|---|---|---|---|---|---|---|");
+        rows.forEach(System.out::println);
+        System.out.println();
+        System.out.printf(Locale.ROOT, "median over kernels: counters %.2fx; two-phase reduced recording pass %.2fx,"
+                        + " whole protocol %.2fx; shared %.2fx; sub-buffer %.2fx; reduction cuts records by %.1f %% and"
+                        + " trace bytes by %.1f %% (median over kernels)%n", median(counterRatios),
+                median(twoPhaseRecord), median(twoPhaseTotal), median(sharedRatios), median(subRatios),
+                100 * median(recordCut), 100 * median(byteCut));
+    }
+
+    static double median(List<Double> v) {
+        double[] a = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    }
+}
