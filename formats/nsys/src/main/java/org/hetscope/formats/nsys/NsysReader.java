@@ -267,7 +267,24 @@ final class NsysReader {
         return id != null ? id : addDevice(ordinal, null, null, null, null, null, null, null);
     }
 
+    private long lastPid = Long.MAX_VALUE;
+    private long lastDevice;
+    private long lastStream;
+    private long lastTrack;
+
+    /** The stream track; consecutive rows usually share it, so the last one is kept at hand. */
     private long streamTrack(long globalPid, long deviceOrdinal, long stream) {
+        if (globalPid == lastPid && deviceOrdinal == lastDevice && stream == lastStream) {
+            return lastTrack;
+        }
+        lastPid = globalPid;
+        lastDevice = deviceOrdinal;
+        lastStream = stream;
+        lastTrack = lookupStreamTrack(globalPid, deviceOrdinal, stream);
+        return lastTrack;
+    }
+
+    private long lookupStreamTrack(long globalPid, long deviceOrdinal, long stream) {
         String key = globalPid + "/" + deviceOrdinal + "/" + stream;
         Long track = streamTracks.get(key);
         if (track == null) {
