@@ -40,6 +40,38 @@ class PajeFormatTest {
     }
 
     @Test
+    void otherProducersAreReadGenerically(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("pajeng.paje"), PajeReaderTest.HEADER + """
+                8 1 ST c1 r
+                9 c1 1.25 ST w tag
+                10 1.5 ST c1
+                11 x 1.75 c2 E 0.5
+                12 1 V m1 10
+                13 2 V m1 2.5
+                15 2 L m1 c1 msg k1
+                16 2.5 L m1 c2 msg k1
+                """);
+        PajeFormat f = new PajeFormat();
+        assertTrue(f.accepts(file));
+        CollectingSink s = new CollectingSink();
+        f.read(file, s, Progress.NONE);
+        assertEquals("generic", s.info.get("paje.dialect"));
+        assertEquals("s", s.info.get("paje.time_unit"));
+        assertEquals(List.of("node one", "core1", "core two"), s.tracks.stream()
+                .filter(t -> t.kind() != org.hetscope.model.TrackKind.COUNTER).map(Track::name).toList());
+        assertEquals(List.of("Waiting for data 1250000000 250000000 1", "Running 1000000000 1500000000 0"),
+                s.slices.stream().map(x -> x.name() + " " + x.ts() + " " + x.dur() + " " + x.depth()).toList());
+        assertEquals("{\"value\":\"Crash\",\"Weight\":\"0.5\"}", s.instants.get(0).argsJson());
+        assertEquals(List.of(10.0, 12.5), s.counters.stream().map(c -> c.value()).toList());
+        assertEquals("W", s.tracks.stream().filter(t -> t.kind() == org.hetscope.model.TrackKind.COUNTER)
+                .findFirst().orElseThrow().unit());
+        Object[] link = s.extraRows.get("paje_link").get(0);
+        assertEquals(List.of("L", "Message link", 2_000_000_000L, 500_000_000L, "msg", "k1"),
+                List.of(link[0], link[1], link[5], link[6], link[7], link[8]));
+        assertEquals(0, s.skippedTotal());
+    }
+
+    @Test
     void damagedStarpuTraceKeepsTheRestAndCountsWhatWasSkipped(@TempDir Path dir) throws Exception {
         List<String> lines = Files.readAllLines(fixture("chol-dmda-nb6").resolve("paje.trace"));
         int body = lines.indexOf(lines.stream().filter(l -> l.startsWith("7\t")).findFirst().orElseThrow());
