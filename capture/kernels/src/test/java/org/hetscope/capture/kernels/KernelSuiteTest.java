@@ -87,10 +87,15 @@ class KernelSuiteTest {
 
         int[][] naivePaths = null;
         int[][] firstRecords = null;
-        for (boolean reduced : new boolean[] {false, true}) {
+        for (int points = 0; points < 3; points++) {
+            boolean reduced = points > 0;
+            firstRecords = null;
             for (TraceOptions.Strategy s : TraceOptions.Strategy.values()) {
                 List<KernelArgument> args = k.args().get();
                 TraceOptions opt = TraceOptions.of(s, reduced);
+                if (points == 2) {
+                    opt = opt.withTripCounts();
+                }
                 if (firstRecords != null) {
                     // exactly the room the two-phase pass measured: nothing may be lost, nothing is spare
                     long total = 0;
@@ -102,7 +107,7 @@ class KernelSuiteTest {
                     opt = opt.withCapacity(total).withChunks(4, chunks);
                 }
                 TraceResult r = runner.trace(args, k.range(), opt);
-                String what = k.name() + " " + s + (reduced ? " reduced" : " naive");
+                String what = k.name() + " " + s + (points == 2 ? " trip counts" : reduced ? " reduced" : " naive");
                 assertSameOutputs(expected, args, what);
                 assertTrue(r.valid(), what + " valid");
                 assertEquals(0, r.lost(), what + " lost");

@@ -120,6 +120,13 @@ class KnnSpecTest {
             assertEquals(p < 50 ? 20 : 2, naive.paths()[p].length);
             assertEquals(p < 50 ? 9 : 0, reduced.records()[p].length);
         }
+        // trip counts: one pair of records per active work-item's loop instead of 8 continue records
+        TraceResult trips = runner.trace(k.args().get(), k.range(),
+                TraceOptions.of(TraceOptions.Strategy.TWO_PHASE, true).withTripCounts());
+        assertEquals(50 * 3, trips.totalRecords());
+        for (int p = 0; p < 64; p++) {
+            assertArrayEquals(naive.paths()[p], trips.paths()[p], "trip counts, work-item " + p);
+        }
         // spec test 7: a shared buffer of capacity 10 loses 440 of the 450 reduced records
         TraceResult small = runner.trace(k.args().get(), k.range(),
                 TraceOptions.of(TraceOptions.Strategy.SHARED, true).withCapacity(10));

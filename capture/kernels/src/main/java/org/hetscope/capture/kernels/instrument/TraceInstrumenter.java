@@ -73,7 +73,7 @@ public final class TraceInstrumenter {
         }
         place.braceBodies(k);
         place.firstParameter(scope.unit(), k, String.join(", ", extra));
-        rw.open(k.body().first(), " " + state + " long hs_sw = 0;", Placement.DECLARE);
+        StringBuilder tripVars = new StringBuilder();
         if (!exit.isEmpty()) {
             place.exits(k, exit);
         }
@@ -104,6 +104,14 @@ public final class TraceInstrumenter {
                         Placement.EDGE);
             } else if (b.branch() instanceof Ast.Expr cond) {
                 for (Edge e : b.successors()) {
+                    if (pts.tripEdges().get(e.id())) {
+                        String trip = "hs_t" + b.id();
+                        tripVars.append(" uint ").append(trip).append(" = 0;");
+                        String emit = tp.replace("ID", "(" + (Tracepoints.TRIP | pts.edgeId(e)) + "u)") + ", "
+                                + tp.replace("ID", "(" + trip + ")");
+                        rw.wrap(cond.first(), cond.last(), "((", ") ? (" + trip + "++, 1) : (" + trip + " ? (" + emit
+                                + ", " + trip + " = 0, 0) : 0))", Placement.EDGE);
+                    }
                     if (pts.edgePoints().get(e.id())) {
                         String call = tp.replace("ID", pts.edgeId(e) + "u");
                         rw.wrap(cond.first(), cond.last(), "((", ") ? " + call + " : 0)", Placement.EDGE);
@@ -111,6 +119,7 @@ public final class TraceInstrumenter {
                 }
             }
         }
+        rw.open(k.body().first(), " " + state + " long hs_sw = 0;" + tripVars, Placement.DECLARE);
         return new TracePlan(k.name(), rw.render(), pts, collector, List.copyOf(extra), chunkRecords, scope);
     }
 

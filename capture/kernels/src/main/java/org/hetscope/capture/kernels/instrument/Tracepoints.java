@@ -17,12 +17,66 @@ import org.hetscope.capture.kernels.cfg.EdgeKind;
  * is not; wherever unrecorded edges would still form a cycle, the cycle's entry block gets a block tracepoint,
  * so loop iterations can always be counted back.
  */
-public record Tracepoints(Cfg cfg, boolean reduced, BitSet blockPoints, BitSet edgePoints) {
+public record Tracepoints(Cfg cfg, boolean reduced, BitSet blockPoints, BitSet edgePoints, BitSet tripEdges) {
+    /** Marks the first of the two records of a trip count: {@code TRIP | edge id}, then the count. */
+    public static final int TRIP = 0x8000_0000;
 
     public static Tracepoints naive(Cfg cfg) {
         BitSet b = new BitSet();
         b.set(0, cfg.blocks().size());
-        return new Tracepoints(cfg, false, b, new BitSet());
+        return new Tracepoints(cfg, false, b, new BitSet(), new BitSet());
+    }
+
+    /**
+     * The reduced set plus trip counts (hetscope extension): a loop whose body holds no tracepoint and can only
+     * leave through its condition records, instead of its continue edge on every iteration, one pair
+     * ({@code TRIP | edge id}, iterations) when it exits, at the place its first continue record would have had.
+     */
+    public static Tracepoints withTripCounts(Cfg cfg) {
+        Tracepoints r = reduced(cfg);
+        BitSet trips = new BitSet();
+        for (BasicBlock b : cfg.blocks()) {
+            for (Edge e : b.successors()) {
+                if (e.kind() == EdgeKind.TRUE && r.edgePoints.get(e.id()) && !r.blockPoints.get(b.id())
+                        && quietLoopBody(cfg, r, b.id(), e.to())) {
+                    trips.set(e.id());
+                }
+            }
+        }
+        BitSet edges = (BitSet) r.edgePoints.clone();
+        edges.andNot(trips);
+        return new Tracepoints(cfg, true, r.blockPoints, edges, trips);
+    }
+
+    /** Whether the blocks from {@code start} back to {@code head} form a cycle with no tracepoint and no exit. */
+    private static boolean quietLoopBody(Cfg cfg, Tracepoints r, int head, int start) {
+        if (start == head || start < 0) {
+            return false;
+        }
+        BitSet seen = new BitSet();
+        List<Integer> work = new ArrayList<>(List.of(start));
+        seen.set(start);
+        boolean returns = false;
+        while (!work.isEmpty()) {
+            int b = work.removeLast();
+            BasicBlock block = cfg.block(b);
+            if (r.blockPoints.get(b) || block.successors().size() != 1) {
+                return false;
+            }
+            int to = block.successors().getFirst().to();
+            if (to == head) {
+                returns = true;
+                continue;
+            }
+            if (to < 0) {
+                return false;
+            }
+            if (!seen.get(to)) {
+                seen.set(to);
+                work.add(to);
+            }
+        }
+        return returns;
     }
 
     public static Tracepoints reduced(Cfg cfg) {
@@ -44,7 +98,7 @@ public record Tracepoints(Cfg cfg, boolean reduced, BitSet blockPoints, BitSet e
             }
             blocks.set(target);
         }
-        return new Tracepoints(cfg, true, blocks, edges);
+        return new Tracepoints(cfg, true, blocks, edges, new BitSet());
     }
 
     /** The target of a back edge in the graph of unrecorded edges into unrecorded blocks, or -1 if acyclic. */
@@ -91,8 +145,8 @@ public record Tracepoints(Cfg cfg, boolean reduced, BitSet blockPoints, BitSet e
         return cfg.blocks().size() + e.id();
     }
 
-    /** Static tracepoint sites. */
+    /** Static tracepoint sites (a trip-counted loop is one site). */
     public int sites() {
-        return blockPoints.cardinality() + edgePoints.cardinality();
+        return blockPoints.cardinality() + edgePoints.cardinality() + tripEdges.cardinality();
     }
 }

@@ -267,16 +267,26 @@ public final class KernelRunner {
     // ---- traces
 
     public Tracepoints tracepoints(boolean reduced) {
+        return tracepoints(reduced, false);
+    }
+
+    public Tracepoints tracepoints(boolean reduced, boolean trips) {
         if (scope == null) {
             throw unsupported;
         }
-        return (Tracepoints) plans.computeIfAbsent("points:" + reduced,
-                k -> reduced ? Tracepoints.reduced(scope.cfg()) : Tracepoints.naive(scope.cfg()));
+        return (Tracepoints) plans.computeIfAbsent("points:" + reduced + ":" + trips,
+                k -> trips ? Tracepoints.withTripCounts(scope.cfg())
+                        : reduced ? Tracepoints.reduced(scope.cfg()) : Tracepoints.naive(scope.cfg()));
     }
 
     public TracePlan tracePlan(boolean reduced, TraceCollector collector, int chunkRecords) {
-        Tracepoints points = tracepoints(reduced);
-        return (TracePlan) plans.computeIfAbsent("trace:" + reduced + ":" + collector + ":" + chunkRecords,
+        return tracePlan(reduced, false, collector, chunkRecords);
+    }
+
+    public TracePlan tracePlan(boolean reduced, boolean trips, TraceCollector collector, int chunkRecords) {
+        Tracepoints points = tracepoints(reduced, trips);
+        return (TracePlan) plans.computeIfAbsent("trace:" + reduced + ":" + trips + ":" + collector + ":"
+                        + chunkRecords,
                 k -> TraceInstrumenter.instrument(scope, points, collector, chunkRecords));
     }
 
@@ -306,7 +316,7 @@ public final class KernelRunner {
                 snapshots.add(s);
                 temp.add(s);
             }
-            TracePlan countPlan = tracePlan(options.reduced(), TraceCollector.COUNT, 0);
+            TracePlan countPlan = tracePlan(options.reduced(), options.tripCounts(), TraceCollector.COUNT, 0);
             cl_mem countBuf = session.buffer((long) producers * 4);
             temp.add(countBuf);
             cl_kernel kc = session.kernel(countPlan.source(), kernel);
@@ -350,7 +360,7 @@ public final class KernelRunner {
                 options.betweenPasses().run(session, b.mems);
                 session.finish();
             }
-            TracePlan recPlan = tracePlan(options.reduced(), TraceCollector.RECORD, 0);
+            TracePlan recPlan = tracePlan(options.reduced(), options.tripCounts(), TraceCollector.RECORD, 0);
             cl_kernel kr = session.kernel(recPlan.source(), kernel);
             OpenClSession.Timing tRec;
             try {
@@ -394,7 +404,7 @@ public final class KernelRunner {
     private TraceResult shared(Bound b, NdRange range, TraceOptions options) {
         int producers = Math.toIntExact(range.workItems());
         long cap = options.sharedCapacity() > 0 ? options.sharedCapacity() : 16L * producers + 1024;
-        TracePlan plan = tracePlan(options.reduced(), TraceCollector.SHARED, 0);
+        TracePlan plan = tracePlan(options.reduced(), options.tripCounts(), TraceCollector.SHARED, 0);
         cl_mem rec = session.buffer(cap * 12);
         cl_mem head = session.buffer(4);
         cl_kernel k = session.kernel(plan.source(), kernel);
@@ -448,7 +458,7 @@ public final class KernelRunner {
         int c = options.chunkRecords();
         long chunks = options.chunks() > 0 ? options.chunks() : 2L * producers + 16;
         int stride = c + 3;
-        TracePlan plan = tracePlan(options.reduced(), TraceCollector.SUBBUFFER, c);
+        TracePlan plan = tracePlan(options.reduced(), options.tripCounts(), TraceCollector.SUBBUFFER, c);
         cl_mem pool = session.buffer(chunks * stride * 4);
         cl_mem next = session.buffer(4);
         cl_mem lostBuf = session.buffer(4);

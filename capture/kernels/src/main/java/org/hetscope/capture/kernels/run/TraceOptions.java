@@ -10,11 +10,13 @@ import org.jocl.cl_mem;
  * @param chunkRecords records per chunk of the sub-buffer pool
  * @param chunks chunks in the pool (0: 2 per work-item + 16)
  * @param canaries two-phase only: a guard word after each producer's slice, checked after the recording pass
+ * @param tripCounts with {@code reduced}: loops without tracepoints in their body record one trip count
+ *     instead of one record per iteration (hetscope extension)
  * @param betweenPasses two-phase only: called after the restore and before the recording pass (tests use it to
  *     make a kernel non-deterministic); receives the device buffers of the user's arguments (null for scalars)
  */
 public record TraceOptions(Strategy strategy, boolean reduced, long sharedCapacity, int chunkRecords, long chunks,
-                           boolean canaries, BetweenPasses betweenPasses) {
+                           boolean canaries, BetweenPasses betweenPasses, boolean tripCounts) {
     /** The three ways of collecting records. */
     public enum Strategy { TWO_PHASE, SHARED, SUBBUFFER }
 
@@ -25,18 +27,23 @@ public record TraceOptions(Strategy strategy, boolean reduced, long sharedCapaci
     }
 
     public static TraceOptions of(Strategy s, boolean reduced) {
-        return new TraceOptions(s, reduced, 0, 64, 0, false, null);
+        return new TraceOptions(s, reduced, 0, 64, 0, false, null, false);
+    }
+
+    /** Reduced tracepoints with loop trip counts. */
+    public TraceOptions withTripCounts() {
+        return new TraceOptions(strategy, true, sharedCapacity, chunkRecords, chunks, canaries, betweenPasses, true);
     }
 
     public TraceOptions withCapacity(long records) {
-        return new TraceOptions(strategy, reduced, records, chunkRecords, chunks, canaries, betweenPasses);
+        return new TraceOptions(strategy, reduced, records, chunkRecords, chunks, canaries, betweenPasses, tripCounts);
     }
 
     public TraceOptions withChunks(int records, long count) {
-        return new TraceOptions(strategy, reduced, sharedCapacity, records, count, canaries, betweenPasses);
+        return new TraceOptions(strategy, reduced, sharedCapacity, records, count, canaries, betweenPasses, tripCounts);
     }
 
     public TraceOptions withCanaries(BetweenPasses hook) {
-        return new TraceOptions(strategy, reduced, sharedCapacity, chunkRecords, chunks, true, hook);
+        return new TraceOptions(strategy, reduced, sharedCapacity, chunkRecords, chunks, true, hook, tripCounts);
     }
 }

@@ -32,12 +32,15 @@ public final class PathReconstructor {
         Cfg cfg = points.cfg();
         int blocks = cfg.blocks().size();
         long bound = ((long) records.length + 1) * blocks + blocks;
+        long tripSteps = 0;
         int[] path = new int[Math.max(16, records.length * 2)];
         int len = 0;
         int r = 0;
         int b = 0;
+        long[] trips = new long[blocks];
+        java.util.Arrays.fill(trips, -1);
         for (long step = 0; ; step++) {
-            if (step > bound) {
+            if (step > bound + tripSteps) {
                 throw new CorruptTraceException("replay exceeded " + bound + " steps");
             }
             if (points.blockPoints().get(b)) {
@@ -52,7 +55,28 @@ public final class PathReconstructor {
             path[len++] = b;
             BasicBlock block = cfg.block(b);
             Edge next = null;
-            if (block.successors().size() == 1) {
+            Edge trip = null;
+            for (Edge e : block.successors()) {
+                if (points.tripEdges().get(e.id())) {
+                    trip = e;
+                }
+            }
+            if (trip != null) {
+                if (trips[b] < 0 && r + 1 < records.length && records[r] == (Tracepoints.TRIP | points.edgeId(trip))) {
+                    trips[b] = Integer.toUnsignedLong(records[r + 1]);
+                    tripSteps += 2 * trips[b] * blocks + blocks;
+                    r += 2;
+                }
+                if (trips[b] > 0) {
+                    trips[b]--;
+                    next = trip;
+                } else {
+                    trips[b] = -1;
+                }
+            }
+            if (next != null) {
+                // a trip-counted iteration
+            } else if (block.successors().size() == 1) {
                 next = block.successors().getFirst();
             } else {
                 if (r < records.length) {
@@ -66,7 +90,7 @@ public final class PathReconstructor {
                 }
                 if (next == null) {
                     for (Edge e : block.successors()) {
-                        if (!points.edgePoints().get(e.id())
+                        if (!points.edgePoints().get(e.id()) && !points.tripEdges().get(e.id())
                                 && (e.kind() == EdgeKind.FALSE || e.kind() == EdgeKind.DEFAULT)) {
                             next = e;
                         }
