@@ -5,8 +5,9 @@ import java.util.Arrays;
 /**
  * Closed frequent itemsets by LCM (Uno, Kiyomi, Arimura): depth-first prefix-preserving closure extension, so every
  * closed itemset is reached exactly once and no result needs to be remembered. For a closed set P and an item e
- * above its core, Q = closure(P + e) is taken only when Q adds no item below e; the tid lists of all extensions come
- * from one scan of P's transactions (occurrence deliver), and the closure counts from one scan of the child's.
+ * above its core, Q = closure(P + e) is taken only when Q adds no item below e (checked by intersecting the items
+ * below e over Q's transactions, which mostly stops after a few); the counts of the items above e give the rest of
+ * the closure and the frequent extensions, whose tid lists come from one more scan (occurrence deliver).
  */
 public final class Lcm {
     private final RankedDatabase db;
@@ -19,6 +20,7 @@ public final class Lcm {
     private final int[][] countsByDepth;
     private final int[][] touchedByDepth;
     private final int[][] slotByDepth;
+    private final int[] ppcBuffer;
     private long found;
 
     private Lcm(TransactionDatabase source, int minCount, ItemsetConsumer out) {
@@ -32,6 +34,7 @@ public final class Lcm {
         this.countsByDepth = new int[m + 1][];
         this.touchedByDepth = new int[m + 1][];
         this.slotByDepth = new int[m + 1][];
+        this.ppcBuffer = new int[m];
     }
 
     /** Reports every closed itemset whose support is at least {@code minCount}; returns how many there were. */
@@ -80,8 +83,44 @@ public final class Lcm {
         }
     }
 
+    /**
+     * Whether closure(current set + e) adds no item below e: the items below e outside the set are intersected over
+     * the transactions, stopping as soon as the intersection is empty (which is usually after a few transactions).
+     */
+    private boolean prefixPreserving(int e, int[] tids) {
+        int[] offsets = db.offsets;
+        int[] ranks = db.ranks;
+        int len = 0;
+        int t0 = tids[0];
+        for (int i = offsets[t0]; i < offsets[t0 + 1] && ranks[i] < e; i++) {
+            if (!inSet[ranks[i]]) {
+                ppcBuffer[len++] = ranks[i];
+            }
+        }
+        for (int k = 1; k < tids.length && len > 0; k++) {
+            int t = tids[k];
+            int i = offsets[t];
+            int end = offsets[t + 1];
+            int kept = 0;
+            for (int b = 0; b < len; b++) {
+                int want = ppcBuffer[b];
+                while (i < end && ranks[i] < want) {
+                    i++;
+                }
+                if (i < end && ranks[i] == want) {
+                    ppcBuffer[kept++] = want;
+                }
+            }
+            len = kept;
+        }
+        return len == 0;
+    }
+
     /** Tries closure(current set + e) over its transactions {@code tids}; recurses when it is a ppc extension. */
     private void extend(int depth, int e, int[] tids) {
+        if (!prefixPreserving(e, tids)) {
+            return;
+        }
         int m = db.items();
         int[] counts = countsByDepth[depth];
         int[] touched = touchedByDepth[depth];
@@ -93,29 +132,20 @@ public final class Lcm {
         int[] ranks = db.ranks;
         int touchedCount = 0;
         for (int t : tids) {
-            for (int i = offsets[t]; i < offsets[t + 1]; i++) {
+            for (int i = offsets[t + 1] - 1; i >= offsets[t]; i--) {
                 int r = ranks[i];
+                if (r <= e) {
+                    break;
+                }
                 if (counts[r]++ == 0) {
                     touched[touchedCount++] = r;
                 }
             }
         }
         int n = tids.length;
-        boolean preserving = true;
-        for (int k = 0; k < touchedCount; k++) {
-            int r = touched[k];
-            if (r < e && counts[r] == n && !inSet[r]) {
-                preserving = false;
-                break;
-            }
-        }
-        if (!preserving) {
-            for (int k = 0; k < touchedCount; k++) {
-                counts[touched[k]] = 0;
-            }
-            return;
-        }
         int base = stackSize;
+        inSet[e] = true;
+        stack[stackSize++] = e;
         for (int k = 0; k < touchedCount; k++) {
             int r = touched[k];
             if (counts[r] == n && !inSet[r]) {
