@@ -12,13 +12,15 @@ fixture="$root/../shared/fixtures/chrome/kineto-cuda-sampled-rank0.json.gz"
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(256 1024)
 
-measure() { # label, command... -> "wall user sys rss_kb"
-  local out
-  out=$( { /usr/bin/time -f '%e %U %S %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1 )
-  echo "$out"
+measure() { # command... -> "wall user sys rss_kb"
+  local t
+  t=$(mktemp)
+  /usr/bin/time -f '%e %U %S %M' -o "$t" "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; cat "$t" >&2; }
+  tail -1 "$t"
+  rm -f "$t"
 }
 
-printf '%-8s %-10s %9s %9s %9s %9s %9s %12s\n' size_MB tool wall_s cpu_s MB_per_s rss_MB rss/input speedup
+printf '%-8s %-10s %9s %9s %9s %9s %9s %12s %12s\n' size_MB tool wall_s cpu_s MB_per_s rss_MB rss/input wall_ratio cpu_ratio
 for mb in "${sizes[@]}"; do
   json="$data/kineto-${mb}m.json"
   [ -f "$json" ] || python3 "$root/bench/chrome/generate_kineto.py" "$fixture" "$json" "$mb"
@@ -28,8 +30,8 @@ for mb in "${sizes[@]}"; do
   read -r hw hu hs hr <<<"$(measure "$root/hetscope" import "$json" -o "$data/bench.duckdb")"
   for row in "python3 $pw $pu $ps $pr" "hetscope $hw $hu $hs $hr"; do
     read -r tool w u s r <<<"$row"
-    awk -v mb="$mb" -v tool="$tool" -v w="$w" -v u="$u" -v s="$s" -v r="$r" -v b="$bytes" -v pw="$pw" 'BEGIN {
-      printf "%-8s %-10s %9.2f %9.2f %9.1f %9.0f %9.2f %11.2fx\n", mb, tool, w, u + s, b / 1e6 / w, r / 1024, r * 1024 / b, pw / w }'
+    awk -v mb="$mb" -v tool="$tool" -v w="$w" -v u="$u" -v s="$s" -v r="$r" -v b="$bytes" -v pw="$pw" -v pc="$(echo "$pu $ps" | awk '{print $1 + $2}')" 'BEGIN {
+      printf "%-8s %-10s %9.2f %9.2f %9.1f %9.0f %9.2f %11.2fx %11.2fx\n", mb, tool, w, u + s, b / 1e6 / w, r / 1024, r * 1024 / b, pw / w, pc / (u + s) }'
   done
   slices=$("$root/hetscope" sql "$data/bench.duckdb" "select count(*) from slice" --csv | tail -1)
   echo "         ($slices slices stored from $((bytes / 1000000)) MB)"
