@@ -48,6 +48,8 @@ final class CompiledTrace {
         FieldNode payload;
         /** Index among all event classes of all traces opened together, for counting. */
         int index;
+        /** Where each field name asked for is, see {@link CtfEvent}; filled on first use. */
+        final java.util.concurrent.ConcurrentHashMap<String, Long> lookups = new java.util.concurrent.ConcurrentHashMap<>();
 
         Event(EventClass meta, Stream stream) {
             this.meta = meta;

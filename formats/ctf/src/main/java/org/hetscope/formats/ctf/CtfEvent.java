@@ -18,7 +18,6 @@ import org.hetscope.formats.ctf.meta.FieldType;
 public final class CtfEvent {
     private final StreamDecoder d;
     private final String streamName;
-    private final Map<FieldNode, Map<String, Integer>> fixedSlots = new HashMap<>();
 
     CtfEvent(StreamDecoder d) {
         this.d = d;
@@ -116,62 +115,80 @@ public final class CtfEvent {
 
     private FieldNode foundNode;
 
-    /** Tape slot of the named top-level field, searching the scopes from the payload outwards; -1 if absent. */
-    private long locate(String field) {
-        long r = locateIn(d.event.payload, d.payloadStart, field);
-        if (r < 0) {
-            r = locateIn(d.event.context, d.specificContextStart, field);
-        }
-        if (r < 0) {
-            r = locateIn(d.stream.eventContext, d.eventContextStart, field);
-        }
-        if (r < 0) {
-            r = locateIn(d.stream.packetContext, d.packetContextStart, field);
-        }
-        return r;
-    }
+    private static final long ABSENT = -1;
+    private static final long VARIABLE = 1L << 40;
 
-    private long locateIn(FieldNode root, int start, String field) {
-        if (!(root instanceof FieldNode.Struct s)) {
+    /**
+     * Tape slot of the named top-level field, searching the scopes from the payload outwards; -1 if absent.
+     * Where a name is (scope, member, slot offset when all members before it have a fixed size) is found once
+     * per event class and cached, so a lookup costs one hash probe.
+     */
+    private long locate(String field) {
+        CompiledTrace.Event ev = d.event;
+        Long where = ev.lookups.get(field);
+        if (where == null) {
+            where = find(field);
+            ev.lookups.put(field, where);
+        }
+        long w = where;
+        if (w == ABSENT) {
             return -1;
         }
-        Map<String, Integer> fixed = fixedSlots.computeIfAbsent(root, CtfEvent::fixedLayout);
-        Integer rel = fixed.get(field);
-        if (rel != null) {
-            int k = rel;
-            foundNode = s.members[k >>> 20];
-            return start + (k & 0xFFFFF);
+        int scope = (int) (w >>> 48);
+        int member = (int) (w >>> 24) & 0xFFFF;
+        FieldNode.Struct root = (FieldNode.Struct) scopeRoot(scope);
+        foundNode = root.members[member];
+        int start = scopeStart(scope);
+        if ((w & VARIABLE) == 0) {
+            return start + (int) (w & 0xFFFFFF);
         }
         int pos = start;
-        for (FieldNode m : s.members) {
-            if (m.name.equals(field) || m.name.equals("_" + field)) {
-                foundNode = m;
-                return pos;
-            }
-            pos = skip(m, pos);
+        for (int i = 0; i < member; i++) {
+            pos = skip(root.members[i], pos);
         }
-        return -1;
+        return pos;
     }
 
-    /** Member name -> (member index << 20 | slot offset) for the members before the first variable-size one. */
-    private static Map<String, Integer> fixedLayout(FieldNode root) {
-        Map<String, Integer> m = new HashMap<>();
-        FieldNode.Struct s = (FieldNode.Struct) root;
-        int off = 0;
-        for (int i = 0; i < s.members.length; i++) {
-            FieldNode f = s.members[i];
-            int v = i << 20 | off;
-            m.putIfAbsent(f.name, v);
-            if (f.name.startsWith("_")) {
-                m.putIfAbsent(f.name.substring(1), v);
+    private FieldNode scopeRoot(int scope) {
+        return switch (scope) {
+            case 0 -> d.event.payload;
+            case 1 -> d.event.context;
+            case 2 -> d.stream.eventContext;
+            default -> d.stream.packetContext;
+        };
+    }
+
+    private int scopeStart(int scope) {
+        return switch (scope) {
+            case 0 -> d.payloadStart;
+            case 1 -> d.specificContextStart;
+            case 2 -> d.eventContextStart;
+            default -> d.packetContextStart;
+        };
+    }
+
+    private long find(String field) {
+        for (int scope = 0; scope < 4; scope++) {
+            if (!(scopeRoot(scope) instanceof FieldNode.Struct s)) {
+                continue;
             }
-            int k = f.fixedSlots();
-            if (k < 0) {
-                break;
+            int off = 0;
+            boolean fixed = true;
+            for (int i = 0; i < s.members.length; i++) {
+                FieldNode m = s.members[i];
+                if (m.name.equals(field) || m.name.length() == field.length() + 1 && m.name.startsWith("_")
+                        && m.name.endsWith(field)) {
+                    return (long) scope << 48 | (long) i << 24 | (fixed ? off : VARIABLE);
+                }
+                int k = m.fixedSlots();
+                if (k < 0) {
+                    fixed = false;
+                } else {
+                    off += k;
+                }
             }
-            off += k;
         }
-        return m;
+        return ABSENT;
     }
 
     private int skip(FieldNode n, int pos) {

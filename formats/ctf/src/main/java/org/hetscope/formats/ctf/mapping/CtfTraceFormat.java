@@ -22,6 +22,12 @@ import org.hetscope.model.TraceSink;
  * on its thread's track when the event names a thread, else on its stream's track.
  */
 public final class CtfTraceFormat implements TraceFormat {
+    private long lastEvents;
+
+    /** Number of events the last {@link #read} decoded. */
+    public long events() {
+        return lastEvents;
+    }
 
     @Override
     public String name() {
@@ -53,6 +59,12 @@ public final class CtfTraceFormat implements TraceFormat {
                 var m = trace.metadata().get(i);
                 sink.info("ctf.trace." + i + ".version", m.ctfVersion == 2 ? "2" : "1.8");
                 String prefix = "ctf.trace." + i + ".";
+                for (var clock : m.clocks.values()) {
+                    if (!clock.offsetRepresentable()) {
+                        sink.skipped("clock offset beyond the ns range, ignored (clock " + clock.name() + ")",
+                                trace.traceDirs().get(i).resolve("metadata").toString(), 1);
+                    }
+                }
                 sink.info(prefix + "path", trace.traceDirs().get(i).toString());
                 m.env.forEach((k, v) -> sink.info(prefix + "env." + k, v));
             }
@@ -80,6 +92,7 @@ public final class CtfTraceFormat implements TraceFormat {
                 m.finish(last);
             }
             sink.info("ctf.events", Long.toString(events));
+            lastEvents = events;
             report(trace, sink);
         }
     }

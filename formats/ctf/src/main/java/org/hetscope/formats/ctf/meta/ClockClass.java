@@ -20,6 +20,9 @@ public record ClockClass(String name, long frequency, long offsetSeconds, long o
     public long baseNs() {
         long s = offsetSeconds + Long.divideUnsigned(offsetCycles, frequency);
         long rem = Long.remainderUnsigned(offsetCycles, frequency);
+        if (!offsetRepresentable()) {
+            s = 0; // an offset beyond the ns range (seen in test traces) is ignored rather than wrapped
+        }
         return s * NS + cyclesToNs(rem);
     }
 
