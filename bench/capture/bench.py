@@ -2,8 +2,9 @@
 """Overhead of the OpenCL capture agent on the launch-heavy example (many tiny kernels).
 
 Runs LaunchHeavy alternately without and with the agent (same JVM flags), several repetitions, and prints the
-median wall time of each, the overhead ratio and the added time per traced OpenCL call. The first agent run
-fills the agent's class cache and is reported apart (cold start). Needs capture/agent built
+median wall time of each, the overhead ratio and the added time per traced OpenCL call. A third series runs
+the agent with device=off (API calls only, no events added to enqueues). The first agent run fills the agent's
+class cache and is reported apart (cold start). Needs capture/agent built
 (mvn -o -pl capture/agent package) and an OpenCL ICD (PoCL).
 
 usage: bench/capture/bench.py [--reps 7] [--launches 50000]
@@ -27,10 +28,10 @@ if not os.path.exists(agent) or not examples or not jocl:
     sys.exit("build capture/agent first (mvn -o -pl capture/agent package)")
 
 
-def run(launches, trace=None, cache=None):
+def run(launches, trace=None, cache=None, extra=""):
     cmd = [java, "--enable-native-access=ALL-UNNAMED"]
     if trace:
-        cmd.append(f"-javaagent:{agent}=out={trace},cache={cache}")
+        cmd.append(f"-javaagent:{agent}=out={trace},cache={cache}{extra}")
     report = tempfile.mktemp(suffix=".report")
     cmd += [f"-Dhetscope.example.report={report}", "-cp", f"{jocl[0]}:{examples[0]}",
             "org.hetscope.capture.examples.LaunchHeavy", str(launches)]
@@ -58,12 +59,14 @@ def main():
     work = tempfile.mkdtemp(prefix="hetscope-bench-capture-")
     cache = os.path.join(work, "cache")
     cold = run(a.launches, os.path.join(work, "cold"), cache)
-    base, traced = [], []
+    base, traced, api = [], [], []
     calls = cold[2]
     for i in range(a.reps):
         base.append(run(a.launches))
         t = os.path.join(work, f"trace{i}")
         traced.append(run(a.launches, t, cache))
+        shutil.rmtree(t)
+        api.append(run(a.launches, t, cache, ",device=off"))
         shutil.rmtree(t)
     mb = statistics.median(w for w, _, _ in base)
     mt = statistics.median(w for w, _, _ in traced)
@@ -74,9 +77,16 @@ def main():
     print("|---|---|---|---|---|")
     print(f"| process wall time | {mb:.3f} s | {mt:.3f} s | {mt / mb:.3f} | {(mt - mb) / calls * 1e6:.2f} us |")
     print(f"| enqueue loop (in-program) | {lb:.3f} s | {lt:.3f} s | {lt / lb:.3f} | {(lt - lb) / calls * 1e6:.2f} us |")
+    ma = statistics.median(w for w, _, _ in api)
+    la = statistics.median(l for _, l, _ in api)
+    print(f"| process wall time, API calls only (device=off) | {mb:.3f} s | {ma:.3f} s | {ma / mb:.3f} | "
+          f"{(ma - mb) / calls * 1e6:.2f} us |")
+    print(f"| enqueue loop, API calls only (device=off) | {lb:.3f} s | {la:.3f} s | {la / lb:.3f} | "
+          f"{(la - lb) / calls * 1e6:.2f} us |")
     print(f"| first run, empty class cache (wall) | | {cold[0]:.3f} s | {cold[0] / mb:.3f} | |")
     print("raw wall without:", " ".join(f"{w:.3f}" for w, _, _ in base))
     print("raw wall with:   ", " ".join(f"{w:.3f}" for w, _, _ in traced))
+    print("raw wall api-only:", " ".join(f"{w:.3f}" for w, _, _ in api))
     shutil.rmtree(work)
 
 
