@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.hetscope.analysis.mining.itemsets.Itemset;
 import org.hetscope.analysis.mining.itemsets.ItemsetMiner;
+import org.hetscope.analysis.mining.itemsets.Eclat;
 import org.hetscope.analysis.mining.itemsets.FimiReader;
+import org.hetscope.analysis.mining.itemsets.Lcm;
 import org.hetscope.analysis.mining.itemsets.MinSupport;
 import org.hetscope.analysis.mining.itemsets.TransactionDatabase;
 import org.hetscope.analysis.mining.sequences.PrefixSpan;
@@ -71,6 +73,12 @@ public final class TransactionsCommand implements Callable<Integer> {
             }
         } else {
             TransactionDatabase db = FimiReader.read(file);
+            if (count && !"apriori".equalsIgnoreCase(algorithm)) {
+                // Counted as they are found: nothing is kept, so huge outputs need no memory.
+                int c = min.count(db.size());
+                System.out.println(what.all ? Eclat.mine(db, c, (i, n, s) -> { }) : Lcm.mine(db, c, (i, n, s) -> { }));
+                return 0;
+            }
             ItemsetMiner.Algorithm alg = "apriori".equalsIgnoreCase(algorithm) ? ItemsetMiner.Algorithm.APRIORI
                     : ItemsetMiner.Algorithm.FAST;
             ItemsetMiner.Kind kind = what.all ? ItemsetMiner.Kind.FREQUENT : ItemsetMiner.Kind.CLOSED;
