@@ -46,7 +46,8 @@ public final class EventDefinition {
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "time" -> Field.TIME;
             case "alias" -> Field.ALIAS;
-            case "type" -> Field.TYPE;
+            // Older Paje files name the parent type ContainerType or EntityType (PajeNG's --no-strict).
+            case "type", "containertype", "entitytype" -> Field.TYPE;
             case "container" -> Field.CONTAINER;
             case "name" -> Field.NAME;
             case "value" -> Field.VALUE;

@@ -321,4 +321,49 @@ class PajeReaderTest {
         assertNull(r.containers.get(0).parent());
         assertTrue(r.states.get(1).closedByEnd());
     }
+
+    @Test
+    void olderFieldNamesContainerTypeAndEntityType() throws Exception {
+        Recorder r = read("""
+                %EventDef PajeDefineContainerType 1
+                % Name string
+                % ContainerType string
+                % Alias string
+                %EndEventDef
+                %EventDef PajeDefineStateType 2
+                % Name string
+                % ContainerType string
+                % Alias string
+                %EndEventDef
+                %EventDef PajeDefineEntityValue 3
+                % Name string
+                % EntityType string
+                % Alias string
+                %EndEventDef
+                %EventDef PajeCreateContainer 4
+                % Time date
+                % Name string
+                % Type string
+                % Container string
+                % Alias string
+                %EndEventDef
+                %EventDef PajeSetState 5
+                % Time date
+                % EntityType string
+                % Container string
+                % Value string
+                %EndEventDef
+                1 Process 0 P
+                2 "Process State" P S
+                3 Running S r
+                4 0 proc0 P 0 p0
+                5 0.5 S p0 r
+                5 2 S p0 r
+                """, null);
+        assertEquals(List.of(), r.problems);
+        assertEquals("""
+                p0 S Running 500000000-2000000000 d0
+                p0 S Running 2000000000-2000000000 d0
+                """, r.statesText());
+    }
 }
