@@ -57,6 +57,8 @@ public class KernelBench {
         kernels.set(kernels.size() - 2, Suite.knn(5000, 784, 5120, 256));
         List<String> rows = new ArrayList<>();
         List<Double> twoPhaseRecord = new ArrayList<>();
+        List<Double> twoPhaseReduced = new ArrayList<>();
+        List<Double> tripCut = new ArrayList<>();
         List<Double> twoPhaseTotal = new ArrayList<>();
         List<Double> counterRatios = new ArrayList<>();
         List<Double> sharedRatios = new ArrayList<>();
@@ -68,8 +70,9 @@ public class KernelBench {
             for (SuiteKernel k : kernels) {
                 KernelRunner runner = new KernelRunner(session, k.file().toString(), k.source(), k.kernel());
                 Supplier<List<KernelArgument>> args = cached(k.args());
-                String[] modes = {"counters", "two-phase naive", "two-phase reduced", "shared naive", "shared reduced",
-                    "sub-buffer naive", "sub-buffer reduced"};
+                String[] modes = {"counters", "two-phase naive", "two-phase reduced", "two-phase trip counts",
+                    "shared naive", "shared reduced", "shared trip counts", "sub-buffer naive", "sub-buffer reduced",
+                    "sub-buffer trip counts"};
                 TraceResult[] last = new TraceResult[modes.length];
                 for (int m = 0; m < modes.length; m++) {
                     int mode = m;
@@ -80,18 +83,22 @@ public class KernelBench {
                             return new long[] {t, t};
                         };
                     } else {
-                        TraceOptions.Strategy s = m <= 2 ? TraceOptions.Strategy.TWO_PHASE
-                                : m <= 4 ? TraceOptions.Strategy.SHARED : TraceOptions.Strategy.SUBBUFFER;
-                        boolean reduced = m % 2 == 0;
+                        TraceOptions.Strategy s = m <= 3 ? TraceOptions.Strategy.TWO_PHASE
+                                : m <= 6 ? TraceOptions.Strategy.SHARED : TraceOptions.Strategy.SUBBUFFER;
+                        int points = (m - 1) % 3;
                         v = a -> {
-                            TraceOptions opt = TraceOptions.of(s, reduced);
-                            if (last[reduced ? 2 : 1] != null && s != TraceOptions.Strategy.TWO_PHASE) {
-                                long total = last[reduced ? 2 : 1].totalRecords();
+                            TraceOptions opt = TraceOptions.of(s, points > 0);
+                            if (points == 2) {
+                                opt = opt.withTripCounts();
+                            }
+                            TraceResult exact = last[1 + points];
+                            if (exact != null && s != TraceOptions.Strategy.TWO_PHASE) {
                                 long chunks = 0;
-                                for (int[] r : last[reduced ? 2 : 1].records()) {
+                                for (int[] r : exact.records()) {
                                     chunks += (r.length + 63) / 64;
                                 }
-                                opt = opt.withCapacity(Math.max(1, total)).withChunks(64, Math.max(1, chunks));
+                                opt = opt.withCapacity(Math.max(1, exact.totalRecords()))
+                                        .withChunks(64, Math.max(1, chunks));
                             }
                             TraceResult r = runner.trace(a, k.range(), opt);
                             if (!r.valid() || !r.failures().isEmpty()) {
@@ -128,30 +135,34 @@ public class KernelBench {
                     }
                     rows.add(String.format(Locale.ROOT, "| %s | %s | %.3f | %.2f (%.2f-%.2f) | %s | %s |", k.name(),
                             modes[m], sp.median() / 1e6, ratio, si.q1() / sp.median(), si.q3() / sp.median(),
-                            m == 1 || m == 2 ? String.format(Locale.ROOT, "%.2f", ratioTotal) : "-", size));
+                            m >= 1 && m <= 3 ? String.format(Locale.ROOT, "%.2f", ratioTotal) : "-", size));
                     switch (m) {
                         case 0 -> counterRatios.add(ratio);
-                        case 2 -> {
+                        case 2 -> twoPhaseReduced.add(ratio);
+                        case 3 -> {
                             twoPhaseRecord.add(ratio);
                             twoPhaseTotal.add(ratioTotal);
                         }
-                        case 4 -> sharedRatios.add(ratio);
-                        case 6 -> subRatios.add(ratio);
+                        case 6 -> sharedRatios.add(ratio);
+                        case 9 -> subRatios.add(ratio);
                         default -> { }
                     }
                     System.err.println(rows.getLast());
                 }
                 recordCut.add(1 - last[2].totalRecords() / (double) Math.max(1, last[1].totalRecords()));
                 byteCut.add(1 - last[2].bytes() / (double) last[1].bytes());
+                tripCut.add(1 - last[3].totalRecords() / (double) Math.max(1, last[1].totalRecords()));
                 int mismatches = 0;
                 for (int p = 0; p < last[1].producers(); p++) {
-                    if (!Arrays.equals(last[1].paths()[p], last[2].paths()[p])) {
+                    if (!Arrays.equals(last[1].paths()[p], last[2].paths()[p])
+                            || !Arrays.equals(last[1].paths()[p], last[3].paths()[p])) {
                         mismatches++;
                     }
                 }
-                rows.add(String.format(Locale.ROOT, "| %s | reduction | | records -%.1f %%, bytes -%.1f %%,"
-                        + " %d of %d work-item paths differ | | | | |", k.name(), 100 * recordCut.getLast(),
-                        100 * byteCut.getLast(), mismatches, last[1].producers()));
+                rows.add(String.format(Locale.ROOT, "| %s | reduction | | reduced: records -%.1f %%, bytes -%.1f %%;"
+                        + " trip counts: records -%.1f %%; %d of %d work-item paths differ | | | | |", k.name(),
+                        100 * recordCut.getLast(), 100 * byteCut.getLast(), 100 * tripCut.getLast(), mismatches,
+                        last[1].producers()));
             }
         }
         System.out.println("| kernel | mode | plain ms (median) | instrumented/plain: median (IQR) | two-phase total/plain"
@@ -159,11 +170,12 @@ public class KernelBench {
         System.out.println("|---|---|---|---|---|---|---|---|");
         rows.forEach(System.out::println);
         System.out.println();
-        System.out.printf(Locale.ROOT, "median over kernels: counters %.2fx; two-phase reduced recording pass %.2fx,"
-                        + " whole protocol %.2fx; shared %.2fx; sub-buffer %.2fx; reduction cuts records by %.1f %% and"
-                        + " trace bytes by %.1f %% (median over kernels)%n", median(counterRatios),
-                median(twoPhaseRecord), median(twoPhaseTotal), median(sharedRatios), median(subRatios),
-                100 * median(recordCut), 100 * median(byteCut));
+        System.out.printf(Locale.ROOT, "median over kernels: counters %.2fx; two-phase recording pass: reduced %.2fx,"
+                        + " trip counts %.2fx (whole two-phase protocol with trip counts %.2fx); shared (trip counts)"
+                        + " %.2fx; sub-buffer (trip counts) %.2fx; the reduction cuts records by %.1f %% and trace"
+                        + " bytes by %.1f %%, trip counts cut records by %.1f %%%n", median(counterRatios),
+                median(twoPhaseReduced), median(twoPhaseRecord), median(twoPhaseTotal), median(sharedRatios),
+                median(subRatios), 100 * median(recordCut), 100 * median(byteCut), 100 * median(tripCut));
     }
 
     static double median(List<Double> v) {

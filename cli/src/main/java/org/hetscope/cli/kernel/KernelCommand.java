@@ -210,6 +210,10 @@ public final class KernelCommand implements Runnable {
         @Option(names = "--naive", description = "One tracepoint per block instead of the reduced set.")
         boolean naive;
 
+        @Option(names = "--trip-counts", description = "Reduced tracepoints, and one trip count per run of a loop"
+                + " without tracepoints in its body instead of one record per iteration.")
+        boolean tripCounts;
+
         @Option(names = "--capacity", description = "Shared buffer capacity in records.")
         long capacity;
 
@@ -235,6 +239,9 @@ public final class KernelCommand implements Runnable {
             List<KernelArgument> args = ArgumentSpecs.parse(k, launch.args);
             TraceOptions.Strategy s = TraceOptions.Strategy.valueOf(strategy.replace('-', '_').toUpperCase());
             TraceOptions opt = TraceOptions.of(s, !naive).withCapacity(capacity).withChunks(chunk, chunks);
+            if (tripCounts) {
+                opt = opt.withTripCounts();
+            }
             try (OpenClSession session = OpenClSession.open()) {
                 KernelRunner runner = new KernelRunner(session, unit, Files.readString(source.file), source.kernel);
                 NdRange range = launch.range();
@@ -264,7 +271,7 @@ public final class KernelCommand implements Runnable {
             PathStatistics st = PathStatistics.of(r.plan().points().cfg(), r.paths(), groupOf);
             Table summary = Table.builder("trace of " + source.kernel, "strategy", "tracepoints", "static_sites",
                     "work_items", "records", "bytes", "lost", "valid", "unrebuilt", "path_classes", "kernel_ns")
-                    .row(strategy, naive ? "naive" : "reduced", (long) r.plan().points().sites(), (long) r.producers(),
+                    .row(strategy, naive ? "naive" : tripCounts ? "trip counts" : "reduced", (long) r.plan().points().sites(), (long) r.producers(),
                             r.totalRecords(), r.bytes(), r.lost(), r.valid(), (long) r.failures().size(),
                             (long) st.classes(), r.kernelNanos())
                     .build();
