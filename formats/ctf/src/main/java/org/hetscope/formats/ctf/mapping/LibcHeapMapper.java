@@ -25,6 +25,8 @@ final class LibcHeapMapper implements EventMapper {
 
     private static final class Heap {
         final Map<Long, long[]> live = new HashMap<>();
+        /** Lanes in use: each live block gets the lowest free one as its depth, so overlaps never share a row. */
+        final java.util.BitSet lanes = new java.util.BitSet();
         long bytes;
         long counterTrack;
         long sliceTrack;
@@ -84,9 +86,12 @@ final class LibcHeapMapper implements EventMapper {
         if (ptr == 0) {
             return;
         }
-        long[] old = h.live.put(ptr, new long[] {size, ts, call.hashCode()});
+        int lane = h.lanes.nextClearBit(0);
+        h.lanes.set(lane);
+        long[] old = h.live.put(ptr, new long[] {size, ts, lane});
         if (old != null) {
             h.bytes -= old[0]; // a pointer handed out twice: the first block was freed unseen
+            h.lanes.clear((int) old[2]);
         }
         h.bytes += size;
     }
@@ -103,6 +108,7 @@ final class LibcHeapMapper implements EventMapper {
             return;
         }
         h.bytes -= a[0];
+        h.lanes.clear((int) a[2]);
         slice(h, ptr, a, ts, true);
     }
 
@@ -110,7 +116,7 @@ final class LibcHeapMapper implements EventMapper {
         String args = "{\"ptr\":\"0x" + Long.toHexString(ptr) + "\",\"size\":" + a[0] + (freed ? "" : ",\"freed\":false")
                 + "}";
         tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), h.sliceTrack, a[1], Math.max(0, end - a[1]),
-                "heap block", Category.ALLOC, "lttng_ust_libc", -1, null, args));
+                "heap block", Category.ALLOC, "lttng_ust_libc", (int) a[2], null, args));
     }
 
     @Override

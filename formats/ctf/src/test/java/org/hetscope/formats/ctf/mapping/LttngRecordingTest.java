@@ -130,6 +130,14 @@ class LttngRecordingTest {
         assertEquals(Long.toString(bytes.get("allocs")), sink.info.get("ctf.heap.live_bytes_at_end.name:allocs"));
         long slices = sink.slices.stream().filter(s -> s.sourceCategory().equals("lttng_ust_libc")).count();
         assertTrue(slices >= 8000, "allocation slices: " + slices);
+        // blocks on one lane (depth) never overlap
+        Map<Integer, Long> laneEnd = new HashMap<>();
+        sink.slices.stream().filter(s -> s.sourceCategory().equals("lttng_ust_libc"))
+                .sorted(java.util.Comparator.comparingLong(org.hetscope.model.Slice::ts)).forEach(s -> {
+                    long end = laneEnd.getOrDefault(s.depth(), Long.MIN_VALUE);
+                    assertTrue(s.ts() >= end, "overlap on lane " + s.depth());
+                    laneEnd.put(s.depth(), s.end());
+                });
     }
 
     private static long hex(String s) {
