@@ -26,7 +26,7 @@ final class Babeltrace {
         }
     }
 
-    private static final Pattern LINE = Pattern.compile("^\\[[^]]*] \\([^)]*\\) \\S+ (\\w+): \\{ ([^}]*) }, \\{ (.*) }$");
+    private static final Pattern LINE = Pattern.compile("^\\[[^]]*] \\([^)]*\\) (?:\\S+ )?(\\w+): \\{ ([^}]*) }, \\{ (.*) }$");
     private static final Pattern FIELD = Pattern.compile(
             "(\\w+) = (\\( \"([^\"]*)\" : container = -?\\d+ \\)|\"((?:[^\"\\\\]|\\\\.)*)\"|\\[[^]]*]|[^,]+)");
 
