@@ -11,7 +11,22 @@ export interface TrackInfo {
 /** [depth, start, end, count, busy, id, name, category, matches] */
 export type Item = [number, number, number, number, number, number, string, string, number];
 
-export interface WindowResponse { t0: number; t1: number; px: number; tracks: { track: number; items: Item[] }[]; }
+export interface WindowResponse {
+  t0: number; t1: number; px: number; tracks: { track: number; items: Item[] }[];
+  /** Items carry indexes into these lists in place of name and category (see resolveNames). */
+  names: string[]; categories: string[];
+}
+
+/** Replaces the name and category indexes of a window response's items by the strings. */
+export function resolveNames(w: WindowResponse): WindowResponse {
+  for (const t of w.tracks) {
+    for (const it of t.items) {
+      it[6] = w.names[it[6] as unknown as number];
+      it[7] = w.categories[it[7] as unknown as number];
+    }
+  }
+  return w;
+}
 
 export interface FlowEnd { slice: number; track: number; ts: number; dur: number; depth: number; }
 export interface Flow { id: number; kind: string; rule: string; from: FlowEnd; to: FlowEnd; direction?: string; partner_name?: string; }

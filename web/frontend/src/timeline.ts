@@ -1,6 +1,6 @@
 // The canvas timeline: track rows beside a DOM track tree, server-aggregated slices, counters as step lines,
 // flow arrows, a ruler, and zoom/pan/select interaction.
-import { CounterResponse, Flow, Item, TrackInfo, WindowResponse, getJson } from './api';
+import { CounterResponse, Flow, Item, TrackInfo, WindowResponse, getJson, resolveNames } from './api';
 import { colourFor } from './colours';
 import { formatDuration, formatTick, tickStep } from './format';
 
@@ -230,7 +230,7 @@ export class Timeline {
       ]);
       if (seq !== this.fetchSeq) return;
       this.items = new Map();
-      if (win) for (const t of win.tracks) this.items.set(t.track, t.items);
+      if (win) for (const t of resolveNames(win).tracks) this.items.set(t.track, t.items);
       this.flows = flows.truncated ? [] : flows.flows;
       this.counters = new Map();
       for (const c of counters) this.counters.set(c.track, c);

@@ -25,7 +25,7 @@ import org.hetscope.store.StoreException;
  * busy time) while reading a fraction of the rows.
  */
 public final class LevelOfDetail implements AutoCloseable {
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     /** Buckets per trace span, finest first; each level is a whole multiple of the next finer one. */
     static final int[] BUCKETS = {16_384, 2_048};
 
@@ -42,13 +42,22 @@ public final class LevelOfDetail implements AutoCloseable {
     }
 
     /** Opens the cache of a store, building it first when it is missing or stale. */
-    public static LevelOfDetail open(Path store, long origin, long span) throws IOException {
+    public static LevelOfDetail open(Path store, long origin, long span, double slicesPerTrack) throws IOException {
         Path cache = cachePath(store);
-        long fine = Math.max(1, (span + BUCKETS[0] - 1) / BUCKETS[0]);
+        // A level pays only when it holds several slices per bucket; finer ones would be as large as the store.
+        int finest = BUCKETS[BUCKETS.length - 1];
+        for (int b : BUCKETS) {
+            if (b <= slicesPerTrack / 4) {
+                finest = b;
+                break;
+            }
+        }
+        long fine = Math.max(1, (span + finest - 1) / finest);
         List<Level> levels = new java.util.ArrayList<>();
         for (int b : BUCKETS) {
-            long width = fine * (BUCKETS[0] / b);
-            levels.add(new Level(b, width, "lod_" + b, "long_" + b));
+            if (b <= finest) {
+                levels.add(new Level(b, fine * (finest / b), "lod_" + b, "long_" + b));
+            }
         }
         String stamp = VERSION + ":" + Files.size(store) + ":" + Files.getLastModifiedTime(store).toMillis() + ":"
                 + origin + ":" + span + ":" + fine;
@@ -99,13 +108,20 @@ public final class LevelOfDetail implements AutoCloseable {
     private static void build(Connection c, long origin, List<Level> levels, String stamp) throws SQLException {
         try (Statement st = c.createStatement()) {
             Level fine = levels.get(0);
+            // Rows carry a small code for (name, category): reading integers back is far cheaper than text.
+            st.execute("CREATE TABLE lod_names AS SELECT (row_number() OVER (ORDER BY name, category))::BIGINT AS code, "
+                    + "name, category FROM (SELECT DISTINCT name, category FROM src.slice)");
             st.execute("""
-                    CREATE TABLE %s AS
-                    SELECT track_id, depth, (ts - %d) // %d AS b, count(*) AS n, sum(dur) AS busy, min(ts) AS first_ts,
-                           max(ts + dur) AS last_end, max(dur) AS max_dur, arg_max(id, dur) AS id,
-                           arg_max(name, dur) AS name, arg_max(category, dur) AS category
-                    FROM src.slice WHERE dur < %d GROUP BY ALL ORDER BY track_id, b"""
-                    .formatted(fine.table(), origin, fine.width(), fine.width()));
+                    CREATE TABLE %1$s AS
+                    SELECT g.track_id, g.depth, g.b, g.n, g.busy, g.first_ts, g.last_end, g.max_dur, g.id, c.code
+                    FROM (
+                      SELECT track_id, depth, (ts - %2$d) // %3$d AS b, count(*) AS n, sum(dur) AS busy,
+                             min(ts) AS first_ts, max(ts + dur) AS last_end, max(dur) AS max_dur,
+                             arg_max(id, dur) AS id, arg_max(name, dur) AS name, arg_max(category, dur) AS category
+                      FROM src.slice WHERE dur < %3$d GROUP BY ALL) g
+                    JOIN lod_names c ON c.name IS NOT DISTINCT FROM g.name
+                                    AND c.category IS NOT DISTINCT FROM g.category
+                    ORDER BY g.track_id, g.b""".formatted(fine.table(), origin, fine.width()));
             st.execute("CREATE TABLE %s AS SELECT track_id, depth, id, ts, dur, name, category FROM src.slice "
                     .formatted(fine.longTable()) + "WHERE dur >= " + fine.width() + " ORDER BY track_id, ts");
             for (int i = 1; i < levels.size(); i++) {
@@ -117,14 +133,16 @@ public final class LevelOfDetail implements AutoCloseable {
                         CREATE TABLE %1$s AS
                         SELECT track_id, depth, b, sum(n)::BIGINT AS n, sum(busy)::BIGINT AS busy,
                                min(first_ts) AS first_ts, max(last_end) AS last_end, max(max_dur) AS max_dur,
-                               arg_max(id, max_dur) AS id, arg_max(name, max_dur) AS name,
-                               arg_max(category, max_dur) AS category
+                               arg_max(id, max_dur) AS id, arg_max(code, max_dur) AS code
                         FROM (
-                          SELECT track_id, depth, b // %3$d AS b, n, busy, first_ts, last_end, max_dur, id, name,
-                                 category FROM %2$s
+                          SELECT track_id, depth, b // %3$d AS b, n, busy, first_ts, last_end, max_dur, id, code
+                          FROM %2$s
                           UNION ALL
-                          SELECT track_id, depth, (ts - %5$d) // %6$d, 1, dur, ts, ts + dur, dur, id, name, category
-                          FROM %4$s WHERE dur < %6$d)
+                          SELECT l.track_id, l.depth, (l.ts - %5$d) // %6$d, 1, l.dur, l.ts, l.ts + l.dur, l.dur, l.id,
+                                 c.code
+                          FROM %4$s l JOIN lod_names c ON c.name IS NOT DISTINCT FROM l.name
+                                                      AND c.category IS NOT DISTINCT FROM l.category
+                          WHERE l.dur < %6$d)
                         GROUP BY ALL ORDER BY track_id, b"""
                         .formatted(l.table(), finer.table(), factor, finer.longTable(), origin, l.width()));
                 st.execute("CREATE TABLE %s AS SELECT * FROM %s WHERE dur >= %d ORDER BY track_id, ts"
@@ -148,6 +166,21 @@ public final class LevelOfDetail implements AutoCloseable {
         return best;
     }
 
+    private String[][] names;
+
+    /** Name and category of each code used in the level tables. */
+    synchronized String[][] names() {
+        if (names == null) {
+            List<Object[]> rows = rows("SELECT code, name, category FROM lod_names ORDER BY code");
+            String[][] n = new String[rows.size() + 1][];
+            for (Object[] r : rows) {
+                n[((Long) r[0]).intValue()] = new String[] {(String) r[1], (String) r[2]};
+            }
+            names = n;
+        }
+        return names;
+    }
+
     public List<Level> levels() {
         return levels;
     }
@@ -159,17 +192,7 @@ public final class LevelOfDetail implements AutoCloseable {
                 ps.setObject(i + 1, params[i]);
             }
             try (ResultSet rs = ps.executeQuery()) {
-                int n = rs.getMetaData().getColumnCount();
-                List<Object[]> out = new java.util.ArrayList<>();
-                while (rs.next()) {
-                    Object[] r = new Object[n];
-                    for (int i = 0; i < n; i++) {
-                        Object v = rs.getObject(i + 1);
-                        r[i] = v instanceof Number num && !(v instanceof Double) ? (Object) num.longValue() : v;
-                    }
-                    out.add(r);
-                }
-                return out;
+                return TypedRows.read(rs);
             }
         } catch (SQLException e) {
             throw new StoreException("zoom cache query failed: " + e.getMessage(), e);

@@ -138,26 +138,11 @@ public final class TraceServer implements AutoCloseable {
             TraceView t = trace(ctx);
             long t0 = longParam(ctx, "t0");
             long t1 = longParam(ctx, "t1");
-            int px = (int) longParam(ctx, "px");
+            int px = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, longParam(ctx, "px")));
             List<Long> ids = idsParam(ctx, "tracks");
             Map<Long, List<WindowItem>> w = t.window(ids, t0, t1, px, ctx.queryParam("highlight"));
-            List<Map<String, Object>> tracksOut = new ArrayList<>();
-            for (Map.Entry<Long, List<WindowItem>> e : w.entrySet()) {
-                List<Object[]> items = new ArrayList<>(e.getValue().size());
-                for (WindowItem it : e.getValue()) {
-                    items.add(new Object[] {it.depth(), it.start(), it.end(), it.count(), it.busy(), it.id(),
-                            it.name(), it.category(), it.matches()});
-                }
-                tracksOut.add(Map.of("track", e.getKey(), "items", items));
-            }
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("t0", t0);
-            out.put("t1", t1);
-            out.put("px", px);
-            out.put("columns", List.of("depth", "start", "end", "count", "busy", "id", "name", "category",
-                    "matches"));
-            out.put("tracks", tracksOut);
-            ctx.json(out);
+            ctx.contentType("application/json");
+            ctx.result(WindowJson.write(t0, t1, px, w));
         });
         app.get("/api/t/{trace}/counter", ctx -> ctx.json(trace(ctx).counter(longParam(ctx, "track"),
                 longParam(ctx, "t0"), longParam(ctx, "t1"), (int) longParam(ctx, "px"))));

@@ -40,6 +40,7 @@ public final class TraceView implements AutoCloseable {
     public static final long LOD_MIN_SLICES = Long.getLong("hetscope.web.lodMinSlices", 2_000_000L);
 
     private final LevelOfDetail lod;
+    private static final boolean PROFILE = Boolean.getBoolean("hetscope.web.profile");
 
     public TraceView(String name, Store store) {
         this(name, store, LOD_MIN_SLICES);
@@ -64,7 +65,8 @@ public final class TraceView implements AutoCloseable {
         LevelOfDetail cache = null;
         if (slices > 0 && slices >= lodMinSlices) {
             try {
-                cache = LevelOfDetail.open(store.file(), origin, span());
+                cache = LevelOfDetail.open(store.file(), origin, span(),
+                        (double) slices / Math.max(1, tracks.stream().filter(t -> t.slices() > 0).count()));
             } catch (IOException e) {
                 System.err.println("hetscope: " + e.getMessage() + "; zoomed-out views read the store directly");
             }
@@ -185,29 +187,42 @@ public final class TraceView implements AutoCloseable {
         }
         if (level != null && i1 > i0) {
             long w = level.width();
-            for (Object[] r : lod.rows("SELECT track_id, depth, b, n, busy, first_ts, last_end, id, name, category "
-                    + "FROM " + level.table() + " WHERE " + tracksWhere + " AND b >= ? AND b < ?", i0, i1)) {
+            long tq = System.nanoTime();
+            String[][] names = lod.names();
+            List<Object[]> lodRows = lod.rows("SELECT track_id, depth, b, n, busy, first_ts, last_end, id, code "
+                    + "FROM " + level.table() + " WHERE " + tracksWhere + " AND b >= ? AND b < ?", i0, i1);
+            if (PROFILE) {
+                System.err.printf("lod rows %d in %.1f ms%n", lodRows.size(), (System.nanoTime() - tq) / 1e6);
+            }
+            tq = System.nanoTime();
+            for (Object[] r : lodRows) {
                 long pixel = ((Long) r[2] * w - t0) * pixels / span;
+                String[] nc = names[((Long) r[8]).intValue()];
                 add(groups, (Long) r[0], ((Long) r[1]).intValue(), pixel, new WindowItem(((Long) r[1]).intValue(),
                         (Long) r[5] - origin, (Long) r[6] - origin, (Long) r[3], (Long) r[4], (Long) r[7],
-                        (String) r[8], (String) r[9], 0));
+                        nc[0], nc[1], 0));
             }
+            if (PROFILE) {
+                System.err.printf("lod merge %.1f ms%n", (System.nanoTime() - tq) / 1e6);
+            }
+            tq = System.nanoTime();
             // Slices of a bucket or longer are kept one by one in the cache.
             collect(groups, lod.rows(rawSql(level.longTable(), tracksWhere, span, pixels, ""),
                     rawParams(a, b, span, pixels, highlight)));
             // The window's two edges, outside whole buckets, from the store itself.
             long edgeA = origin + i0 * w;
             long edgeB = origin + i1 * w;
-            collect(groups, store.query(null, rawSql("slice", tracksWhere, span, pixels,
+            collect(groups, rows(rawSql("slice", tracksWhere, span, pixels,
                     " AND dur < " + w + " AND ts >= ? AND ts < ?"), append(rawParams(a, b, span, pixels, highlight),
-                    a - w, Math.min(b, edgeA))).rows());
-            collect(groups, store.query(null, rawSql("slice", tracksWhere, span, pixels,
+                    a - w, Math.min(b, edgeA))));
+            collect(groups, rows(rawSql("slice", tracksWhere, span, pixels,
                     " AND dur < " + w + " AND ts >= ? AND ts < ?"), append(rawParams(a, b, span, pixels, highlight),
-                    edgeB, b)).rows());
+                    edgeB, b)));
         } else {
-            collect(groups, store.query(null, rawSql("slice", tracksWhere, span, pixels, ""),
-                    rawParams(a, b, span, pixels, highlight)).rows());
+            collect(groups, rows(rawSql("slice", tracksWhere, span, pixels, ""),
+                    rawParams(a, b, span, pixels, highlight)));
         }
+        long tf = System.nanoTime();
         Map<Long, List<WindowItem>> raw = new LinkedHashMap<>();
         for (Map.Entry<GroupKey, WindowItem> e : groups.entrySet()) {
             raw.computeIfAbsent(e.getKey().track(), k -> new ArrayList<>()).add(e.getValue());
@@ -215,7 +230,23 @@ public final class TraceView implements AutoCloseable {
         for (Map.Entry<Long, List<WindowItem>> e : raw.entrySet()) {
             byTrack.put(e.getKey(), WindowAggregator.fit(e.getValue(), t0, span, pixels));
         }
+        if (PROFILE) {
+            System.err.printf("fit %.1f ms%n", (System.nanoTime() - tf) / 1e6);
+        }
         return byTrack;
+    }
+
+    private List<Object[]> rows(String sql, Object... params) {
+        try (java.sql.PreparedStatement ps = store.connection().prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return TypedRows.read(rs);
+            }
+        } catch (java.sql.SQLException e) {
+            throw new org.hetscope.store.StoreException(e.getMessage(), e);
+        }
     }
 
     private record GroupKey(long track, int depth, long key) {

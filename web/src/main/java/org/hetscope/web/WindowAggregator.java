@@ -24,6 +24,7 @@ public final class WindowAggregator {
     public static List<WindowItem> fit(List<WindowItem> items, long windowStart, long windowSpan, int pixels) {
         List<WindowItem> sorted = new ArrayList<>(items);
         sorted.sort(Comparator.comparingInt(WindowItem::depth).thenComparingLong(WindowItem::start));
+        sorted = joinSimilarRuns(sorted, windowSpan, pixels);
         if (sorted.size() <= pixels) {
             return sorted;
         }
@@ -44,6 +45,38 @@ public final class WindowAggregator {
         }
         out.add(rest);
         return out;
+    }
+
+    /** Density steps a merged run is drawn with; neighbours in the same step look alike and become one run. */
+    static final int DENSITY_STEPS = 8;
+
+    /**
+     * Joins neighbouring merged runs of a lane that touch (gap under a pixel) and have the same density step, so a
+     * dense stretch of a track travels as one item instead of one per pixel. Single slices are never joined.
+     */
+    static List<WindowItem> joinSimilarRuns(List<WindowItem> sorted, long windowSpan, int pixels) {
+        List<WindowItem> out = new ArrayList<>(sorted.size());
+        WindowItem run = null;
+        for (WindowItem item : sorted) {
+            if (run != null && run.count() > 1 && item.count() > 1 && run.depth() == item.depth()
+                    && (double) (item.start() - run.end()) * pixels < windowSpan
+                    && densityStep(run) == densityStep(item)) {
+                run = run.mergeWith(item);
+            } else {
+                if (run != null) {
+                    out.add(run);
+                }
+                run = item;
+            }
+        }
+        if (run != null) {
+            out.add(run);
+        }
+        return out;
+    }
+
+    static int densityStep(WindowItem item) {
+        return (int) Math.min(DENSITY_STEPS - 1, Math.floor(item.busyFraction() * DENSITY_STEPS));
     }
 
     private static List<WindowItem> mergeByPixelGroup(List<WindowItem> sorted, long windowStart, long windowSpan,
