@@ -25,6 +25,8 @@ final class CtfWriter {
     private final int eventsPerPacket;
     private final List<byte[]> events = new ArrayList<>();
     private final List<Long> times = new ArrayList<>();
+    /** Packet number after which two sequence numbers are skipped (as if two packets were lost), or -1. */
+    int losePacketsAfter = -1;
 
     CtfWriter(TraceClass meta, int eventsPerPacket) {
         this.meta = meta;
@@ -81,6 +83,9 @@ final class CtfWriter {
             b.putLong(times.get(start));
             b.putLong(times.get(end - 1));
             b.putLong(seq++);
+            if (seq - 1 == losePacketsAfter) {
+                seq += 2;
+            }
             for (int i = start; i < end; i++) {
                 b.put(events.get(i));
             }

@@ -12,6 +12,11 @@ public final class CtfWriterAccess {
         w = new CtfWriter(meta, eventsPerPacket);
     }
 
+    /** Makes the written stream look as if two packets were lost after packet {@code n}. */
+    public void losePacketsAfter(int n) {
+        w.losePacketsAfter = n;
+    }
+
     public void event(String name, long ts, Map<String, Object> values) {
         w.event(name, ts, values);
     }

@@ -40,11 +40,16 @@ class RocmMappingTest {
     }
 
     static Path writeTrace(Path dir) throws Exception {
+        return writeTrace(dir, -1);
+    }
+
+    static Path writeTrace(Path dir, int losePacketsAfter) throws Exception {
         Path tsdl = Path.of(System.getProperty("hetscope.root", "."))
                 .resolve("../shared/fixtures/rocm/rocprofv3-ctf-metadata.tsdl");
         String text = Files.readString(tsdl);
         TraceClass meta = TsdlParser.parse(text);
         CtfWriterAccess w = new CtfWriterAccess(meta, 3);
+        w.losePacketsAfter(losePacketsAfter);
         long t0 = 1_700_000_000_000_000_000L;
         w.event("hsa_core_region_event_start", t0 + 500, f("region_id", 4L, "name", "hsa_queue_create", "pid", 100L,
                 "tid", 102L, "correlation_id", 0L));
@@ -109,6 +114,21 @@ class RocmMappingTest {
             }
             assertEquals(17, n);
             assertTrue(t.problems().isEmpty(), t.problems().toString());
+        }
+    }
+
+    @Test
+    void lostPacketsAreReportedPerStream(@TempDir Path tmp) throws Exception {
+        Path dir = writeTrace(tmp.resolve("rocm"), 1);
+        CollectingSink sink = new CollectingSink();
+        new CtfTraceFormat().read(dir, sink, Progress.NONE);
+        assertEquals(2L, sink.skipped.get("packets lost (gap in packet_seq_num)"), sink.skipped.toString());
+        assertEquals("2", sink.info.get("ctf.stream.rocm/stream_0.lost_packets"));
+        try (CtfTrace t = CtfTrace.open(dir)) {
+            t.count(2);
+            assertEquals(2, t.streamStats().get(0).lostPackets());
+            assertEquals(17, t.streamStats().get(0).events());
+            assertEquals(6, t.streamStats().get(0).packets());
         }
     }
 
