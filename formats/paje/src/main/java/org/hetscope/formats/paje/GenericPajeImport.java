@@ -58,6 +58,11 @@ public final class GenericPajeImport implements PajeListener {
     }
 
     @Override
+    public void value(PajeType type, org.hetscope.formats.paje.PajeValue v) {
+        basics.value(type, v);
+    }
+
+    @Override
     public void link(PajeLink l) {
         basics.link(l);
     }

@@ -21,6 +21,7 @@ import org.hetscope.model.TrackKind;
  */
 public final class PajeSinkBasics {
     public static final String LINK_TABLE = "paje_link";
+    public static final String VALUE_TABLE = "paje_entity_value";
 
     /** Where problems go: what, line, detail. */
     public interface Problems {
@@ -144,6 +145,18 @@ public final class PajeSinkBasics {
         sink.row(LINK_TABLE, l.type().alias(), l.type().name(), l.container().userId, l.startContainer().userId,
                 l.endContainer().userId, l.start(), dur, l.value(), l.key());
     }
+
+    /** Records a declared entity value with its name and colour in {@code paje_entity_value}. */
+    public void value(PajeType type, PajeValue v) {
+        if (!valueTable) {
+            sink.defineTable(VALUE_TABLE, "type VARCHAR, type_name VARCHAR, alias VARCHAR, name VARCHAR, "
+                    + "color VARCHAR");
+            valueTable = true;
+        }
+        sink.row(VALUE_TABLE, type.alias(), type.name(), v.alias(), v.name(), v.color());
+    }
+
+    private boolean valueTable;
 
     public void end(long start, long end) {
         this.start = start;

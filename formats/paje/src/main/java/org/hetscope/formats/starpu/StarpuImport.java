@@ -233,6 +233,11 @@ public final class StarpuImport implements PajeListener {
     }
 
     @Override
+    public void value(PajeType type, org.hetscope.formats.paje.PajeValue v) {
+        basics.value(type, v);
+    }
+
+    @Override
     public void link(PajeLink l) {
         String t = l.type().alias();
         if ((t.equals("F") || t.equals("PF") || t.equals("IF")) && l.key().startsWith("com_")) {

@@ -68,6 +68,8 @@ class PajeFormatTest {
         Object[] link = s.extraRows.get("paje_link").get(0);
         assertEquals(List.of("L", "Message link", 2_000_000_000L, 500_000_000L, "msg", "k1"),
                 List.of(link[0], link[1], link[5], link[6], link[7], link[8]));
+        assertTrue(s.extraRows.get("paje_entity_value").stream().anyMatch(v -> java.util.Arrays.equals(v,
+                new Object[] {"ST", "Core State", "w", "Waiting for data", "1 .5 0"})));
         assertEquals(0, s.skippedTotal());
     }
 
