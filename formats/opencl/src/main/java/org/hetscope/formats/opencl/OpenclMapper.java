@@ -19,6 +19,7 @@ import org.hetscope.model.JsonText;
 import org.hetscope.model.KernelLaunch;
 import org.hetscope.model.MemoryBlock;
 import org.hetscope.model.MemoryNode;
+import org.hetscope.model.Residency;
 import org.hetscope.model.Slice;
 import org.hetscope.model.TraceProcess;
 import org.hetscope.model.TraceSink;
@@ -44,6 +45,8 @@ final class OpenclMapper {
     private final String source;
     private final long processId;
     private final long processTrack;
+    private final long hostNode;
+    private final Map<Long, Map<Long, Long>> kernelArgs = new HashMap<>();
     private final Map<Long, ThreadState> threads = new HashMap<>();
     private final Map<Long, DeviceState> devices = new LinkedHashMap<>();
     private final Map<Long, String> platforms = new HashMap<>();
@@ -105,11 +108,12 @@ final class OpenclMapper {
         long lastUse = Long.MIN_VALUE;
         long blockId;
         final List<Slice> uses = new ArrayList<>();
+        final List<BufferResidency.Access> accesses = new ArrayList<>();
     }
 
     private record Enqueue(long command, long sliceId, long ts, long end, long queue, String kind, String type,
                            String direction, Buffer src, Buffer dst, long bytes, String kernel, long[] global,
-                           long[] local) {}
+                           long[] local, List<Buffer> kernelBuffers) {}
 
     private record Command(long command, String type, int status, long queued, long submit, long start, long end,
                            long queue, long device) {}
@@ -123,6 +127,8 @@ final class OpenclMapper {
         sink.track(new Track(processTrack, null, TrackKind.PROCESS, processName, processId, null, null, null, 0,
                 null));
         sink.defineTable(COMMAND_TABLE, COMMAND_COLUMNS);
+        hostNode = sink.newId(Entity.MEMORY_NODE);
+        sink.memoryNode(new MemoryNode(hostNode, "host memory", null, "host"));
     }
 
     void map(CtfEvent e) {
@@ -308,6 +314,8 @@ final class OpenclMapper {
                         .put("size", e.getLong("size")).put("kind", labels.label(e, "kind"));
                 if ("mem".equals(labels.label(e, "kind"))) {
                     a.put("mem", hex(e.getLong("value")));
+                    kernelArgs.computeIfAbsent(e.getLong("kernel"), k -> new TreeMap<>())
+                            .put(e.getLong("index"), e.getLong("value"));
                 } else if ("value".equals(labels.label(e, "kind"))) {
                     a.put("value", e.getLong("value"));
                 }
@@ -323,8 +331,15 @@ final class OpenclMapper {
                         .putRaw("local_size", json(local)).put("wait_events", e.getLong("wait_events"));
                 if (command != 0) {
                     p.correlation = command;
+                    List<Buffer> used = new ArrayList<>();
+                    for (long mem : kernelArgs.getOrDefault(e.getLong("kernel"), Map.of()).values()) {
+                        Buffer b = liveBuffers.get(mem);
+                        if (b != null) {
+                            used.add(b);
+                        }
+                    }
                     enqueues.put(command, new Enqueue(command, p.sliceId, p.ts, callEnd, e.getLong("queue"),
-                            "kernel", "NDRANGE_KERNEL", null, null, null, 0, kname, global, local));
+                            "kernel", "NDRANGE_KERNEL", null, null, null, 0, kname, global, local, used));
                 }
             }
             case "enqueue_mem" -> {
@@ -344,7 +359,7 @@ final class OpenclMapper {
                 if (command != 0) {
                     p.correlation = command;
                     enqueues.put(command, new Enqueue(command, p.sliceId, p.ts, callEnd, e.getLong("queue"), "mem",
-                            labels.label(e, "command_type"), dir, src, dst, bytes, null, null, null));
+                            labels.label(e, "command_type"), dir, src, dst, bytes, null, null, null, List.of()));
                 }
             }
             case "enqueue_other" -> {
@@ -355,7 +370,7 @@ final class OpenclMapper {
                     p.correlation = command;
                     enqueues.put(command, new Enqueue(command, p.sliceId, p.ts, callEnd, e.getLong("queue"),
                             "other", labels.label(e, "command_type"), null, null, null, e.getLong("bytes"), null, null,
-                            null));
+                            null, List.of()));
                 }
             }
             case "wait" -> {
@@ -435,6 +450,12 @@ final class OpenclMapper {
                 sink.flow(new Flow(sink.newId(Entity.FLOW), q.sliceId(), sliceId, "launch", c.command(),
                         FlowRule.SOURCE));
                 if (q.kind().equals("kernel")) {
+                    for (Buffer b : q.kernelBuffers()) {
+                        boolean readOnly = (b.flags & 4) != 0; // CL_MEM_READ_ONLY: the kernel cannot write it
+                        b.accesses.add(new BufferResidency.Access(readOnly ? BufferResidency.Kind.DEVICE_READ
+                                : BufferResidency.Kind.DEVICE_WRITE, start, start + dur));
+                        b.lastUse = Math.max(b.lastUse, start + dur);
+                    }
                     sink.kernel(new KernelLaunch(sliceId, d.id, (long) qs.index, c.command(), groups(q),
                             q.local() == null || q.local().length == 0 ? null : dim3(q.local()), null, null, null));
                 } else if (q.kind().equals("mem")) {
@@ -501,6 +522,14 @@ final class OpenclMapper {
         Buffer carried = q.src() != null ? q.src() : q.dst();
         sink.transfer(new Transfer(sink.newId(Entity.TRANSFER), sliceId, start, dur, q.bytes(), kind, srcDev, dstDev,
                 null, null, carried == null ? null : carried.blockId, c.command()));
+        if (q.dst() != null) {
+            q.dst().accesses.add(new BufferResidency.Access(kind == TransferKind.HTOD
+                    ? BufferResidency.Kind.HOST_TO_DEVICE : BufferResidency.Kind.DEVICE_WRITE, start, start + dur));
+        }
+        if (q.src() != null) {
+            q.src().accesses.add(new BufferResidency.Access(kind == TransferKind.DTOH
+                    ? BufferResidency.Kind.DEVICE_TO_HOST : BufferResidency.Kind.DEVICE_READ, start, start + dur));
+        }
         for (Buffer b : new Buffer[] {q.src(), q.dst()}) {
             if (b != null) {
                 b.lastUse = Math.max(b.lastUse, start + dur);
@@ -533,6 +562,17 @@ final class OpenclMapper {
             for (Slice u : b.uses) {
                 sink.slice(new Slice(sink.newId(Entity.SLICE), track, u.ts(), u.dur(), u.name(), u.category(),
                         u.sourceCategory(), 1, u.correlationId(), u.argsJson()));
+            }
+            boolean fromHost = (b.flags & (8 | 32)) != 0; // USE_HOST_PTR, COPY_HOST_PTR
+            for (BufferResidency.Interval iv : BufferResidency.of(b.created, end, fromHost, b.accesses)) {
+                String state = iv.state().equals("both") ? "shared" : "owner";
+                if (!iv.state().equals("device")) {
+                    sink.residency(new Residency(b.blockId, hostNode, iv.start(), iv.end() - iv.start(), state));
+                }
+                if (!iv.state().equals("host") && d != null) {
+                    sink.residency(new Residency(b.blockId, d.memoryNodeId, iv.start(), iv.end() - iv.start(),
+                            state));
+                }
             }
             if (d != null) {
                 d.memoryDeltas.add(new long[] {b.created, b.size});

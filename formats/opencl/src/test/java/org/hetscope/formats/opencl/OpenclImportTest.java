@@ -51,6 +51,20 @@ class OpenclImportTest {
         CollectingSink s = importAndCheck(r, true);
         // three 256 KiB buffers live together, all released at the end
         assertEquals(3 * 65536L * 4, maxMemory(s));
+        // residency (spec §3): a and b are written to the device and only read by the kernel, so both copies are
+        // valid from the write on; c is written by the kernel (device only) until it is read back (both)
+        Map<Long, List<org.hetscope.model.Residency>> byBlock = new TreeMap<>();
+        s.residencies.forEach(x -> byBlock.computeIfAbsent(x.blockId(), k -> new java.util.ArrayList<>()).add(x));
+        assertEquals(3, byBlock.size());
+        long deviceOnly = 0;
+        for (List<org.hetscope.model.Residency> rs : byBlock.values()) {
+            long lastEnd = rs.stream().mapToLong(x -> x.ts() + x.dur()).max().orElseThrow();
+            assertEquals(2, rs.stream().filter(x -> x.ts() + x.dur() == lastEnd && x.state().equals("shared")).count(),
+                    "host and device copies valid at the end: " + rs);
+            deviceOnly += rs.stream().filter(x -> x.state().equals("owner") && x.nodeId() != s.memoryNodes.stream()
+                    .filter(n -> n.kind().equals("host")).findFirst().orElseThrow().id()).count();
+        }
+        assertEquals(1, deviceOnly, "only c is device-only (between the kernel and the read)");
     }
 
     @Test
