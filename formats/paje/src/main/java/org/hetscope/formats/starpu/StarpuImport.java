@@ -71,6 +71,7 @@ public final class StarpuImport implements PajeListener {
     private final List<PajeState> writeBackAsync = new ArrayList<>();
     /** Task executions seen as WS states with a JobId field: JobId to {slice id, start, end, worker number}. */
     private final Map<Long, long[]> taskStates = new HashMap<>();
+    private final Map<Long, String> taskNames = new HashMap<>();
     private final Map<Integer, Long> nodeIds = new TreeMap<>();
     private final Map<Integer, String> nodeNames = new HashMap<>();
     private final Map<Integer, Long> managerTracks = new HashMap<>();
@@ -191,6 +192,7 @@ public final class StarpuImport implements PajeListener {
                 long jobId = Long.parseLong(s.extras()[job]);
                 long[] prev = taskStates.put(jobId, new long[] {sliceId, s.start(), s.end(),
                         number(s.container().alias())});
+                taskNames.put(jobId, s.value().name());
                 if (prev != null) {
                     problem("task state with a JobId already seen", s.line(), "JobId " + jobId);
                 }
@@ -535,7 +537,7 @@ public final class StarpuImport implements PajeListener {
                 long id = sink.newId(Entity.TASK);
                 taskIds.put(e.getKey(), id);
                 Integer w = (int) s[3];
-                sink.task(new Task(id, s[0], e.getKey(), null, workerTracks.get(w),
+                sink.task(new Task(id, s[0], e.getKey(), taskNames.get(e.getKey()), workerTracks.get(w),
                         workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null, s[1], s[2],
                         null));
             }

@@ -403,4 +403,36 @@ class StarpuFixtureTest {
                 .collect(Collectors.groupingBy(r -> r[0], Collectors.counting()));
         assertEquals(Map.of("F", 112L, "PF", 41L, "WSL", 81L), links);
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"chol-dmda-nb6", "chol-lws-nb12"})
+    void withoutSideFilesTasksComeFromTheWorkerStatesAndAgreeWithTasksRec(String name) throws Exception {
+        Path dir = Files.createTempDirectory("hetscope-starpu-alone");
+        try {
+            Path trace = Files.copy(fixture(name).resolve("paje.trace"), dir.resolve("paje.trace"));
+            CollectingSink s = new CollectingSink();
+            new PajeFormat().read(trace, s, Progress.NONE);
+            assertEquals("paje worker states", s.info.get("starpu.tasks.source"));
+            Map<Long, Task> byJob = s.tasks.stream().collect(Collectors.toMap(Task::jobId, t -> t));
+            int executed = 0;
+            for (Map<String, String> rec : rec(name, "tasks.rec")) {
+                if (!rec.containsKey("WorkerId")) {
+                    continue;
+                }
+                executed++;
+                Task t = byJob.get(Long.parseLong(rec.get("JobId")));
+                assertEquals(ms(rec.get("StartTime")), t.startTs());
+                assertEquals(ms(rec.get("EndTime")), t.endTs());
+                assertEquals(rec.get("Name").replace("chol_", ""), t.name().replace("chol_", ""));
+            }
+            assertEquals(executed, s.tasks.size());
+            // Without data.rec the blocks are still there, named by handle only.
+            assertTrue(s.memoryBlocks.stream().allMatch(b -> b.coordinates() == null));
+            assertEquals(load(name).residencies.size(), s.residencies.size());
+        } finally {
+            try (var w = Files.walk(dir)) {
+                w.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
 }
