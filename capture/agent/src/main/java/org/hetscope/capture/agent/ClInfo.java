@@ -135,19 +135,19 @@ final class ClInfo {
         }
     }
 
-    static long profiling(cl_event e, int param, long[] scratch, Pointer to) {
+    static long profiling(cl_event e, int param, java.nio.ByteBuffer scratch, Pointer to) {
         try {
             int r = CL.clGetEventProfilingInfo(e, param, Sizeof.cl_ulong, to, null);
-            return r == CL.CL_SUCCESS ? scratch[0] : 0;
+            return r == CL.CL_SUCCESS ? scratch.getLong(0) : 0;
         } catch (RuntimeException ex) {
             return 0;
         }
     }
 
-    /** The OpenCL result of the profiling query; the value is left in {@code scratch[0]}. */
-    static int profilingCode(cl_event e, int param, long[] scratch, Pointer to) {
+    /** The OpenCL result of the profiling query; the value is left in {@code scratch}. */
+    static int profilingCode(cl_event e, int param, java.nio.ByteBuffer scratch, Pointer to) {
         try {
-            scratch[0] = 0;
+            scratch.putLong(0, 0);
             return CL.clGetEventProfilingInfo(e, param, Sizeof.cl_ulong, to, null);
         } catch (org.jocl.CLException ex) {
             return ex.getStatus();

@@ -54,8 +54,10 @@ final class CommandCollector {
     private volatile boolean running = true;
     private final int[] status = new int[1];
     private final Pointer statusPtr = Pointer.to(status);
-    private final long[] time = new long[1];
-    private final Pointer timePtr = Pointer.to(time);
+    // a direct buffer: JOCL passes its address as it is (a Java array would be pinned and copied per call)
+    private final java.nio.ByteBuffer time = java.nio.ByteBuffer.allocateDirect(8)
+            .order(java.nio.ByteOrder.nativeOrder());
+    private final Pointer timePtr = Pointer.toBuffer(time);
     private long nextQueueIndex = 1;
 
     CommandCollector(TraceWriter writer) {
@@ -125,7 +127,7 @@ final class CommandCollector {
                 Pending h = q.pending.peek();
                 // END is available exactly when the command is complete: one query tells both
                 int r = ClInfo.profilingCode(h.event(), CL.CL_PROFILING_COMMAND_END, time, timePtr);
-                long end = time[0];
+                long end = time.getLong(0);
                 if (r == CL.CL_PROFILING_INFO_NOT_AVAILABLE && !last) {
                     break; // in-order queue: what comes after it is not done either
                 }
