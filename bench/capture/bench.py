@@ -12,6 +12,7 @@ usage: bench/capture/bench.py [--reps 7] [--launches 50000]
 import argparse
 import glob
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -28,17 +29,24 @@ if not os.path.exists(agent) or not examples or not jocl:
     sys.exit("build capture/agent first (mvn -o -pl capture/agent package)")
 
 
-def run(launches, trace=None, cache=None, extra=""):
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run(launches, trace=None, cache=None, extra="", example="LaunchHeavy"):
     cmd = [java, "--enable-native-access=ALL-UNNAMED"]
     if trace:
         cmd.append(f"-javaagent:{agent}=out={trace},cache={cache}{extra}")
     report = tempfile.mktemp(suffix=".report")
     cmd += [f"-Dhetscope.example.report={report}", "-cp", f"{jocl[0]}:{examples[0]}",
-            "org.hetscope.capture.examples.LaunchHeavy", str(launches)]
+            "org.hetscope.capture.examples." + example, str(launches)]
+    c0 = cpu()
     t0 = time.perf_counter()
     out = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.perf_counter() - t0
-    if out.returncode != 0:
+    run.cpu = cpu() - c0
+    if out.returncode != 0 or "seconds=" not in out.stdout:
         sys.exit(out.stdout + out.stderr)
     calls = 0
     with open(report) as f:
@@ -55,18 +63,27 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--launches", type=int, default=50000)
+    ap.add_argument("--api-calls", type=int, default=1000000)
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="hetscope-bench-capture-")
     cache = os.path.join(work, "cache")
     cold = run(a.launches, os.path.join(work, "cold"), cache)
     base, traced, api = [], [], []
+    cpu_base, cpu_traced, cpu_api = [], [], []
+    loop_base, loop_traced = [], []
     calls = cold[2]
     for i in range(a.reps):
         base.append(run(a.launches))
+        cpu_base.append(run.cpu)
         t = os.path.join(work, f"trace{i}")
         traced.append(run(a.launches, t, cache))
+        cpu_traced.append(run.cpu)
         shutil.rmtree(t)
         api.append(run(a.launches, t, cache, ",device=off"))
+        cpu_api.append(run.cpu)
+        shutil.rmtree(t)
+        loop_base.append(run(a.api_calls, example="ApiCallLoop"))
+        loop_traced.append(run(a.api_calls, t, cache, example="ApiCallLoop"))
         shutil.rmtree(t)
     mb = statistics.median(w for w, _, _ in base)
     mt = statistics.median(w for w, _, _ in traced)
@@ -83,7 +100,16 @@ def main():
           f"{(ma - mb) / calls * 1e6:.2f} us |")
     print(f"| enqueue loop, API calls only (device=off) | {lb:.3f} s | {la:.3f} s | {la / lb:.3f} | "
           f"{(la - lb) / calls * 1e6:.2f} us |")
+    cb, ct, ca = statistics.median(cpu_base), statistics.median(cpu_traced), statistics.median(cpu_api)
+    print(f"| process CPU time (user+sys, all threads), full tracing | {cb:.3f} s | {ct:.3f} s | {ct / cb:.3f} | "
+          f"{(ct - cb) / calls * 1e6:.2f} us |")
+    print(f"| process CPU time, API calls only (device=off) | {cb:.3f} s | {ca:.3f} s | {ca / cb:.3f} | "
+          f"{(ca - cb) / calls * 1e6:.2f} us |")
     print(f"| first run, empty class cache (wall) | | {cold[0]:.3f} s | {cold[0] / mb:.3f} | |")
+    sb = statistics.median(l for _, l, _ in loop_base)
+    st = statistics.median(l for _, l, _ in loop_traced)
+    print(f"| ApiCallLoop: {a.api_calls} clSetKernelArg (timed loop) | {sb:.3f} s | {st:.3f} s | {st / sb:.3f} | "
+          f"{(st - sb) / a.api_calls * 1e6:.3f} us |")
     print("raw wall without:", " ".join(f"{w:.3f}" for w, _, _ in base))
     print("raw wall with:   ", " ".join(f"{w:.3f}" for w, _, _ in traced))
     print("raw wall api-only:", " ".join(f"{w:.3f}" for w, _, _ in api))

@@ -23,6 +23,12 @@ public final class OpenclTraceFormat implements TraceFormat {
         return "opencl";
     }
 
+    /** Above the generic {@code ctf} format (0), which accepts the same folders. */
+    @Override
+    public int priority() {
+        return 10;
+    }
+
     @Override
     public boolean accepts(Path input) throws IOException {
         return AgentTraceDetector.traceDir(input) != null;

@@ -121,6 +121,26 @@ class OpenclImportTest {
     }
 
     @Test
+    void detectionPrefersOpenclOverGenericCtf() throws Exception {
+        AgentRun r = AgentRun.run(work, "detect", "VectorAdd", "1024");
+        List<org.hetscope.model.TraceFormat> formats = new java.util.ArrayList<>();
+        java.util.ServiceLoader.load(org.hetscope.model.TraceFormat.class).forEach(formats::add);
+        assertTrue(formats.stream().anyMatch(f -> f.name().equals("ctf")), "the generic CTF reader is present");
+        // the CLI's rule: most specific (highest priority) first, the first that accepts wins
+        formats.sort(java.util.Comparator.comparingInt(org.hetscope.model.TraceFormat::priority).reversed());
+        String chosen = null;
+        for (var f : formats) {
+            if (f.accepts(r.trace())) {
+                chosen = f.name();
+                break;
+            }
+        }
+        assertEquals("opencl", chosen);
+        assertTrue(formats.stream().filter(f -> f.name().equals("ctf")).findFirst().orElseThrow().accepts(r.trace()),
+                "ctf accepts it too, priority decides");
+    }
+
+    @Test
     void acceptsOnlyAgentTraces() throws Exception {
         assertFalse(new OpenclTraceFormat().accepts(work));
         Path other = Files.createDirectories(work.resolve("other-ctf"));
