@@ -164,6 +164,37 @@ class KnnSpecTest {
         assertTrue(same.canariesIntact());
     }
 
+    /** JOCL programs pass their own cl_mem buffers; two-phase snapshots and restores them on the device. */
+    @Test
+    void deviceBuffersOfAJoclProgram() {
+        SuiteKernel k = Suite.knn(50, 8, 64, 16);
+        KernelRunner runner = TestDevice.runner(k);
+        List<KernelArgument> host = k.args().get();
+        runner.runPlain(host, k.range());
+        int[] expected = KernelArgument.asInts((KernelArgument.Host) host.get(2));
+        var session = TestDevice.session();
+        List<KernelArgument> fresh = k.args().get();
+        List<org.jocl.cl_mem> mems = new java.util.ArrayList<>();
+        List<KernelArgument> device = new java.util.ArrayList<>();
+        for (KernelArgument a : fresh) {
+            if (a instanceof KernelArgument.Host h) {
+                org.jocl.cl_mem m = session.buffer(h.bytes());
+                mems.add(m);
+                device.add(new KernelArgument.Device(m, h.bytes().length));
+            } else {
+                device.add(a);
+            }
+        }
+        CounterResult c = runner.count(device, k.range(), CounterPlan.Mode.ATOMIC);
+        assertArrayEquals(new long[] {50, 800, 400, 50, 14}, c.totals());
+        TraceResult t = runner.trace(device, k.range(), TraceOptions.of(TraceOptions.Strategy.TWO_PHASE, true));
+        assertEquals(450, t.totalRecords());
+        int[] res = new int[64];
+        session.read(mems.get(2), res);
+        assertArrayEquals(expected, res);
+        mems.forEach(CL::clReleaseMemObject);
+    }
+
     /** Spec test 6: no tracepoint fires: zero records, a one-element buffer, empty traces, success. */
     @Test
     void zeroEvents() {
