@@ -38,12 +38,15 @@ public class WindowBench {
         long t = System.nanoTime();
         TraceView probe = new TraceView("bench", Store.open(file));
         double openMs = (System.nanoTime() - t) / 1e6;
+        if (probe.levelOfDetail() != null) {
+            System.out.println("zoom cache levels: " + probe.levelOfDetail().sizes());
+        }
         long span = probe.span();
         List<Long> sliceTracks = probe.tracks().stream().filter(x -> x.slices() > 0).map(TraceView.TrackInfo::id)
                 .toList();
         long slices = probe.tracks().stream().mapToLong(TraceView.TrackInfo::slices).sum();
         probe.close();
-        System.out.printf(Locale.ROOT, "store %s: %,d slices on %d tracks, span %d ns; opening (track tree) %.0f ms%n",
+        System.out.printf(Locale.ROOT, "store %s: %,d slices on %d tracks, span %d ns; opening (track tree, and zoom cache when missing) %.0f ms%n",
                 file, slices, sliceTracks.size(), span, openMs);
         SplittableRandom rnd = new SplittableRandom(11);
         java.util.function.Supplier<List<Long>> screen = () -> {
@@ -62,7 +65,9 @@ public class WindowBench {
         System.out.println("|---|---|---|---|---|---|---|---|");
         run("widest, " + VISIBLE_TRACKS + " visible tracks", file, widest, repeats);
         run("narrow (span/1000), " + VISIBLE_TRACKS + " tracks", file, narrow, repeats);
-        run("widest, all " + sliceTracks.size() + " tracks", file, widestAll, Math.max(5, repeats / 10));
+        if (Boolean.getBoolean("bench.allTracks")) {
+            run("widest, all " + sliceTracks.size() + " tracks", file, widestAll, Math.max(3, repeats / 20));
+        }
 
         if (args.length > 2) {
             firstDraw(file, Path.of(args[2]));

@@ -38,7 +38,8 @@ async function openTrace(index: number): Promise<void> {
       fetches: timeline.fetchCount, busy: timeline.busy(), firstDataDrawMs: timeline.firstDataDrawMs }),
     locate: (category: string) => timeline.locate(category),
   };
-  await loadTables();
+  // Statistics can take a while on large traces: ask for them once the timeline is on screen.
+  timeline.onFirstData = () => void loadTables();
 }
 
 async function showSlice(s: Selection | null): Promise<void> {

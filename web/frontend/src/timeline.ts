@@ -43,6 +43,8 @@ export class Timeline {
   onSelect: (s: Selection | null) => void = () => {};
   onRange: (r: { t0: number; t1: number; tracks: number[] } | null) => void = () => {};
   onView: () => void = () => {};
+  /** Called once, after the first window arrived and was drawn. */
+  onFirstData: () => void = () => {};
 
   constructor(
     private readonly base: string,
@@ -241,6 +243,7 @@ export class Timeline {
       if (seq === this.fetchSeq) {
         this.pending = false;
         this.draw();
+        if (this.fetchCount === 1) this.onFirstData();
       }
     }
   }

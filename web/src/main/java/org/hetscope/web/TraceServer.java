@@ -25,6 +25,7 @@ public final class TraceServer implements AutoCloseable {
     private final List<TraceView> traces;
     private final AccessPolicy policy;
     private final AnalysisTables tables = AnalysisTables.standard();
+    private final Map<String, Table> computed = new java.util.concurrent.ConcurrentHashMap<>();
     private Javalin app;
 
     public TraceServer(List<TraceView> traces, AccessPolicy policy) {
@@ -165,9 +166,14 @@ public final class TraceServer implements AutoCloseable {
         });
         app.get("/api/t/{trace}/tables/{name}", ctx -> {
             TraceView t = trace(ctx);
-            Table table;
-            synchronized (t) {
-                table = tables.compute(t.store(), ctx.pathParam("name"));
+            // Stores are read-only, so a computed table stays right for the server's lifetime.
+            String key = t.hashCode() + "/" + ctx.pathParam("name");
+            Table table = computed.get(key);
+            if (table == null) {
+                synchronized (t) {
+                    table = tables.compute(t.store(), ctx.pathParam("name"));
+                }
+                computed.put(key, table);
             }
             ctx.json(tableJson(ctx.pathParam("name"), table));
         });

@@ -37,7 +37,7 @@ public final class BarChart {
 
     public void drawOn(Drawing d) {
         d.text(8, 18, title, 13, "#111827", "start", true);
-        double plot = width - LABEL_W - 110;
+        double plot = width - LABEL_W - 230; // room for the value text after the longest bar
         int y = 30;
         for (Bar b : bars) {
             String label = b.label().length() > 48 ? b.label().substring(0, 47) + "…" : b.label();

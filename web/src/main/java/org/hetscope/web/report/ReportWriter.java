@@ -126,6 +126,7 @@ public final class ReportWriter {
                 Object v = r[i];
                 String col = t.columns().get(i);
                 String text = v == null ? "" : v instanceof Long l && col.endsWith("_ns") ? TimeText.duration(l)
+                        : v instanceof Double dd && col.endsWith("_ns") ? "≈ " + TimeText.duration(Math.round(dd))
                         : v instanceof Double dd ? String.format(Locale.ROOT, "%.3f", dd)
                         : v instanceof Long l ? String.format(Locale.ROOT, "%,d", l) : v.toString();
                 b.append("<td class=\"").append(v instanceof Number ? "n" : "name").append("\"")

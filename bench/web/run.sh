@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Web benchmark: generates a store of SLICES slices over TRACKS tracks (default 100M / 1000) unless it exists,
+# then measures the window API (cold/warm, widest/narrow, 1,920 px) and the page's first drawn timeline.
+# Usage: bench/web/run.sh [SLICES] [TRACKS] [REPEATS]   (from the repository root; builds web first)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SLICES=${1:-100000000}
+TRACKS=${2:-1000}
+REPEATS=${3:-100}
+export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+mkdir -p bench/out bench/data
+mvn -q -o -pl web install -DskipTests
+(cd web && mvn -q -o dependency:build-classpath -Dmdep.outputFile=../bench/out/web-classpath.txt -Dmdep.includeScope=test >/dev/null)
+CP="$(cat bench/out/web-classpath.txt):web/target/classes"
+STORE=bench/data/web-${SLICES}x${TRACKS}.duckdb
+if [ ! -f "$STORE" ]; then
+  "$JAVA_HOME/bin/java" -Xmx4g --enable-native-access=ALL-UNNAMED -cp "$CP" bench/web/GenerateTrace.java "$STORE" "$SLICES" "$TRACKS"
+fi
+"$JAVA_HOME/bin/java" -Xmx6g --enable-native-access=ALL-UNNAMED -cp "$CP" bench/web/WindowBench.java "$STORE" "$REPEATS" bench/web/first-draw.mjs \
+  2>&1 | grep -v '^WARNING' | tee bench/out/web-$(date +%Y%m%dT%H%M%S).md
