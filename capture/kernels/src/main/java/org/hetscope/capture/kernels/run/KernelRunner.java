@@ -394,7 +394,7 @@ public final class KernelRunner {
             long bytes = recSlots * 4 + 3L * producers * 4;
             TraceResult r = finish(recPlan, options, range, records, total, 0, differ.isEmpty() && canariesIntact,
                     differ, tCount.duration() + tRec.duration(), tRec.duration(), hostNanos, bytes,
-                    tCount.duration(), canariesIntact);
+                    tCount.duration(), canariesIntact, tRec.start());
             return r;
         } finally {
             temp.forEach(org.jocl.CL::clReleaseMemObject);
@@ -445,7 +445,7 @@ public final class KernelRunner {
                 }
             }
             return finish(plan, options, range, records, used, lost, lost == 0, List.of(), t.duration(),
-                    t.duration(), 0, cap * 12 + 4, 0, true);
+                    t.duration(), 0, cap * 12 + 4, 0, true, t.start());
         } finally {
             clReleaseKernel(k);
             clReleaseMemObject(rec);
@@ -509,7 +509,7 @@ public final class KernelRunner {
             }
             long lost = Integer.toUnsignedLong(ls[0]);
             return finish(plan, options, range, records, total, lost, lost == 0, List.of(), t.duration(),
-                    t.duration(), 0, chunks * stride * 4 + 8, 0, true);
+                    t.duration(), 0, chunks * stride * 4 + 8, 0, true, t.start());
         } finally {
             clReleaseKernel(k);
             clReleaseMemObject(pool);
@@ -527,7 +527,7 @@ public final class KernelRunner {
     private TraceResult finish(TracePlan plan, TraceOptions options, NdRange range, int[][] records, long total,
                                long lost, boolean valid, List<Long> nondeterministic, long kernelNanos,
                                long recordNanos, long hostNanos, long bytes, long countNanos,
-                               boolean canariesIntact) {
+                               boolean canariesIntact, long recordStart) {
         int[][] paths = new int[records.length][];
         List<String> failures = new ArrayList<>();
         if (lost == 0 && nondeterministic.isEmpty()) {
@@ -540,6 +540,6 @@ public final class KernelRunner {
             }
         }
         return new TraceResult(plan, options, range, records, paths, total, lost, valid, nondeterministic, failures,
-                kernelNanos, recordNanos, hostNanos, bytes, countNanos, canariesIntact);
+                kernelNanos, recordNanos, hostNanos, bytes, countNanos, canariesIntact, recordStart);
     }
 }

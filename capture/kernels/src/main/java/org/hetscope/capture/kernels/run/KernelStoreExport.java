@@ -94,7 +94,7 @@ public final class KernelStoreExport {
 
     /** Records a traced launch: summary, blocks (hot blocks), work-item paths and work-group divergence. */
     public long trace(String kernel, String file, TraceResult r) {
-        long id = slice(kernel, r.range(), 0, r.recordNanos(), "{\"instrumentation\":\"trace\",\"strategy\":\""
+        long id = slice(kernel, r.range(), r.recordStart(), r.recordNanos(), "{\"instrumentation\":\"trace\",\"strategy\":\""
                 + r.options().strategy() + "\",\"reduced\":" + r.options().reduced() + "}");
         Tracepoints pts = r.plan().points();
         sink.row("kernel_trace", id, r.options().strategy().name().toLowerCase(), r.options().reduced(),
