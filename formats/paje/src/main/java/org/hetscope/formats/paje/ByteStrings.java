@@ -32,11 +32,24 @@ final class ByteStrings {
                 }
                 return s;
             }
-            if (hashes[i] == h && k.length == len && java.util.Arrays.equals(k, 0, len, buf, off, off + len)) {
+            if (hashes[i] == h && k.length == len && same(k, buf, off, len)) {
                 return values[i];
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /** Plain loop: the fields are short, where the vectorised Arrays.equals costs more than it saves. */
+    private static boolean same(byte[] k, byte[] buf, int off, int len) {
+        if (len > 32) {
+            return java.util.Arrays.equals(k, 0, len, buf, off, off + len);
+        }
+        for (int j = 0; j < len; j++) {
+            if (k[j] != buf[off + j]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int hash(byte[] buf, int off, int len) {

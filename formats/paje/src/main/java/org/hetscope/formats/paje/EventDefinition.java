@@ -20,6 +20,12 @@ public final class EventDefinition {
     private final int[] index = new int[Field.values().length];
     private final int[] extraIndex;
     private final String[] extraNames;
+    // One-entry lookup caches of the reader: consecutive lines of one definition often name the same type and
+    // container, and interned field texts can be compared by reference.
+    String lastTypeText;
+    PajeType lastType;
+    String lastContainerText;
+    PajeContainer lastContainer;
 
     EventDefinition(int id, PajeEventKind kind, List<String> fieldNames) {
         this.id = id;

@@ -370,6 +370,9 @@ public final class PajeReader {
 
     private PajeType type(byte[] buf, EventDefinition def, PajeType.Kind expected) {
         String t = str(buf, def.index(Field.TYPE));
+        if (t == def.lastTypeText && (expected == null || def.lastType.kind() == expected)) {
+            return def.lastType;
+        }
         PajeType type = types.get(t);
         if (type == null) {
             throw new IllegalArgumentException("unknown type '" + t + "'");
@@ -378,7 +381,21 @@ public final class PajeReader {
             throw new IllegalArgumentException("type '" + t + "' is a " + type.kind().name().toLowerCase()
                     + " type, not a " + expected.name().toLowerCase() + " type");
         }
+        def.lastTypeText = t;
+        def.lastType = type;
         return type;
+    }
+
+    /** The container named by the CONTAINER field of a line, through the definition's one-entry cache. */
+    private PajeContainer container(byte[] buf, EventDefinition def) {
+        String text = str(buf, def.index(Field.CONTAINER));
+        if (text == def.lastContainerText) {
+            return def.lastContainer;
+        }
+        PajeContainer c = container(text);
+        def.lastContainerText = text;
+        def.lastContainer = c;
+        return c;
     }
 
     private PajeContainer container(String alias) {
@@ -472,14 +489,14 @@ public final class PajeReader {
             case NEW_EVENT -> {
                 long t = time(buf, def);
                 PajeType type = type(buf, def, PajeType.Kind.EVENT);
-                PajeContainer c = container(str(buf, def.index(Field.CONTAINER)));
+                PajeContainer c = container(buf, def);
                 PajeValue v = type.value(str(buf, def.index(Field.VALUE)));
                 listener.event(new PajeEvent(c, type, t, v, def, extras(buf, def), lineNo));
             }
             case SET_STATE, PUSH_STATE, POP_STATE, RESET_STATE -> {
                 long t = time(buf, def);
                 PajeType type = type(buf, def, PajeType.Kind.STATE);
-                PajeContainer c = container(str(buf, def.index(Field.CONTAINER)));
+                PajeContainer c = container(buf, def);
                 PajeValue v = def.index(Field.VALUE) >= 0 ? type.value(str(buf, def.index(Field.VALUE))) : null;
                 byte op = switch (kind) {
                     case SET_STATE -> StateBuffer.SET;
@@ -493,7 +510,7 @@ public final class PajeReader {
             case SET_VARIABLE, ADD_VARIABLE, SUB_VARIABLE -> {
                 long t = time(buf, def);
                 PajeType type = type(buf, def, PajeType.Kind.VARIABLE);
-                PajeContainer c = container(str(buf, def.index(Field.CONTAINER)));
+                PajeContainer c = container(buf, def);
                 int f = def.index(Field.VALUE);
                 double value;
                 try {

@@ -56,18 +56,27 @@ public final class PajeType {
         return endType;
     }
 
+    private String lastValueText;
+    private PajeValue lastValue;
+
     void addValue(PajeValue v) {
+        lastValueText = null;
         values.put(v.alias(), v);
         values.putIfAbsent(v.name(), v);
     }
 
     /** The declared value with this alias or name; an undeclared one is created with the text as its name. */
     PajeValue value(String text) {
+        if (text == lastValueText) {
+            return lastValue;
+        }
         PajeValue v = values.get(text);
         if (v == null) {
             v = new PajeValue(text, text, null, false);
             values.put(text, v);
         }
+        lastValueText = text;
+        lastValue = v;
         return v;
     }
 

@@ -1,11 +1,11 @@
 package org.hetscope.formats.paje;
 
-/** Stable ordering of buffered records by time; records are appended in line order, so ties keep line order. */
-final class TimeOrder {
+/** Stable ordering of records by time without boxing; records appended in line order keep it on ties. */
+public final class TimeOrder {
     private TimeOrder() {}
 
     /** Indices 0..n-1 sorted by {@code time}, stable; the identity when already sorted. */
-    static int[] of(long[] time, int n, boolean sorted) {
+    public static int[] of(long[] time, int n, boolean sorted) {
         int[] idx = new int[n];
         for (int i = 0; i < n; i++) {
             idx[i] = i;

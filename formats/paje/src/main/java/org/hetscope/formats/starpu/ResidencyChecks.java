@@ -58,12 +58,7 @@ final class ResidencyChecks {
                 dv[n] = -1;
                 dow[n++] = -owner;
             }
-            Integer[] idx = new Integer[n];
-            for (int i = 0; i < n; i++) {
-                idx[i] = i;
-            }
-            final long[] times = at;
-            java.util.Arrays.sort(idx, (x, y) -> Long.compare(times[x], times[y]));
+            int[] idx = org.hetscope.formats.paje.TimeOrder.of(at, n, false);
             int valid = 0;
             int owners = 0;
             for (int k = 0; k < n; ) {
