@@ -266,6 +266,7 @@ public final class StarpuImport implements PajeListener {
         long traceEnd = basics.traceEnd();
         sink.info("paje.time_unit", timeShift == 6 ? "ms" : timeShift == 9 ? "s" : "1e-" + timeShift + " s");
         sink.info("starpu.ms_states", Long.toString(msStates));
+        sink.info("starpu.version", VERSION);
         Map<Integer, String> nodeKind = new HashMap<>();
         Map<Integer, Long> nodeDevice = new HashMap<>();
         for (var w : workerNames.entrySet()) {
@@ -353,11 +354,24 @@ public final class StarpuImport implements PajeListener {
         return v >= (1L << 31) && v < (1L << 32) ? v - (1L << 32) : v;
     }
 
+    /**
+     * StarPU version whose request-kind numbering is used: {@code hetscope.starpu.version} (default 1.3, the
+     * version of the fixtures). 1.3: 0 fetch, 1 prefetch, 2 idle fetch; 1.4 renumbered them: 0 fetch,
+     * 1 task prefetch, 2 prefetch, 3 idle fetch.
+     */
+    static final String VERSION = System.getProperty("hetscope.starpu.version", "1.3");
+
     static String requestKind(String info) {
+        return requestKind(VERSION, info);
+    }
+
+    static String requestKind(String version, String info) {
+        boolean v14 = !version.startsWith("1.3") && !version.startsWith("1.2");
         return switch (info) {
             case "0" -> "fetch";
-            case "1" -> "prefetch";
-            case "2" -> "idle_fetch";
+            case "1" -> v14 ? "task_prefetch" : "prefetch";
+            case "2" -> v14 ? "prefetch" : "idle_fetch";
+            case "3" -> v14 ? "idle_fetch" : "kind_3";
             default -> "kind_" + info;
         };
     }
