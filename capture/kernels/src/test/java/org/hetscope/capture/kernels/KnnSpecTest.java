@@ -195,6 +195,28 @@ class KnnSpecTest {
         mems.forEach(CL::clReleaseMemObject);
     }
 
+    /** A helper shared by two kernels (and declared by a prototype) is instrumented for the kernel run only. */
+    @Test
+    void sharedHelperAndPrototype() throws Exception {
+        Path file = SuiteKernel.dir().resolve("two_kernels.cl");
+        String src = Files.readString(file);
+        for (String name : List.of("first", "second")) {
+            KernelRunner runner = new KernelRunner(TestDevice.session(), file.toString(), src, name);
+            List<KernelArgument> args = name.equals("first")
+                    ? List.of(KernelArgument.floats(new float[64]), KernelArgument.floatValue(3f))
+                    : List.of(KernelArgument.floats(new float[64]));
+            CounterResult r = runner.count(args, NdRange.of(64, 16), CounterPlan.Mode.ATOMIC);
+            Map<String, Long> got = KernelSuiteTest.byName(r);
+            long calls = name.equals("first") ? 64 : 32;
+            assertEquals(calls, got.get("function@4"), name);
+            assertEquals(calls, got.get(Suite.GL), name);
+            assertEquals(name.equals("first") ? calls : 2 * calls, got.get(Suite.FLOP), name);
+            TraceResult t = runner.trace(args, NdRange.of(64, 16), TraceOptions.of(TraceOptions.Strategy.TWO_PHASE,
+                    true));
+            assertTrue(t.valid());
+        }
+    }
+
     /** Spec test 6: no tracepoint fires: zero records, a one-element buffer, empty traces, success. */
     @Test
     void zeroEvents() {

@@ -95,6 +95,7 @@ public final class CounterInstrumenter {
 
         Rewriter rw = new Rewriter(scope.unit().tokens());
         Placement place = new Placement(rw);
+        place.keepOnly(scope, "ulong *hs_c");
         if (mode == CounterPlan.Mode.ATOMIC) {
             rw.prelude("#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
         }

@@ -85,6 +85,28 @@ final class Placement {
         }
     }
 
+    /**
+     * Leaves out every function the kernel does not reach (other kernels, unused helpers), since instrumented
+     * helpers change their signature; prototypes of reached helpers get {@code helperParam} when it is not null.
+     */
+    void keepOnly(KernelScope scope, String helperParam) {
+        java.util.Set<String> kept = new java.util.HashSet<>();
+        kept.add(scope.kernel().name());
+        scope.helpers().forEach(h -> kept.add(h.name()));
+        for (Ast.Decl d : scope.unit().decls()) {
+            if (!(d instanceof Ast.FunctionDef f)) {
+                continue;
+            }
+            if (!kept.contains(f.name())) {
+                for (int t = f.first(); t <= f.last(); t++) {
+                    rw.drop(t);
+                }
+            } else if (f.body() == null && helperParam != null) {
+                firstParameter(scope.unit(), f, helperParam);
+            }
+        }
+    }
+
     /** Adds an argument in front of the arguments of a call. */
     void firstArgument(Ast.TranslationUnit unit, Ast.Call c, String arg) {
         int k = c.first();

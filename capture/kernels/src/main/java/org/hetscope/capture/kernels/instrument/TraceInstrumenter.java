@@ -21,6 +21,7 @@ public final class TraceInstrumenter {
         Ast.FunctionDef k = scope.kernel();
         Rewriter rw = new Rewriter(scope.unit().tokens());
         Placement place = new Placement(rw);
+        place.keepOnly(scope, null);
         rw.prelude(CounterInstrumenter.PID_FUNCTION);
         List<String> extra = new ArrayList<>();
         String state;
