@@ -11,6 +11,8 @@ import org.hetscope.analysis.mining.itemsets.FimiReader;
 import org.hetscope.analysis.mining.itemsets.Lcm;
 import org.hetscope.analysis.mining.itemsets.MinSupport;
 import org.hetscope.analysis.mining.itemsets.TransactionDatabase;
+import org.hetscope.analysis.mining.sequences.PeriodicPattern;
+import org.hetscope.analysis.mining.sequences.PeriodicPatterns;
 import org.hetscope.analysis.mining.sequences.PrefixSpan;
 import org.hetscope.analysis.mining.sequences.SequenceDatabase;
 import org.hetscope.analysis.mining.sequences.SequentialPattern;
@@ -39,12 +41,22 @@ public final class TransactionsCommand implements Callable<Integer> {
         boolean all;
         @Option(names = "--sequences", description = "Frequent sequential patterns (PrefixSpan), lines as sequences.")
         boolean sequences;
+        @Option(names = "--periodic", description = "Periodic itemsets: maximal cycles start, start+p, ... over the "
+                + "lines in order (see --period, --min-length).")
+        boolean periodic;
     }
 
     @ArgGroup(exclusive = true)
     What what = new What();
 
-    @Option(names = "--min-support", required = true, paramLabel = "N|P%",
+    @Option(names = "--period", defaultValue = "1-4", paramLabel = "P|MIN-MAX",
+            description = "--periodic: period or range of periods, in lines (default 1-4).")
+    String period;
+
+    @Option(names = "--min-length", defaultValue = "2", description = "--periodic: shortest cycle reported.")
+    int minLength;
+
+    @Option(names = "--min-support", paramLabel = "N|P%",
             description = "Least support: a transaction count, or a percentage of the transactions (rounded up).")
     String minSupport;
 
@@ -63,6 +75,12 @@ public final class TransactionsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (what.periodic) {
+            return periodic();
+        }
+        if (minSupport == null) {
+            throw new IllegalArgumentException("--min-support is required");
+        }
         MinSupport min = MinSupport.parse(minSupport);
         List<Object[]> rows = new ArrayList<>();
         if (what.sequences) {
@@ -101,6 +119,25 @@ public final class TransactionsCommand implements Callable<Integer> {
         }
         TablePrinter.print(System.out, output.style(), new Table("patterns", List.of("items", "support", "ratio"),
                 rows));
+        return 0;
+    }
+
+    private int periodic() throws Exception {
+        String[] range = period.split("-");
+        int lo = Integer.parseInt(range[0].strip());
+        int hi = range.length > 1 ? Integer.parseInt(range[1].strip()) : lo;
+        List<Object[]> rows = new ArrayList<>();
+        for (PeriodicPattern p : PeriodicPatterns.mine(FimiReader.read(file), lo, hi, minLength)) {
+            rows.add(new Object[] {String.join(" ", p.items()), (long) p.start(), (long) p.period(),
+                    (long) p.length()});
+        }
+        if (output.style() == TablePrinter.Style.TEXT) {
+            rows.forEach(r -> System.out.println(r[0] + " (start " + r[1] + ", period " + r[2] + ", length " + r[3]
+                    + ")"));
+            return 0;
+        }
+        TablePrinter.print(System.out, output.style(), new Table("periodic patterns",
+                List.of("items", "start", "period", "length"), rows));
         return 0;
     }
 }

@@ -67,6 +67,21 @@ class MineCommandTest {
     }
 
     @Test
+    void periodicFramesOfExample364(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("frames.dat");
+        Files.writeString(f, "getFrame displayFrame\nint16 swint16\ngetFrame displayFrame\nwrite16 cpu_clock\n"
+                + "read16\ngetFrame displayFrame printk\nsum_up sem_down\ngetFrame displayFrame\n");
+        Result r = run("mine", "transactions", f.toString(), "--periodic", "--period", "2");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(List.of(
+                "displayFrame getFrame (start 1, period 2, length 2)",
+                "displayFrame getFrame (start 6, period 2, length 2)",
+                "displayFrame (start 1, period 2, length 2)", "displayFrame (start 6, period 2, length 2)",
+                "getFrame (start 1, period 2, length 2)", "getFrame (start 6, period 2, length 2)"),
+                r.out().lines().toList());
+    }
+
+    @Test
     void badInputNamesFileAndLine(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("bin.dat");
         Files.write(f, new byte[] {'1', '\n', 0, 1, 2});
