@@ -27,7 +27,7 @@ public final class Detectors {
     public static List<Table> all(MemoryTrace m, Options o) {
         return List.of(allocationRetries(m), pageRounding(m, o.pageBytes()), staleResidency(m, o.staleNs()),
                 requestToAllocation(m, o.requestGapNs()), lateData(m, o.lateInputNs(), o.lateWaitNs()),
-                fetchVsPrefetch(m), pingPong(m, o.pingPongRun()));
+                fetchVsPrefetch(m), pingPong(m, o.pingPongRun()), inputLayout(m, 50));
     }
 
     /**
@@ -246,6 +246,45 @@ public final class Detectors {
     private static String kind(MemoryTrace m, Long node) {
         MemoryTrace.Node n = node == null ? null : m.nodes.get(node);
         return n == null ? null : n.kind();
+    }
+
+    /**
+     * Input layout vs scheduler (out-of-core): for the first {@code firstTasks} tasks to start, the share of the
+     * blocks they use that are not valid in any RAM node when they start (e.g. still on disk).
+     */
+    public static Table inputLayout(MemoryTrace m, int firstTasks) {
+        java.util.Set<Long> ram = new java.util.HashSet<>();
+        m.nodes.values().forEach(n -> {
+            if ("RAM".equals(n.kind())) {
+                ram.add(n.id());
+            }
+        });
+        long uses = 0;
+        long notInRam = 0;
+        int k = 0;
+        for (MemoryTrace.TaskRun t : m.tasks) {
+            if (k++ >= firstTasks) {
+                break;
+            }
+            for (Object[] a : t.accesses()) {
+                uses++;
+                boolean inRam = false;
+                for (MemoryTrace.Interval iv : m.residency) {
+                    if (iv.blockId() == (Long) a[0] && ram.contains(iv.nodeId()) && iv.ts() <= t.startTs()
+                            && t.startTs() < iv.end()) {
+                        inRam = true;
+                        break;
+                    }
+                }
+                if (!inRam) {
+                    notInRam++;
+                }
+            }
+        }
+        return Table.builder("Input layout: blocks of the first " + firstTasks + " tasks not in RAM at their start",
+                        "tasks", "block_uses", "not_in_ram", "percent")
+                .row((long) Math.min(k, firstTasks), uses, notInRam, uses == 0 ? null : 100.0 * notInRam / uses)
+                .build();
     }
 
     /** Detector results by name, for callers that want one. */

@@ -133,6 +133,8 @@ class WorkedExamplesTest {
                     "bin_start", 15_000_000L), "percent"), 0);
             assertEquals("device", m.nodes.values().stream().filter(n -> n.name().equals("MEMNODE1"))
                     .findFirst().orElseThrow().kind());
+            // No task here: the input-layout detector has nothing to count.
+            assertEquals(0L, Detectors.inputLayout(m, 10).get(0, "block_uses"));
         }
     }
 
@@ -191,6 +193,10 @@ class WorkedExamplesTest {
             Table late = Detectors.lateData(m, 10 * MS, 100 * MS);
             assertEquals(1, late.size());
             assertEquals("(2,9)", late.rows().get(0)[7]);
+            // Task 1667 starts at 5676 ms: none of its three blocks has a residency interval in RAM then.
+            Table layout = Detectors.inputLayout(m, 10);
+            assertEquals(List.of(3L, 3L, 3L), List.of(layout.get(0, "tasks"), layout.get(0, "block_uses"),
+                    layout.get(0, "not_in_ram")));
             Table retries = Detectors.allocationRetries(m);
             assertEquals(List.of("RAM (2,9) 2 1 1"), retries.rows().stream()
                     .map(x -> x[0] + " " + x[1] + " " + x[2] + " " + x[3] + " " + x[4]).toList());
