@@ -43,7 +43,7 @@ public class GenerateTrace {
                            1700000000000000000 + (r %% %1$d) * %2$d + hash(r) %% 3000 AS ts,
                            100 + hash(r * 7) %% 6500 AS dur,
                            'kernel_' || (hash(r * 13) %% 64) AS name, 'kernel', 'kernel', 0, NULL, NULL, NULL
-                    FROM range(%3$d) t(r) ORDER BY r""".formatted(perTrack, period, perTrack * tracks));
+                    FROM range(%3$d) t(r)""".formatted(perTrack, period, perTrack * tracks));
             st.execute("CHECKPOINT");
             System.out.printf("generated %,d slices on %d tracks in %.1f s -> %s (%,d bytes)%n", perTrack * tracks,
                     tracks, (System.nanoTime() - t0) / 1e9, out, Files.size(out));

@@ -9,7 +9,8 @@ const { chromium } = require('playwright-core');
 
 const url = process.argv[2];
 const browser = await chromium.launch({ executablePath: process.env.HETSCOPE_CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu'] });
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'] });
 const page = await browser.newPage({ viewport: { width: 2200, height: 1080 } });
 const results = [];
 for (let i = 0; i < 4; i++) {
