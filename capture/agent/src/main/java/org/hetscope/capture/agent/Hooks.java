@@ -211,7 +211,8 @@ public final class Hooks {
                     if (b != null) {
                         b.putLong(r.seqNow()).putLong(ptr(ret)).putLong(ptr(ctx)).putLong(ptr(dev))
                                 .putLong(requested).putLong(effective)
-                                .put((byte) ((requested & CL.CL_QUEUE_PROFILING_ENABLE) == 0 ? 1 : 0));
+                                .put((byte) ((requested & CL.CL_QUEUE_PROFILING_ENABLE) == 0
+                                        && (effective & CL.CL_QUEUE_PROFILING_ENABLE) != 0 ? 1 : 0));
                         r.commit();
                     }
                 }

@@ -51,6 +51,27 @@ class AgentTraceTest {
     }
 
     @Test
+    void apiOnlyModeRecordsCallsButNoCommands() throws Exception {
+        ExampleRun r = ExampleRun.runWith(work, "apionly", ",device=off", EX + "VectorAdd", "4096");
+        assertEquals(0, r.exitCode(), r.output());
+        List<Babeltrace.Event> events = Babeltrace.read(r.trace());
+        Map<String, Long> calls = new TreeMap<>();
+        for (Babeltrace.Event e : events) {
+            if (e.name().equals("api_call")) {
+                calls.merge("call." + e.fields().get("function"), 1L, Long::sum);
+            }
+            if (e.name().equals("queue")) {
+                assertEquals(0, e.num("profiling_forced"), "the queue is left as the program made it");
+                assertEquals(0, e.num("properties"));
+            }
+        }
+        Map<String, Long> expected = new TreeMap<>(r.report());
+        expected.keySet().removeIf(k -> !k.startsWith("call."));
+        assertEquals(expected, calls);
+        assertEquals(0, events.stream().filter(e -> e.name().equals("command")).count());
+    }
+
+    @Test
     void systemExitMidRunLeavesReadableTrace() throws Exception {
         ExampleRun r = ExampleRun.run(work, "exit", EX + "LaunchHeavy", "100000", "exit-after=700");
         assertEquals(3, r.exitCode(), r.output());

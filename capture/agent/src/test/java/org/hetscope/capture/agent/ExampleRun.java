@@ -53,6 +53,12 @@ record ExampleRun(int exitCode, Path trace, Map<String, Long> report, String out
     }
 
     static ExampleRun run(Path work, String name, String mainClass, String... args) throws Exception {
+        return runWith(work, name, "", mainClass, args);
+    }
+
+    /** {@code options} are appended to the agent's options (e.g. ",device=off"). */
+    static ExampleRun runWith(Path work, String name, String options, String mainClass, String... args)
+            throws Exception {
         Path trace = work.resolve(name + "-trace");
         Path report = work.resolve(name + ".report");
         Path log = work.resolve(name + ".log");
@@ -61,7 +67,7 @@ record ExampleRun(int exitCode, Path trace, Map<String, Long> report, String out
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED",
-                "-javaagent:" + agentJar(work) + "=out=" + trace,
+                "-javaagent:" + agentJar(work) + "=out=" + trace + options,
                 "-Dhetscope.example.report=" + report,
                 "-cp", classPathEntry("jocl") + File.pathSeparator + classes,
                 mainClass));

@@ -140,7 +140,9 @@ public final class Advices {
             r = Tracer.recorder();
             t = r.enter();
             req = props;
-            props = props | CL.CL_QUEUE_PROFILING_ENABLE;
+            if (Tracer.deviceTimes) {
+                props = props | CL.CL_QUEUE_PROFILING_ENABLE;
+            }
             if (t >= 0 && err == null) {
                 err = new int[1];
             }
@@ -164,7 +166,9 @@ public final class Advices {
             r = Tracer.recorder();
             t = r.enter();
             req = Hooks.queueProperties(props);
-            props = Hooks.withProfiling(props);
+            if (Tracer.deviceTimes) {
+                props = Hooks.withProfiling(props);
+            }
             if (t >= 0 && err == null) {
                 err = new int[1];
             }
@@ -174,7 +178,8 @@ public final class Advices {
         static void exit(@Local("r") HostRecorder r, @Local("t") long t, @Local("req") long req,
                          @FunctionId int fn, @Return cl_command_queue ret, @Thrown Throwable e,
                          @Argument(0) cl_context ctx, @Argument(1) cl_device_id dev, @Argument(3) int[] err) {
-            Hooks.queue(r, t, fn, ret, e, err, ctx, dev, req, req | CL.CL_QUEUE_PROFILING_ENABLE);
+            Hooks.queue(r, t, fn, ret, e, err, ctx, dev, req,
+                    Tracer.deviceTimes ? req | CL.CL_QUEUE_PROFILING_ENABLE : req);
         }
     }
 
