@@ -50,6 +50,8 @@ final class CompiledTrace {
         int index;
         /** Where each field name asked for is, see {@link CtfEvent}; filled on first use. */
         final java.util.concurrent.ConcurrentHashMap<String, Long> lookups = new java.util.concurrent.ConcurrentHashMap<>();
+        final java.util.concurrent.ConcurrentHashMap<String, Long> contextLookups =
+                new java.util.concurrent.ConcurrentHashMap<>();
 
         Event(EventClass meta, Stream stream) {
             this.meta = meta;

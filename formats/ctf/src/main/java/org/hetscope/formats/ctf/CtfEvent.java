@@ -100,6 +100,27 @@ public final class CtfEvent {
         return n instanceof FieldNode.Float ? Double.longBitsToDouble(v) : (double) v;
     }
 
+    /**
+     * An integer of the contexts only (event context, stream event context, packet context), skipping the
+     * payload: for who-is-running fields such as {@code vtid}/{@code vpid}, which a payload may also name for
+     * another task (a kernel {@code sched_wakeup}'s {@code tid}).
+     */
+    public long contextLong(String field, long absent) {
+        long at = locate(field, true);
+        return at < 0 ? absent : d.tape[(int) at];
+    }
+
+    /** A string of the contexts only; null when absent. */
+    public String contextString(String field) {
+        long at = locate(field, true);
+        if (at < 0) {
+            return null;
+        }
+        FieldNode n = foundNode;
+        return n instanceof FieldNode.Str || n instanceof FieldNode.Bytes ? text(n, (int) at)
+                : Long.toString(d.tape[(int) at]);
+    }
+
     /** A string field (or text array); null when absent. */
     public String getString(String field) {
         long at = locate(field);
@@ -124,11 +145,16 @@ public final class CtfEvent {
      * per event class and cached, so a lookup costs one hash probe.
      */
     private long locate(String field) {
+        return locate(field, false);
+    }
+
+    private long locate(String field, boolean contextsOnly) {
         CompiledTrace.Event ev = d.event;
-        Long where = ev.lookups.get(field);
+        var cache = contextsOnly ? ev.contextLookups : ev.lookups;
+        Long where = cache.get(field);
         if (where == null) {
-            where = find(field);
-            ev.lookups.put(field, where);
+            where = find(field, contextsOnly ? 1 : 0);
+            cache.put(field, where);
         }
         long w = where;
         if (w == ABSENT) {
@@ -167,8 +193,8 @@ public final class CtfEvent {
         };
     }
 
-    private long find(String field) {
-        for (int scope = 0; scope < 4; scope++) {
+    private long find(String field, int firstScope) {
+        for (int scope = firstScope; scope < 4; scope++) {
             if (!(scopeRoot(scope) instanceof FieldNode.Struct s)) {
                 continue;
             }

@@ -195,12 +195,79 @@ abstract sealed class FieldNode {
             this.members = members;
         }
 
+        /** 0: not yet known, 1: flat (see {@link #flatten}), 2: general. */
+        private byte shape;
+        private byte[] kinds;
+        private int[] sizes;
+        private int[] aligns;
+        private boolean[] signeds;
+        private boolean[] bigEndians;
+
         @Override
         void decode(StreamDecoder d) {
-            d.alignTo(align);
-            for (FieldNode m : members) {
-                m.decode(d);
+            if (shape != 1) {
+                if (shape == 0) {
+                    flatten();
+                }
+                if (shape == 2) {
+                    d.alignTo(align);
+                    for (FieldNode m : members) {
+                        m.decode(d);
+                    }
+                    return;
+                }
             }
+            d.alignTo(align);
+            d.decodeFlat(kinds, sizes, aligns, signeds, bigEndians);
+        }
+
+        /**
+         * A structure of plain integers, static text arrays and strings, none referred to by another field or
+         * carrying a special meaning, is decoded by one loop without a virtual call per member (the common case
+         * of LTTng payloads and contexts). Decided on first use, once all references are resolved.
+         */
+        private synchronized void flatten() {
+            if (shape != 0) {
+                return;
+            }
+            int n = members.length;
+            byte[] k = new byte[n];
+            int[] sz = new int[n];
+            int[] al = new int[n];
+            boolean[] sg = new boolean[n];
+            boolean[] be = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                FieldNode m = members[i];
+                FieldNode leaf = m instanceof Enum e && e.reg < 0 && e.role == 0 ? e.container : m;
+                if (leaf.reg >= 0 || leaf.role != 0) {
+                    shape = 2;
+                    return;
+                }
+                switch (leaf) {
+                    case Int in -> {
+                        k[i] = StreamDecoder.FLAT_INT;
+                        sz[i] = in.size;
+                        sg[i] = in.signed;
+                        be[i] = in.bigEndian;
+                    }
+                    case Bytes b when b.lengthReg < 0 -> {
+                        k[i] = StreamDecoder.FLAT_BYTES;
+                        sz[i] = b.length;
+                    }
+                    case Str str -> k[i] = StreamDecoder.FLAT_STRING;
+                    default -> {
+                        shape = 2;
+                        return;
+                    }
+                }
+                al[i] = leaf.align;
+            }
+            kinds = k;
+            sizes = sz;
+            aligns = al;
+            signeds = sg;
+            bigEndians = be;
+            shape = 1;
         }
 
         FieldNode member(String n) {

@@ -393,6 +393,26 @@ final class StreamDecoder implements AutoCloseable {
         return v;
     }
 
+    static final byte FLAT_INT = 1;
+    static final byte FLAT_BYTES = 2;
+    static final byte FLAT_STRING = 3;
+
+    /** Decodes the members of a flat structure (see {@code FieldNode.Struct}). */
+    void decodeFlat(byte[] kinds, int[] sizes, int[] aligns, boolean[] signeds, boolean[] bigEndians) {
+        int n = kinds.length;
+        if (tapeLen + 2 * n > tape.length) {
+            tape = java.util.Arrays.copyOf(tape, Math.max(tape.length * 2, tapeLen + 2 * n));
+        }
+        for (int i = 0; i < n; i++) {
+            alignTo(aligns[i]);
+            switch (kinds[i]) {
+                case FLAT_INT -> tape[tapeLen++] = readInt(sizes[i], bigEndians[i], signeds[i]);
+                case FLAT_BYTES -> readBytes(sizes[i]);
+                default -> readCString();
+            }
+        }
+    }
+
     long readLeb128(boolean signed) {
         long v = 0;
         int shift = 0;

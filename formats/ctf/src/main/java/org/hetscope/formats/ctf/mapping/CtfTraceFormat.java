@@ -99,12 +99,12 @@ public final class CtfTraceFormat implements TraceFormat {
 
     private static void generic(CtfEvent e, TrackRegistry tracks, ArgsJson args) {
         long track;
-        long tid = e.getLong("vtid", e.getLong("tid", Long.MIN_VALUE));
+        long tid = e.contextLong("vtid", e.contextLong("tid", Long.MIN_VALUE));
         if (tid != Long.MIN_VALUE) {
-            track = tracks.threadTrack(TrackRegistry.processKey(e), tid, e.getString("procname"));
+            track = tracks.threadTrack(TrackRegistry.processKey(e), tid, e.contextString("procname"));
         } else {
             String stream = e.streamName();
-            long cpu = e.getLong("cpu_id", Long.MIN_VALUE);
+            long cpu = e.contextLong("cpu_id", Long.MIN_VALUE);
             track = tracks.streamTrack(e.traceDir().toString(), cpu != Long.MIN_VALUE ? stream + " (cpu " + cpu + ")"
                     : stream);
         }

@@ -36,11 +36,11 @@ final class CygProfileMapper implements EventMapper {
             return false;
         }
         String pkey = TrackRegistry.processKey(e);
-        long tid = e.getLong("vtid", e.getLong("tid", -1));
+        long tid = e.contextLong("vtid", e.contextLong("tid", -1));
         String key = pkey + "/" + tid;
         ArrayDeque<long[]> stack = stacks.computeIfAbsent(key, k -> new ArrayDeque<>());
         if (!trackOf.containsKey(key)) {
-            trackOf.put(key, tracks.threadTrack(pkey, tid, e.getString("procname")));
+            trackOf.put(key, tracks.threadTrack(pkey, tid, e.contextString("procname")));
         }
         long ts = e.timestampNs();
         if (entry) {

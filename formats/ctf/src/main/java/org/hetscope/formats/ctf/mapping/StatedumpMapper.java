@@ -41,7 +41,7 @@ final class StatedumpMapper implements EventMapper {
                     e.visitPayload(new HexBytes(b, "build_id"));
                     buildId = b.toString();
                 }
-                tracks.sink.row(TABLE, tracks.process(pkey, e.getString("procname")), e.timestampNs(), name,
+                tracks.sink.row(TABLE, tracks.process(pkey, e.contextString("procname")), e.timestampNs(), name,
                         e.getLong("baddr", 0), e.has("memsz") ? e.getLong("memsz") : null, path, buildId,
                         what.equals("debug_link") ? e.getString("filename") : null);
             }

@@ -27,16 +27,16 @@ final class TrackRegistry {
         this.sink = sink;
     }
 
-    /** The process key of an event: "pid" or "name:procname" or "trace". */
+    /** The process key of an event from its contexts: "pid" or "name:procname" or "trace". */
     static String processKey(CtfEvent e) {
-        long pid = e.getLong("vpid", Long.MIN_VALUE);
+        long pid = e.contextLong("vpid", Long.MIN_VALUE);
         if (pid == Long.MIN_VALUE) {
-            pid = e.getLong("pid", Long.MIN_VALUE);
+            pid = e.contextLong("pid", Long.MIN_VALUE);
         }
         if (pid != Long.MIN_VALUE) {
             return Long.toString(pid);
         }
-        String name = e.getString("procname");
+        String name = e.contextString("procname");
         return name != null ? "name:" + name : "trace";
     }
 
