@@ -196,4 +196,53 @@ class NsysFormatTest {
         assertEquals(2, s.flows.size());
         assertEquals(110, s.slices.stream().filter(x -> x.category() == Category.KERNEL).mapToLong(Slice::dur).sum());
     }
+
+    @Test
+    void nvtxMemsetAndDriverTables(@TempDir Path dir) throws Exception {
+        Path db = dir.resolve("nvtx.sqlite");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT)");
+            st.execute("INSERT INTO StringIds VALUES (1, 'cuMemsetD32Async'), (2, 'cuLaunchKernel'), (3, 'k'), "
+                    + "(4, 'phase B')");
+            st.execute("CREATE TABLE CUPTI_ACTIVITY_KIND_DRIVER(start INTEGER, end INTEGER, eventClass INTEGER, "
+                    + "globalTid INTEGER, correlationId INTEGER, nameId INTEGER, returnValue INTEGER)");
+            long gtid = (42L << 24) | 43L;
+            st.execute("INSERT INTO CUPTI_ACTIVITY_KIND_DRIVER VALUES (100, 110, 0, " + gtid + ", 1, 1, 0), "
+                    + "(200, 210, 0, " + gtid + ", 2, 2, 0)");
+            st.execute("CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET(start INTEGER, end INTEGER, deviceId INTEGER, "
+                    + "contextId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, value INTEGER, "
+                    + "bytes INTEGER, memKind INTEGER)");
+            st.execute("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (120, 150, 0, 1, 9, 1, " + (42L << 24)
+                    + ", 0, 4096, 2)");
+            st.execute("CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER, end INTEGER, deviceId INTEGER, "
+                    + "streamId INTEGER, correlationId INTEGER, globalPid INTEGER, shortName INTEGER, "
+                    + "demangledName INTEGER)");
+            st.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (220, 260, 0, 9, 2, " + (42L << 24) + ", 3, 3)");
+            st.execute("CREATE TABLE NVTX_EVENTS(start INTEGER, end INTEGER, eventType INTEGER, text TEXT, "
+                    + "globalTid INTEGER, textId INTEGER, domainId INTEGER)");
+            st.execute("INSERT INTO NVTX_EVENTS VALUES (90, 300, 59, 'phase A', " + gtid + ", NULL, 0), "
+                    + "(95, 250, 60, NULL, " + gtid + ", 4, 0), (99, NULL, 34, 'here', " + gtid + ", NULL, 0), "
+                    + "(1, NULL, 75, 'my domain', " + gtid + ", NULL, 1)");
+        }
+        CollectingSink s = new CollectingSink();
+        new NsysFormat().read(db, s, Progress.NONE);
+        assertEquals(42, s.processes.get(0).pid());
+        assertEquals(43, s.threads.get(0).tid());
+        assertEquals(1, s.transfers.size());
+        assertEquals(org.hetscope.model.TransferKind.MEMSET, s.transfers.get(0).kind());
+        assertEquals(4096, s.transfers.get(0).bytes());
+        assertEquals(2, s.flows.size());
+        Map<String, Category> cats = new TreeMap<>();
+        s.slices.forEach(x -> cats.put(x.name(), x.category()));
+        assertEquals(Category.ANNOTATION, cats.get("phase A"));
+        assertEquals(Category.ANNOTATION, cats.get("phase B"));
+        assertEquals(Category.MEMSET, cats.get("[CUDA memset]"));
+        assertEquals(Category.API, cats.get("cuLaunchKernel"));
+        assertEquals(1, s.instants.size());
+        assertEquals("here", s.instants.get(0).name());
+        assertEquals(1L, s.skippedTotal());
+        Map<Long, Track> tracks = s.tracks.stream().collect(Collectors.toMap(Track::id, Function.identity()));
+        Slice driver = s.slices.stream().filter(x -> x.name().equals("cuLaunchKernel")).findFirst().orElseThrow();
+        assertEquals("CUDA driver", tracks.get(driver.trackId()).name());
+    }
 }
