@@ -32,6 +32,8 @@ final class Otf2Importer {
     private final Map<Long, Long> processTracks = new HashMap<>();
     private final Map<Long, Long> processIds = new HashMap<>();
     private final Map<String, Long> counterTracks = new HashMap<>();
+    /** Location group to the GPU device and device track made for its accelerator-stream locations. */
+    private final Map<Long, long[]> gpuDevices = new HashMap<>();
     /** Sends waiting for their receive, keyed by sender, receiver, communicator and tag. */
     private final Map<String, Deque<Long>> pendingSends = new HashMap<>();
     private final List<Object[]> receives = new ArrayList<>();
@@ -96,9 +98,10 @@ final class Otf2Importer {
         sink.thread(new TraceThread(thread, loc.id(), process, loc.name()));
         long track = sink.newId(Entity.TRACK);
         boolean gpu = loc.type() == Otf2Definitions.LOCATION_ACCELERATOR_STREAM;
-        sink.track(new Track(track, processTracks.get(loc.group()), gpu ? TrackKind.STREAM : TrackKind.THREAD,
-                loc.name() + " [" + loc.id() + "]", process, thread, null, gpu ? loc.id() : null, (int) loc.id(),
-                null));
+        long[] device = gpu ? gpuDevice(loc) : null;
+        sink.track(new Track(track, gpu ? device[1] : processTracks.get(loc.group()),
+                gpu ? TrackKind.STREAM : TrackKind.THREAD, loc.name() + " [" + loc.id() + "]", process, thread,
+                gpu ? device[0] : null, gpu ? loc.id() : null, (int) loc.id(), null));
         Deque<long[]> stack = new ArrayDeque<>(); // {region, start ns, slice id}
         int unbalanced = 0;
         long last = 0;
@@ -147,6 +150,22 @@ final class Otf2Importer {
             emitSlice(track, open, last, stack.size(), gpu);
         }
         return unbalanced;
+    }
+
+    /** One GPU device per location group that holds accelerator streams (a CUDA/HIP/OpenCL context). */
+    private long[] gpuDevice(Otf2Definitions.Location loc) {
+        return gpuDevices.computeIfAbsent(loc.group(), g -> {
+            Otf2Definitions.LocationGroup group = defs.locationGroups.get(g);
+            String name = group == null ? "accelerator " + g : group.name();
+            long id = sink.newId(Entity.DEVICE);
+            sink.device(new org.hetscope.model.Device(id, org.hetscope.model.DeviceKind.GPU, gpuDevices.size(),
+                    null, name, null, null, null, null, null, null, java.util.Map.of("otf2.location_group",
+                    Long.toString(g))));
+            long track = sink.newId(Entity.TRACK);
+            sink.track(new Track(track, null, TrackKind.DEVICE, name, null, null, id, null, gpuDevices.size(),
+                    null));
+            return new long[] {id, track};
+        });
     }
 
     private void emitSlice(long track, long[] open, long end, int depth, boolean gpu) {

@@ -166,8 +166,20 @@ class Otf2FormatTest {
         // rank 0: main [100 us, 900 us] with MPI_Send [200, 400] inside (local ids 5, 6 mapped to 0, 1)
         List<String> r0 = le.slices.stream().map(x -> x.name() + "@" + x.ts() + "+" + x.dur() + "/" + x.depth())
                 .sorted().toList();
-        assertEquals(List.of("MPI_Recv@250000+350000/1", "MPI_Send@200000+200000/1", "main@100000+800000/0",
-                "main@150000+850000/0"), r0);
+        assertEquals(List.of("MPI_Recv@250000+350000/1", "MPI_Send@200000+200000/1", "cudaLaunchKernel@160000+10000/1",
+                "main@100000+800000/0", "main@150000+850000/0", "saxpy_kernel@180000+50000/0"), r0);
+        // the accelerator-stream location is a stream of a GPU device made for its location group
+        assertEquals(1, le.devices.size());
+        assertEquals("CUDA context 1", le.devices.get(0).name());
+        org.hetscope.model.Slice k = le.slices.stream().filter(x -> x.name().equals("saxpy_kernel")).findFirst()
+                .orElseThrow();
+        assertEquals(Category.KERNEL, k.category());
+        org.hetscope.model.Track stream = le.tracks.stream().filter(t -> t.id() == k.trackId()).findFirst()
+                .orElseThrow();
+        assertEquals(org.hetscope.model.TrackKind.STREAM, stream.kind());
+        assertEquals(le.devices.get(0).id(), stream.deviceId());
+        assertEquals(Category.API, le.slices.stream().filter(x -> x.name().equals("cudaLaunchKernel")).findFirst()
+                .orElseThrow().category());
         assertEquals(1, le.counters.size());
         assertEquals(123456.0, le.counters.get(0).value());
         assertEquals(300000, le.counters.get(0).ts());

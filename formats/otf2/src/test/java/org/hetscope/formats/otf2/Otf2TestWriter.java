@@ -109,14 +109,14 @@ final class Otf2TestWriter {
         int evtChunk = 64;
         Otf2TestWriter w = new Otf2TestWriter(bigEndian);
         w.u8(3).u8(bigEndian ? 0x23 : 0x42).str("OTF2").u8(3).u8(2).u8(2).u8(3).u8(0)
-                .full(evtChunk).full(1 << 18).u8(1).u8(1).full(2).full(20).str("").str("hetscope test").str("");
+                .full(evtChunk).full(1 << 18).u8(1).u8(1).full(3).full(20).str("").str("hetscope test").str("");
         w.fixed(0, 4);
         w.writeTo(dir.resolve("traces.otf2"));
 
         w.chunkHeader(1, 0);
         w.begin(5).c(1_000_000L).c(5000).c(100_000).end();
         String[] strings = {"", "main", "MPI_Send", "MPI_Recv", "rank 0", "rank 1", "thread", "PAPI_TOT_INS", "#",
-            "MPI_COMM_WORLD"};
+            "MPI_COMM_WORLD", "saxpy_kernel", "CUDA context 1", "CUDA stream 0", "cudaLaunchKernel"};
         for (int i = 0; i < strings.length; i++) {
             w.begin(10).c(i).str(strings[i]).end();
         }
@@ -124,10 +124,14 @@ final class Otf2TestWriter {
         w.begin(15).c(0).c(1).c(0).u8(0).c(0).c(0).c(0).c(1).u8(1).u8(2).c(0).end();
         w.begin(15).c(1).c(2).c(0).u8(0).c(0).c(0).c(0).c(2).u8(10).u8(4).c(0).end();
         w.begin(15).c(2).c(3).c(0).u8(0).c(0).c(0).c(0).c(3).u8(10).u8(4).c(0).end();
-        w.begin(13).c(0).c(4).u8(2).c(0).end();
-        w.begin(13).c(1).c(5).u8(2).c(0).end();
+        w.begin(15).c(3).c(10).c(0).u8(0).c(0).c(0).c(0).c(10).u8(1).u8(5).c(0).end();
+        w.begin(15).c(4).c(13).c(0).u8(0).c(0).c(0).c(0).c(13).u8(1).u8(5).c(0).end();
+        w.begin(13).c(0).c(4).u8(1).c(0).end();
+        w.begin(13).c(1).c(5).u8(1).c(0).end();
+        w.begin(13).c(2).c(11).u8(2).c(0).end();
         w.begin(14).c(0).c(6).u8(1).c(7).c(0).end();
         w.begin(14).c(1).c(6).u8(1).c(5).c(1).end();
+        w.begin(14).c(2).c(12).u8(2).c(2).c(2).end();
         w.begin(19).c(0).c(7).c(0).u8(0).u8(0).u8(4).u8(0).c(0).c(8).end();
         w.begin(20).c(0).u8(1).c(0).u8(0).u8(0).end();
         w.begin(18).c(0).c(0).u8(0).c(2).c(0).c(1).u8(4).u8(4).c(0).end();
@@ -154,11 +158,19 @@ final class Otf2TestWriter {
 
         w.chunkHeader(1, 4);
         w.time(5150).u8(12).c(0);
+        w.time(5160).u8(12).c(4);
+        w.time(5170).u8(13).c(4);
         w.time(5250).u8(12).c(2);
         w.time(5500).begin(18).c(0).c(0).c(7).c(64).end();
         w.time(5600).u8(13).c(2);
         w.time(6000).u8(13).c(0);
         w.u8(2);
         w.writeTo(dir.resolve("traces/1.evt"));
+
+        w.chunkHeader(1, 2);
+        w.time(5180).u8(12).c(3);
+        w.time(5230).u8(13).c(3);
+        w.u8(2);
+        w.writeTo(dir.resolve("traces/2.evt"));
     }
 }
