@@ -245,6 +245,14 @@ public final class KernelCommand implements Runnable {
             try (OpenClSession session = OpenClSession.open()) {
                 KernelRunner runner = new KernelRunner(session, unit, Files.readString(source.file), source.kernel);
                 NdRange range = launch.range();
+                if (runner.unsupported() != null) {
+                    System.err.println("hetscope: warning: kernel " + source.kernel + " runs uninstrumented: "
+                            + runner.unsupported().getMessage());
+                    long ns = runner.runPlain(args, range).duration();
+                    launch.saveBuffers(args);
+                    System.err.println("hetscope: uninstrumented run took " + ns + " ns on the device; no trace");
+                    return 0;
+                }
                 TraceResult r = runner.trace(args, range, opt);
                 launch.saveBuffers(args);
                 List<Table> tables = tables(runner, r, range);
