@@ -6,6 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import org.hetscope.analysis.gpu.LaunchLatency;
+import org.hetscope.analysis.memory.Heatmap;
+import org.hetscope.analysis.memory.MemoryTrace;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 
@@ -22,8 +26,12 @@ public final class AnalysisTables {
             "track", "slice", "instant", "counter", "flow", "kernel", "kernel_counter", "transfer", "memory_node",
             "memory_block", "residency", "task", "task_access", "task_dependency");
 
-    /** A named table computed from a store. */
-    public record Provider(String name, String title, String group, Function<Store, Table> compute) {
+    /** A named table computed from a store, offered only for stores it applies to. */
+    public record Provider(String name, String title, String group, Predicate<Store> applies,
+                           Function<Store, Table> compute) {
+        public Provider(String name, String title, String group, Function<Store, Table> compute) {
+            this(name, title, group, s -> true, compute);
+        }
     }
 
     private final Map<String, Provider> providers = new LinkedHashMap<>();
@@ -35,7 +43,15 @@ public final class AnalysisTables {
         t.register(new Provider("api", "API calls", "statistics", StatisticsTables::apiCalls));
         t.register(new Provider("memcpy", "Memory transfers", "statistics", StatisticsTables::memcpy));
         t.register(new Provider("utilisation", "Utilisation", "statistics", StatisticsTables::utilisation));
+        t.register(new Provider("gpu.launch_latency", "Launch latency", "GPU analyses",
+                s -> has(s, "flow"), s -> new LaunchLatency(s).table()));
+        t.register(new Provider("memory.heatmap", "Memory heatmap", "memory views",
+                s -> has(s, "residency"), s -> Heatmap.of(MemoryTrace.load(s), Heatmap.Normalisation.ABSOLUTE)));
         return t;
+    }
+
+    private static boolean has(Store s, String table) {
+        return s.scalarLong("SELECT count(*) FROM (SELECT 1 FROM " + table + " LIMIT 1)") > 0;
     }
 
     public void register(Provider p) {
@@ -44,7 +60,12 @@ public final class AnalysisTables {
 
     /** The providers that apply to this store, including one per extra store table. */
     public List<Provider> list(Store store) {
-        List<Provider> out = new ArrayList<>(providers.values());
+        List<Provider> out = new ArrayList<>();
+        for (Provider p : providers.values()) {
+            if (p.applies().test(store)) {
+                out.add(p);
+            }
+        }
         Table extra = store.query(null, "SELECT table_name FROM information_schema.tables "
                 + "WHERE table_schema = 'main' ORDER BY table_name");
         for (Object[] r : extra.rows()) {
