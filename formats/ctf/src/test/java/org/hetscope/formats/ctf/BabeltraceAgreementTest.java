@@ -12,13 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Field-level agreement with babeltrace2: for every fixture it can read, each event's name, timestamp in ns and
  * every field value (as babeltrace2's pretty printer writes it) are the same. Events with equal timestamps may
  * come in a different order, so both sides are compared sorted by (timestamp, text).
  */
-class BabeltraceAgreementTest {
+public class BabeltraceAgreementTest {
 
     /** Our events as "ns text", checking each timestamp against exact rational arithmetic on the way. */
     static List<String> ours(Path dir, boolean[] gigahertz) throws Exception {
@@ -50,7 +51,8 @@ class BabeltraceAgreementTest {
     private static final Pattern EMPTY = Pattern.compile("= \"\"");
     static int emptyStringRepeats;
 
-    static List<String> compare(Path dir) throws Exception {
+    /** Differences between our events and babeltrace2's for the trace at {@code dir}; null if it cannot read it. */
+    public static List<String> compare(Path dir) throws Exception {
         String host;
         try (CtfTrace t = CtfTrace.open(dir)) {
             host = t.metadata().get(0).env.get("hostname");
@@ -128,5 +130,14 @@ class BabeltraceAgreementTest {
         assertTrue(failures.isEmpty(), String.join("\n", failures));
         assertTrue(emptyStringRepeats <= 3, emptyStringRepeats + " empty strings shown differently");
         assertEquals(10, compared, "fixtures babeltrace2 could read");
+    }
+
+    @Test
+    void rocmTraceWrittenWithTheProfilerMetadataAgrees(@TempDir Path tmp) throws Exception {
+        Assumptions.assumeTrue(Babeltrace.available(), "babeltrace2 is not installed (Debian package babeltrace2)");
+        Path dir = org.hetscope.formats.ctf.mapping.RocmTraces.write(tmp.resolve("rocm"));
+        List<String> diffs = compare(dir);
+        assertTrue(diffs != null, "babeltrace2 reads the written trace");
+        assertTrue(diffs.isEmpty(), String.join("\n", diffs));
     }
 }

@@ -74,6 +74,8 @@ class LttngRecordingTest {
             assertTrue(t.problems().isEmpty(), t.problems().toString());
         }
         assertEquals(lines.size(), ours, "events: ours vs babeltrace2");
+        List<String> diffs = org.hetscope.formats.ctf.BabeltraceAgreementTest.compare(session);
+        assertTrue(diffs != null && diffs.isEmpty(), "field-level agreement: " + diffs);
         assertTrue(ours > 16000, "two threads x 4000 iterations x malloc+free");
 
         // Independent recomputation of live heap bytes per process name from babeltrace2's text.
