@@ -1,67 +1,44 @@
 package org.hetscope.store;
 
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
 /**
  * Computes each slice's nesting depth and enclosing slice on its track, for tracks where the reader could not
- * (depth given as -1). A slice lies inside the nearest earlier slice that has not ended by its start; slices that
- * only touch are not nested.
+ * (depth given as -1). Runs inside DuckDB, in parallel: the depth of a slice is the number of slices on its track
+ * still open at its start (a running sum over start and end events, ends first at equal times, longer slices first
+ * among equal starts); its parent is the latest slice one level up that started no later (an ASOF join). Slices
+ * that only touch are not nested; on tracks whose slices overlap without nesting (GPU streams), the depth is the
+ * number of slices already running.
  */
 final class SliceNesting {
     private SliceNesting() {}
 
+    /** Creates the temporary table {@code slice_nesting(id, depth, parent_id)}. */
     static void compute(DuckDBConnection connection) throws SQLException {
         try (Statement st = connection.createStatement()) {
-            st.execute("CREATE TEMP TABLE slice_nesting(id BIGINT, depth INTEGER, parent_id BIGINT)");
-        }
-        try (Statement st = connection.createStatement();
-             DuckDBAppender out = connection.createAppender("temp", "main", "slice_nesting")) {
-            st.setFetchSize(65536);
-            try (ResultSet rs = st.executeQuery(
-                    "SELECT id, track_id, ts, dur FROM slice WHERE track_id IN "
-                            + "(SELECT DISTINCT track_id FROM slice WHERE depth < 0) "
-                            + "ORDER BY track_id, ts, dur DESC, id")) {
-                long track = Long.MIN_VALUE;
-                long[] ends = new long[64];
-                long[] ids = new long[64];
-                int top = 0;
-                while (rs.next()) {
-                    long id = rs.getLong(1);
-                    long t = rs.getLong(2);
-                    long ts = rs.getLong(3);
-                    long end = ts + rs.getLong(4);
-                    if (t != track) {
-                        track = t;
-                        top = 0;
-                    }
-                    while (top > 0 && ends[top - 1] <= ts) {
-                        top--;
-                    }
-                    out.beginRow().append(id).append(top);
-                    if (top == 0) {
-                        out.appendNull();
-                    } else {
-                        out.append(ids[top - 1]);
-                    }
-                    out.endRow();
-                    if (top == ends.length) {
-                        ends = java.util.Arrays.copyOf(ends, top * 2);
-                        ids = java.util.Arrays.copyOf(ids, top * 2);
-                    }
-                    ends[top] = end;
-                    ids[top] = id;
-                    top++;
-                }
-            }
-        }
-        try (Statement st = connection.createStatement()) {
-            st.execute("UPDATE slice SET depth = n.depth, parent_id = n.parent_id FROM slice_nesting n "
-                    + "WHERE slice.id = n.id");
-            st.execute("DROP TABLE slice_nesting");
+            st.execute("""
+                    CREATE TEMP TABLE slice_depth AS
+                    WITH s AS (
+                        SELECT id, track_id, ts, dur FROM slice
+                        WHERE track_id IN (SELECT DISTINCT track_id FROM slice WHERE depth < 0)),
+                    ev AS (
+                        SELECT track_id, ts AS t, 1 AS kind, -dur AS order_dur, id, 1 AS delta FROM s
+                        UNION ALL
+                        SELECT track_id, ts + dur, CASE WHEN dur = 0 THEN 2 ELSE 0 END, 0, id, -1 FROM s),
+                    run AS (
+                        SELECT id, kind, sum(delta) OVER (PARTITION BY track_id ORDER BY t, kind, order_dur, id
+                                                          ROWS UNBOUNDED PRECEDING) - 1 AS depth
+                        FROM ev)
+                    SELECT run.id, s.track_id, s.ts, CAST(run.depth AS INTEGER) AS depth
+                    FROM run JOIN s ON s.id = run.id WHERE run.kind = 1""");
+            st.execute("""
+                    CREATE TEMP TABLE slice_nesting AS
+                    SELECT c.id, c.depth, p.id AS parent_id
+                    FROM slice_depth c ASOF LEFT JOIN slice_depth p
+                      ON p.track_id = c.track_id AND p.depth = c.depth - 1 AND c.ts >= p.ts""");
+            st.execute("DROP TABLE slice_depth");
         }
     }
 }

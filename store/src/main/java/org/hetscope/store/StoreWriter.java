@@ -503,7 +503,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 SliceNesting.compute(connection);
                 phase("slice nesting");
             }
-            sortSlices();
+            sortSlices(depthPending);
             phase("slices sorted");
             try (PreparedStatement ps = connection.prepareStatement("INSERT INTO trace_info VALUES (?, ?)")) {
                 for (String[] kv : info) {
@@ -553,12 +553,20 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         }
     }
 
-    private void sortSlices() throws SQLException {
+    private void sortSlices(boolean withNesting) throws SQLException {
         // Time-window queries read one track at a time: sorting by (track, ts) lets zone maps skip the rest.
+        String select = withNesting
+                ? "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.category, s.source_category,"
+                        + " coalesce(n.depth, s.depth) AS depth, coalesce(n.parent_id, s.parent_id) AS parent_id,"
+                        + " s.correlation_id, s.args FROM slice s LEFT JOIN slice_nesting n ON n.id = s.id"
+                : "SELECT * FROM slice s";
         try (Statement st = connection.createStatement()) {
-            st.execute("CREATE TABLE slice_sorted AS SELECT * FROM slice ORDER BY track_id, ts, id");
+            st.execute("CREATE TABLE slice_sorted AS " + select + " ORDER BY s.track_id, s.ts, s.id");
             st.execute("DROP TABLE slice");
             st.execute("ALTER TABLE slice_sorted RENAME TO slice");
+            if (withNesting) {
+                st.execute("DROP TABLE slice_nesting");
+            }
         }
     }
 

@@ -62,6 +62,45 @@ class StoreWriterTest {
         }
     }
 
+    /** Builds a random call tree under [start, end) and records each slice's depth and parent by construction. */
+    private static void tree(TraceSink sink, long track, Random random, long start, long end, int depth, Long parent,
+                             java.util.Map<Long, long[]> expected) {
+        long t = start;
+        while (t < end && random.nextInt(4) != 0) {
+            long len = Math.min(end - t, random.nextInt(40));
+            long id = sink.newId(Entity.SLICE);
+            sink.slice(new Slice(id, track, t, len, "d" + depth, Category.CPU_OP, null, -1, null, null));
+            expected.put(id, new long[] {depth, parent == null ? -1 : parent});
+            if (depth < 5 && len > 0) {
+                tree(sink, track, random, t, t + len, depth + 1, id, expected);
+            }
+            t += len + random.nextInt(3);
+        }
+    }
+
+    @Test
+    void nestingMatchesTheTreeItWasBuiltFrom() throws Exception {
+        Path file = dir.resolve("n.duckdb");
+        StoreWriter w = StoreWriter.create(file);
+        java.util.Map<Long, long[]> expected = new java.util.HashMap<>();
+        Random random = new Random(11);
+        for (int t = 0; t < 4; t++) {
+            long track = w.newId(Entity.TRACK);
+            w.track(Track.of(track, null, TrackKind.THREAD, "t" + t));
+            tree(w, track, random, 0, 5_000, 0, null, expected);
+        }
+        w.commit();
+        try (Store s = Store.open(file)) {
+            var rows = s.query("select id, depth, coalesce(parent_id, -1) from slice").rows();
+            assertEquals(expected.size(), rows.size());
+            for (Object[] r : rows) {
+                long[] e = expected.get((Long) r[0]);
+                assertEquals(e[0], (Long) r[1], "depth of slice " + r[0]);
+                assertEquals(e[1], (Long) r[2], "parent of slice " + r[0]);
+            }
+        }
+    }
+
     @Test
     void pipelinedWritesGiveTheSameStore() throws Exception {
         Path direct = dir.resolve("d.duckdb");
