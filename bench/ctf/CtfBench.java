@@ -24,6 +24,11 @@ public class CtfBench {
             try (CtfTrace t = CtfTrace.open(trace)) {
                 events = t.count(threads).stream().mapToLong(CtfTrace.ClassCount::events).sum();
             }
+        } else if (mode.equals("map")) {
+            // the model mapping without a store: records are built and dropped
+            CtfTraceFormat format = new CtfTraceFormat();
+            format.read(trace, new DroppingSink(), Progress.NONE);
+            events = format.events();
         } else {
             Path out = Files.createTempFile("ctf-bench-", ".duckdb");
             Files.deleteIfExists(out);
@@ -44,5 +49,33 @@ public class CtfBench {
             }
         }
         System.out.printf("%s %d %.3f %.0f %.1f%n", mode, events, s, events / s, peak / 1048576.0);
+    }
+
+    /** A sink that hands out ids and drops every record. */
+    static final class DroppingSink implements org.hetscope.model.TraceSink {
+        private final long[] ids = new long[org.hetscope.model.Entity.values().length];
+
+        @Override public long newId(org.hetscope.model.Entity e) { return ++ids[e.ordinal()]; }
+        @Override public void process(org.hetscope.model.TraceProcess p) {}
+        @Override public void thread(org.hetscope.model.TraceThread t) {}
+        @Override public void device(org.hetscope.model.Device d) {}
+        @Override public void track(org.hetscope.model.Track t) {}
+        @Override public void slice(org.hetscope.model.Slice s) {}
+        @Override public void instant(org.hetscope.model.Instant i) {}
+        @Override public void counter(org.hetscope.model.CounterSample c) {}
+        @Override public void flow(org.hetscope.model.Flow f) {}
+        @Override public void kernel(org.hetscope.model.KernelLaunch k) {}
+        @Override public void kernelCounter(org.hetscope.model.KernelCounter c) {}
+        @Override public void transfer(org.hetscope.model.Transfer t) {}
+        @Override public void memoryNode(org.hetscope.model.MemoryNode n) {}
+        @Override public void memoryBlock(org.hetscope.model.MemoryBlock b) {}
+        @Override public void residency(org.hetscope.model.Residency r) {}
+        @Override public void task(org.hetscope.model.Task t) {}
+        @Override public void taskAccess(org.hetscope.model.TaskAccess a) {}
+        @Override public void taskDependency(org.hetscope.model.TaskDependency d) {}
+        @Override public void defineTable(String table, String columns) {}
+        @Override public void row(String table, Object... values) {}
+        @Override public void info(String key, String value) {}
+        @Override public void skipped(String what, String where, long count) {}
     }
 }
