@@ -85,6 +85,47 @@ class FrontEndTest {
         }
     }
 
+    /** Damaged variants of every test kernel either parse and instrument, or fail with a positioned message. */
+    @Test
+    void damagedSourceNeverCrashes() throws Exception {
+        java.util.Random rnd = new java.util.Random(7);
+        int rejected = 0;
+        try (var files = Files.list(SuiteKernel.dir())) {
+            for (java.nio.file.Path p : files.sorted().toList()) {
+                String src = Files.readString(p);
+                for (int t = 0; t < 150; t++) {
+                    StringBuilder b = new StringBuilder(src);
+                    int pos = rnd.nextInt(b.length());
+                    switch (rnd.nextInt(3)) {
+                        case 0 -> b.setLength(pos);
+                        case 1 -> b.deleteCharAt(pos);
+                        default -> b.insert(pos, "(){};,+*#\"'/".charAt(rnd.nextInt(12)));
+                    }
+                    try {
+                        Ast.TranslationUnit u = Parser.parse("damaged.cl", b.toString());
+                        for (Ast.FunctionDef k : u.kernels()) {
+                            try {
+                                KernelScope sc = KernelScope.of(u, k.name());
+                                org.hetscope.capture.kernels.instrument.CounterInstrumenter.instrument(sc,
+                                        org.hetscope.capture.kernels.instrument.CounterPlan.Mode.ATOMIC);
+                                org.hetscope.capture.kernels.instrument.TraceInstrumenter.instrument(sc,
+                                        Tracepoints.withTripCounts(sc.cfg()),
+                                        org.hetscope.capture.kernels.instrument.TraceCollector.RECORD, 0);
+                            } catch (UnsupportedKernelException e) {
+                                assertTrue(e.getMessage().startsWith("damaged.cl:"), e.getMessage());
+                            }
+                        }
+                    } catch (KernelSourceException e) {
+                        rejected++;
+                        assertTrue(e.getMessage().matches("(damaged\\.cl|<paste>|<command line>):\\d+:\\d+: .*"),
+                                e.getMessage());
+                    }
+                }
+            }
+        }
+        assertTrue(rejected > 100, "most damage is rejected: " + rejected);
+    }
+
     @Test
     void typesAndAddressSpaces() {
         Ast.TranslationUnit u = Parser.parse("t.cl", """

@@ -67,7 +67,16 @@ public final class Parser {
     // ---- token helpers
 
     private Token peek() {
-        return toks.get(i);
+        return toks.get(Math.min(i, toks.size() - 1));
+    }
+
+    /** The current token, moving on unless it is the end of file. */
+    private Token next() {
+        Token t = peek();
+        if (t.kind() != Token.Kind.EOF) {
+            i++;
+        }
+        return t;
     }
 
     private Token peek(int ahead) {
@@ -91,7 +100,7 @@ public final class Parser {
         if (!at(s)) {
             throw error(peek(), "expected '" + s + "'" + found());
         }
-        return toks.get(i++);
+        return next();
     }
 
     private String found() {
@@ -348,8 +357,8 @@ public final class Parser {
     }
 
     private CType struct() {
-        Token kw = toks.get(i++);
-        String tag = peek().kind() == Token.Kind.IDENT && !at("{") ? toks.get(i++).text() : "<anon@"
+        Token kw = next();
+        String tag = peek().kind() == Token.Kind.IDENT && !at("{") ? next().text() : "<anon@"
                 + kw.pos().line() + ">";
         skipAttributes();
         if (!accept("{")) {
@@ -381,7 +390,7 @@ public final class Parser {
         }
         if (accept("{")) {
             while (!accept("}")) {
-                Token name = toks.get(i++);
+                Token name = next();
                 if (name.kind() != Token.Kind.IDENT) {
                     throw error(name, "expected an enumerator name");
                 }
@@ -418,7 +427,7 @@ public final class Parser {
         int nameToken = -1;
         if (peek().kind() == Token.Kind.IDENT && !startsType(peek())) {
             nameToken = i;
-            name = toks.get(i++).text();
+            name = next().text();
         }
         List<Long> dims = new ArrayList<>();
         while (accept("[")) {
@@ -569,7 +578,7 @@ public final class Parser {
                 }
                 case "goto" -> {
                     i++;
-                    Token label = toks.get(i++);
+                    Token label = next();
                     expect(";");
                     return new Goto(start, i - 1, label.text());
                 }
@@ -627,7 +636,7 @@ public final class Parser {
         int start = i;
         Expr left = conditional();
         if (peek().kind() == Token.Kind.PUNCT && ASSIGN.contains(peek().text())) {
-            Token op = toks.get(i++);
+            Token op = next();
             if (left.space() == null && !(left instanceof Ident id && id.variable())) {
                 throw error(op, "the left side of '" + op.text() + "' is not assignable");
             }
@@ -783,7 +792,7 @@ public final class Parser {
             } else if (at(".") || at("->")) {
                 boolean arrow = at("->");
                 i++;
-                Token name = toks.get(i++);
+                Token name = next();
                 if (name.kind() != Token.Kind.IDENT) {
                     throw error(name, "expected a member name");
                 }
