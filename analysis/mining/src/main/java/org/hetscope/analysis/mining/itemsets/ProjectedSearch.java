@@ -7,8 +7,8 @@ import java.util.Arrays;
  * the current itemset, cut to their items above the node's tail that were frequent in the parent, packed in one
  * array (so deeper levels scan small, contiguous data), with each transaction's original id kept for the closed
  * miner's prefix-preservation check. One counting scan gives every extension's support (and, for closed mining,
- * the items in all transactions, which join the closure); one more scan gives each extension's transaction list,
- * from which its own projection is copied just before descending into it.
+ * the items in all transactions, which join the closure); one more sequential scan per batch of extensions (batches
+ * bounded in size) copies each extension's projection, so large databases are read in order, not row by row.
  */
 final class ProjectedSearch {
     private final RankedDatabase base;
@@ -100,34 +100,47 @@ final class ProjectedSearch {
         if (candidates > 0) {
             int[] cand = Arrays.copyOf(touched, candidates);
             Arrays.sort(cand);
-            int[][] where = new int[candidates][];
-            int[] fill = new int[candidates];
+            int[] rowsOf = new int[candidates];
+            long[] sizeOf = new long[candidates];
             for (int c = 0; c < candidates; c++) {
                 slot[cand[c]] = c;
-                where[c] = new int[counts[cand[c]]];
+                rowsOf[c] = counts[cand[c]];
                 counts[cand[c]] = 0;
             }
+            // Size of each child's projection: for every candidate in a row, the candidates after it.
             for (int j = 0; j < p.n(); j++) {
-                for (int i = offsets[j]; i < offsets[j + 1]; i++) {
+                int after = 0;
+                for (int i = offsets[j + 1] - 1; i >= offsets[j]; i--) {
                     int c = slot[items[i]];
                     if (c >= 0) {
-                        where[c][fill[c]++] = j;
+                        sizeOf[c] += after;
+                        after++;
                     }
                 }
             }
-            for (int c = 0; c < candidates; c++) {
-                int f = cand[c];
-                int[] rows = where[c];
-                where[c] = null;
-                if (closed && !prefixPreserving(f, rows, p.tids())) {
-                    continue;
+            long budget = Math.max(1L << 23, items.length);
+            int[] row = new int[m];
+            for (int from = 0; from < candidates; ) {
+                int to = from;
+                long batch = 0;
+                while (to < candidates && (to == from || batch + sizeOf[to] <= budget)) {
+                    batch += sizeOf[to++];
                 }
-                Projection child = project(p, rows, f, slot);
-                stack[stackSize++] = f;
-                inSet[f] = true;
-                node(depth + 1, child, f);
-                inSet[f] = false;
-                stackSize--;
+                Projection[] children = project(p, slot, from, to, rowsOf, sizeOf, row);
+                for (int c = from; c < to; c++) {
+                    Projection child = children[c - from];
+                    children[c - from] = null;
+                    int f = cand[c];
+                    if (closed && !prefixPreserving(f, child.tids())) {
+                        continue;
+                    }
+                    stack[stackSize++] = f;
+                    inSet[f] = true;
+                    node(depth + 1, child, f);
+                    inSet[f] = false;
+                    stackSize--;
+                }
+                from = to;
             }
             for (int c = 0; c < candidates; c++) {
                 slot[cand[c]] = -1;
@@ -139,56 +152,68 @@ final class ProjectedSearch {
         stackSize = setBase;
     }
 
-    /** The rows of {@code p} holding f, cut to their items above f that are extensions here ({@code slot >= 0}). */
-    private static Projection project(Projection p, int[] rows, int f, int[] slot) {
+    /**
+     * The projections of candidates {@code [from, to)} (by slot), built in one sequential pass over {@code p}: each
+     * row's candidate items are gathered, and every candidate in the batch receives the ones after it.
+     */
+    private static Projection[] project(Projection p, int[] slot, int from, int to, int[] rowsOf, long[] sizeOf,
+                                        int[] row) {
+        int k = to - from;
+        int[][] offs = new int[k][];
+        int[][] its = new int[k][];
+        int[][] tids = new int[k][];
+        int[] fillRows = new int[k];
+        int[] fillItems = new int[k];
+        for (int c = 0; c < k; c++) {
+            offs[c] = new int[rowsOf[from + c] + 1];
+            its[c] = new int[Math.toIntExact(sizeOf[from + c])];
+            tids[c] = new int[rowsOf[from + c]];
+        }
         int[] offsets = p.offsets();
         int[] items = p.items();
-        int size = 0;
-        for (int j : rows) {
-            for (int i = offsets[j + 1] - 1; i >= offsets[j] && items[i] > f; i--) {
+        int[] ptids = p.tids();
+        for (int j = 0; j < p.n(); j++) {
+            int len = 0;
+            for (int i = offsets[j]; i < offsets[j + 1]; i++) {
                 if (slot[items[i]] >= 0) {
-                    size++;
+                    row[len++] = items[i];
                 }
             }
-        }
-        int[] childOffsets = new int[rows.length + 1];
-        int[] childItems = new int[size];
-        int[] childTids = new int[rows.length];
-        int q = 0;
-        for (int k = 0; k < rows.length; k++) {
-            int j = rows[k];
-            int i = offsets[j];
-            int end = offsets[j + 1];
-            while (i < end && items[i] <= f) {
-                i++;
-            }
-            for (; i < end; i++) {
-                if (slot[items[i]] >= 0) {
-                    childItems[q++] = items[i];
+            for (int q = 0; q < len; q++) {
+                int c = slot[row[q]] - from;
+                if (c < 0 || c >= k) {
+                    continue;
                 }
+                int n = len - q - 1;
+                System.arraycopy(row, q + 1, its[c], fillItems[c], n);
+                fillItems[c] += n;
+                tids[c][fillRows[c]] = ptids[j];
+                offs[c][++fillRows[c]] = fillItems[c];
             }
-            childOffsets[k + 1] = q;
-            childTids[k] = p.tids()[j];
         }
-        return new Projection(rows.length, childOffsets, childItems, childTids);
+        Projection[] out = new Projection[k];
+        for (int c = 0; c < k; c++) {
+            out[c] = new Projection(rowsOf[from + c], offs[c], its[c], tids[c]);
+        }
+        return out;
     }
 
     /**
      * LCM's prefix-preservation test for closure(set + e): the items below e outside the set, intersected over the
      * full (base) transactions, must be empty; the intersection usually empties after a few transactions.
      */
-    private boolean prefixPreserving(int e, int[] rows, int[] tids) {
+    private boolean prefixPreserving(int e, int[] tids) {
         int[] offsets = base.offsets;
         int[] ranks = base.ranks;
         int len = 0;
-        int t0 = tids[rows[0]];
+        int t0 = tids[0];
         for (int i = offsets[t0]; i < offsets[t0 + 1] && ranks[i] < e; i++) {
             if (!inSet[ranks[i]]) {
                 ppcBuffer[len++] = ranks[i];
             }
         }
-        for (int k = 1; k < rows.length && len > 0; k++) {
-            int t = tids[rows[k]];
+        for (int k = 1; k < tids.length && len > 0; k++) {
+            int t = tids[k];
             int i = offsets[t];
             int end = offsets[t + 1];
             int kept = 0;
