@@ -29,6 +29,7 @@ import org.hetscope.model.Instant;
 import org.hetscope.model.JsonText;
 import org.hetscope.model.KernelCounter;
 import org.hetscope.model.KernelLaunch;
+import org.hetscope.model.LongLongMap;
 import org.hetscope.model.Nanos;
 import org.hetscope.model.Progress;
 import org.hetscope.model.Slice;

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.hetscope.model.Category;
 import org.hetscope.model.Device;
 import org.hetscope.model.DeviceKind;
+import org.hetscope.model.LongLongMap;
 import org.hetscope.model.Dim3;
 import org.hetscope.model.Entity;
 import org.hetscope.model.Flow;
