@@ -489,9 +489,17 @@ public final class TraceView implements AutoCloseable {
         if (pixels < 1 || pixels > MAX_PIXELS) {
             throw new BadQueryException("px=" + pixels + " outside 1.." + MAX_PIXELS);
         }
-        // Keep origin + t stays inside a long.
-        if (t0 < -span() * 1000 || t1 > span() * 1000 + 1_000_000_000L) {
+        // Windows far outside the trace are mistakes; and origin + t must stay inside a long.
+        long limit = span() > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE / 4 : span() * 1000 + 1_000_000_000L;
+        if (t0 < -limit || t1 > limit) {
             throw new BadQueryException("window [" + t0 + ", " + t1 + ") lies far outside the trace");
+        }
+        try {
+            Math.addExact(origin, t0);
+            Math.addExact(origin, t1);
+            Math.multiplyExact(t1 - t0, (long) pixels);
+        } catch (ArithmeticException e) {
+            throw new BadQueryException("window [" + t0 + ", " + t1 + ") cannot be represented in nanoseconds");
         }
     }
 
