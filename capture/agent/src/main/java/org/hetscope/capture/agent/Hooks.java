@@ -432,6 +432,9 @@ public final class Hooks {
         }
         if (!mine) {
             CL.clRetainEvent(ev);
+            if (Tracer.EVENT_COMMAND.size() > 1_000_000) {
+                Tracer.EVENT_COMMAND.clear(); // bounded memory; only wait -> command links are lost
+            }
             Tracer.EVENT_COMMAND.put(ptr(ev), command);
         }
         CommandCollector c = Tracer.collector;
@@ -646,9 +649,8 @@ public final class Hooks {
 
     public static void releaseEvent(HostRecorder r, long start, int fn, int ret, Throwable t, cl_event ev) {
         try {
-            if (ev != null) {
-                Tracer.EVENT_COMMAND.remove(ptr(ev));
-            }
+            // the event -> command entry stays: JOCL's helper threads release their own references to the same
+            // event before the program waits on it; a reused handle is overwritten at its next enqueue
             if (start >= 0) {
                 r.apiCall(start, System.nanoTime(), fn, status(t, ret));
             }
