@@ -220,4 +220,34 @@ class CorruptInputTest {
         assertFalse(probs.isEmpty());
         assertTrue(probs.get(0).reason().contains("magic"), probs.toString());
     }
+
+    @Test
+    void discardedEventsAreReportedPerStream(@TempDir Path tmp) throws Exception {
+        Path dir = copy(tmp);
+        Path stream = dir.resolve("channel0_1");
+        List<Long> p = packets(stream);
+        assertEquals(3, p.size(), "bug446190/channel0_1 has three packets");
+        // packet context of this trace (32-bit ARM lttng-modules): header 24 bytes (magic, uuid, stream_id), then
+        // timestamp_begin, timestamp_end, content_size, packet_size (8 bytes each), events_discarded (4), cpu_id
+        byte[] b = Files.readAllBytes(stream);
+        ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        for (long off : p) {
+            assertEquals(0, bb.getInt((int) off + 56), "events_discarded of the intact trace");
+        }
+        // the tracer's counter is a running total: 4 lost before packet 2, 3 more before packet 3
+        bb.putInt(p.get(1).intValue() + 56, 4);
+        bb.putInt(p.get(2).intValue() + 56, 7);
+        Files.write(stream, b);
+        try (CtfTrace t = CtfTrace.open(dir)) {
+            t.count(2);
+            StreamStats s = t.streamStats().stream().filter(x -> x.file().equals(stream)).findFirst().orElseThrow();
+            assertEquals(7, s.discardedEvents());
+            assertEquals(3, s.packets());
+            assertTrue(t.problems().isEmpty());
+        }
+        org.hetscope.model.CollectingSink sink = new org.hetscope.model.CollectingSink();
+        new org.hetscope.formats.ctf.mapping.CtfTraceFormat().read(dir, sink, org.hetscope.model.Progress.NONE);
+        assertEquals(7L, sink.skipped.get("events discarded by the tracer (ring buffer full)"));
+        assertEquals("7", sink.info.get("ctf.stream.trace/channel0_1.discarded_events"));
+    }
 }
