@@ -25,7 +25,7 @@ import org.hetscope.store.StoreException;
  * busy time) while reading a fraction of the rows.
  */
 public final class LevelOfDetail implements AutoCloseable {
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     /** Buckets per trace span, finest first; each level is a whole multiple of the next finer one. */
     static final int[] BUCKETS = {16_384, 2_048};
 
@@ -148,11 +148,37 @@ public final class LevelOfDetail implements AutoCloseable {
                 st.execute("CREATE TABLE %s AS SELECT * FROM %s WHERE dur >= %d ORDER BY track_id, ts"
                         .formatted(l.longTable(), finer.longTable(), l.width()));
             }
+            // Where each track's slices of each fine bucket lie in the store (row ids; the slice table is sorted by
+            // track and start), so narrow windows read only their rows instead of whole tracks.
+            st.execute(("CREATE TABLE lod_rows AS SELECT track_id, (ts - %d) // %d AS b, min(rowid) AS first_row, "
+                    + "max(rowid) AS last_row FROM src.slice GROUP BY ALL ORDER BY track_id, b")
+                    .formatted(origin, fine.width()));
+            st.execute("CREATE TABLE lod_track AS SELECT track_id, max(dur) AS max_dur FROM src.slice GROUP BY ALL");
             st.execute("CREATE TABLE lod_meta(key VARCHAR, value VARCHAR)");
             // Written last: a cache without its stamp is rebuilt.
             st.execute("INSERT INTO lod_meta VALUES ('stamp', '" + stamp + "')");
             st.execute("CHECKPOINT");
         }
+    }
+
+    /**
+     * The row-id ranges of the store's slice table that hold every slice of these tracks overlapping [a, b)
+     * (absolute ns), one per track that has any; empty when none can.
+     */
+    public List<long[]> rowRanges(long origin, String tracksWhere, long a, long b) {
+        long w = levels.get(0).width();
+        List<long[]> out = new java.util.ArrayList<>();
+        Long maxDur = (Long) rows("SELECT max(max_dur) FROM lod_track WHERE " + tracksWhere).get(0)[0];
+        if (maxDur == null) {
+            return out;
+        }
+        long from = Math.floorDiv(a - maxDur - origin, w);
+        long to = Math.floorDiv(b - 1 - origin, w);
+        for (Object[] r : rows("SELECT min(first_row), max(last_row) FROM lod_rows WHERE " + tracksWhere
+                + " AND b BETWEEN ? AND ? GROUP BY track_id ORDER BY 1", from, to)) {
+            out.add(new long[] {(Long) r[0], (Long) r[1]});
+        }
+        return out;
     }
 
     /** The coarsest level whose buckets are at most {@code pixelNs} wide, or null. */

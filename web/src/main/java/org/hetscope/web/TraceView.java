@@ -218,6 +218,15 @@ public final class TraceView implements AutoCloseable {
             collect(groups, rows(rawSql("slice", tracksWhere, span, pixels,
                     " AND dur < " + w + " AND ts >= ? AND ts < ?"), append(rawParams(a, b, span, pixels, highlight),
                     edgeB, b)));
+        } else if (lod != null) {
+            // Narrow window: only the row ranges the cache's index names can hold overlapping slices.
+            List<long[]> ranges = lod.rowRanges(origin, tracksWhere, a, b);
+            if (!ranges.isEmpty()) {
+                String rowsWhere = ranges.stream().map(r -> "rowid BETWEEN " + r[0] + " AND " + r[1])
+                        .collect(Collectors.joining(" OR ", " AND (", ")"));
+                collect(groups, rows(rawSql("slice", tracksWhere, span, pixels, rowsWhere),
+                        rawParams(a, b, span, pixels, highlight)));
+            }
         } else {
             collect(groups, rows(rawSql("slice", tracksWhere, span, pixels, ""),
                     rawParams(a, b, span, pixels, highlight)));
