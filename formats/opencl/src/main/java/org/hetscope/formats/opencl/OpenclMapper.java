@@ -86,9 +86,11 @@ final class OpenclMapper {
         long trackId;
         long memoryNodeId;
         long counterTrack = -1;
+        long buildTrack = -1;
         final DeviceClock clock = new DeviceClock();
         final List<long[]> memoryDeltas = new ArrayList<>();
         String name;
+        boolean described;
     }
 
     private static final class QueueState {
@@ -224,6 +226,10 @@ final class OpenclMapper {
         props.put("max_work_group_size", Long.toString(e.getLong("max_work_group_size")));
         props.put("timer_resolution_ns", Long.toString(e.getLong("timer_resolution_ns")));
         d.name = e.getString("name");
+        if (d.described) {
+            return;
+        }
+        d.described = true;
         sink.device(new Device(d.id, kind, devices.size() - 1, e.getString("vendor"), d.name,
                 (int) e.getLong("compute_units"), e.getLong("global_mem_bytes"), null, null, null,
                 (double) e.getLong("max_clock_mhz"), props));
@@ -301,9 +307,22 @@ final class OpenclMapper {
             case "program" -> a.put("program", hex(e.getLong("program"))).put("source_bytes",
                     e.getLong("source_bytes"));
             case "program_build" -> {
+                String log = e.getString("log");
                 a.put("program", hex(e.getLong("program"))).put("device", hex(e.getLong("device")))
                         .put("build_status", e.getLong("build_status")).put("options", e.getString("options"))
-                        .put("log", e.getString("log"));
+                        .put("log", log);
+                // the per-device timeline shows compilations beside the queues (spec §3)
+                DeviceState d = deviceState(e.getLong("device"));
+                if (d.buildTrack < 0) {
+                    d.buildTrack = sink.newId(Entity.TRACK);
+                    sink.track(new Track(d.buildTrack, d.trackId, TrackKind.GENERIC, "program builds", null, null,
+                            d.id, null, 0, null));
+                }
+                sink.slice(new Slice(sink.newId(Entity.SLICE), d.buildTrack, p.ts, p.dur,
+                        "build " + hex(e.getLong("program")), Category.OTHER, "opencl", 0, null,
+                        new JsonText().put("build_status", e.getLong("build_status"))
+                                .put("options", e.getString("options")).put("log_bytes", log == null ? 0
+                                        : log.length()).put("api_slice", p.sliceId).toString()));
             }
             case "kernel" -> {
                 kernelNames.put(e.getLong("kernel"), e.getString("name"));
@@ -391,6 +410,31 @@ final class OpenclMapper {
 
     /** Emits what needed the whole trace: commands at aligned device times, flows, buffers, memory counters. */
     void finish() {
+        describeMissingDevices();
+        finishCommands();
+        emitBuffers();
+        describeMissingDevices(); // devices only commands or buffers referred to
+        sink.info("opencl.api_calls", Long.toString(apiCalls));
+        sink.info("opencl.commands", Long.toString(commands.size()));
+        eventCounts.forEach((k, v) -> sink.info("opencl.events." + k, Long.toString(v)));
+    }
+
+    private void describeMissingDevices() {
+        for (DeviceState d : devices.values()) {
+            if (!d.described) {
+                // referenced (queue, build, command) but never described by a device event
+                d.described = true;
+                d.name = "device " + hex(d.handle);
+                sink.device(new Device(d.id, DeviceKind.ACCELERATOR, -1, null, d.name, null, null, null, null, null,
+                        null, Map.of("handle", hex(d.handle))));
+                sink.track(new Track(d.trackId, null, TrackKind.DEVICE, d.name, null, null, d.id, null, 0, null));
+                sink.memoryNode(new MemoryNode(d.memoryNodeId, d.name + " memory", d.id, "device"));
+                sink.skipped("device without a description (no clGetDeviceIDs seen)", source, 1);
+            }
+        }
+    }
+
+    private void finishCommands() {
         for (ThreadState t : threads.values()) {
             flush(t);
         }
@@ -479,10 +523,6 @@ final class OpenclMapper {
                 sink.flow(new Flow(sink.newId(Entity.FLOW), from, w[1], "sync", w[0], FlowRule.SOURCE));
             }
         }
-        emitBuffers();
-        sink.info("opencl.api_calls", Long.toString(apiCalls));
-        sink.info("opencl.commands", Long.toString(commands.size()));
-        eventCounts.forEach((k, v) -> sink.info("opencl.events." + k, Long.toString(v)));
     }
 
     private long deviceOf(Command c) {

@@ -261,6 +261,10 @@ class OpenclImportTest {
             assertTrue(queued >= api.ts() && queued <= api.end(), "queued outside the enqueue call");
         }
 
+        // one build slice per clBuildProgram on the device's "program builds" track, as long as the call
+        long builds = s.slices.stream().filter(x -> tracks.get(x.trackId()).name().equals("program builds")).count();
+        assertEquals(expected.getOrDefault("call.clBuildProgram", 0L), builds);
+
         // buffer lifetime tracks and the device memory counter
         long buffers = s.tracks.stream().filter(t -> t.kind() == TrackKind.BLOCK).count();
         assertEquals(expected.getOrDefault("call.clCreateBuffer", 0L), buffers);
