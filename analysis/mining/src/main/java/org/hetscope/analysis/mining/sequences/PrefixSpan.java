@@ -18,6 +18,8 @@ public final class PrefixSpan {
     private final List<SequentialPattern> out = new ArrayList<>();
     private final int[] prefix;
     private final int[] seen;
+    private final int[][] countsByDepth;
+    private final int[][] slotByDepth;
     private int stamp;
 
     private PrefixSpan(SequenceDatabase db, int minCount, int maxLength) {
@@ -26,6 +28,8 @@ public final class PrefixSpan {
         this.maxLength = maxLength;
         this.prefix = new int[Math.max(1, maxLength)];
         this.seen = new int[db.dictionary().size()];
+        this.countsByDepth = new int[Math.max(1, maxLength) + 1][];
+        this.slotByDepth = new int[Math.max(1, maxLength) + 1][];
     }
 
     /** Every pattern of at most {@code maxLength} events whose support reaches {@code min}, in report order. */
@@ -47,7 +51,13 @@ public final class PrefixSpan {
             return;
         }
         int items = seen.length;
-        int[] counts = new int[items];
+        if (countsByDepth[length] == null) {
+            countsByDepth[length] = new int[items];
+            slotByDepth[length] = new int[items];
+            Arrays.fill(slotByDepth[length], -1);
+        }
+        int[] counts = countsByDepth[length];
+        int[] slot = slotByDepth[length];
         List<Integer> touched = new ArrayList<>();
         for (int k = 0; k < n; k++) {
             stamp++;
@@ -62,14 +72,15 @@ public final class PrefixSpan {
                 }
             }
         }
-        int[] slot = new int[items];
-        Arrays.fill(slot, -1);
         List<Integer> frequent = new ArrayList<>();
+        List<Integer> supports = new ArrayList<>();
         for (int x : touched) {
             if (counts[x] >= minCount) {
                 slot[x] = frequent.size();
                 frequent.add(x);
+                supports.add(counts[x]);
             }
+            counts[x] = 0;
         }
         if (frequent.isEmpty()) {
             return;
@@ -79,8 +90,8 @@ public final class PrefixSpan {
         int[][] childPos = new int[f][];
         int[] fill = new int[f];
         for (int c = 0; c < f; c++) {
-            childSeq[c] = new int[counts[frequent.get(c)]];
-            childPos[c] = new int[counts[frequent.get(c)]];
+            childSeq[c] = new int[supports.get(c)];
+            childPos[c] = new int[supports.get(c)];
         }
         for (int k = 0; k < n; k++) {
             stamp++;
@@ -94,6 +105,9 @@ public final class PrefixSpan {
                     childPos[c][fill[c]++] = j + 1;
                 }
             }
+        }
+        for (int x : frequent) {
+            slot[x] = -1;
         }
         for (int c = 0; c < f; c++) {
             prefix[length] = frequent.get(c);
