@@ -3,7 +3,8 @@
 
 Runs LaunchHeavy alternately without and with the agent (same JVM flags), several repetitions, and prints the
 median wall time of each, the overhead ratio and the added time per traced OpenCL call. A third series runs
-the agent with device=off (API calls only, no events added to enqueues). The first agent run fills the agent's
+the agent with device=off (API calls only, no events added to enqueues), a fourth with ffm=off (device times read
+through JOCL instead of direct foreign-function calls). The first agent run fills the agent's
 class cache and is reported apart (cold start). Needs capture/agent built
 (mvn -o -pl capture/agent package) and an OpenCL ICD (PoCL).
 
@@ -68,8 +69,8 @@ def main():
     work = tempfile.mkdtemp(prefix="hetscope-bench-capture-")
     cache = os.path.join(work, "cache")
     cold = run(a.launches, os.path.join(work, "cold"), cache)
-    base, traced, api = [], [], []
-    cpu_base, cpu_traced, cpu_api = [], [], []
+    base, traced, api, jocl = [], [], [], []
+    cpu_base, cpu_traced, cpu_api, cpu_jocl = [], [], [], []
     loop_base, loop_traced = [], []
     calls = cold[2]
     for i in range(a.reps):
@@ -81,6 +82,9 @@ def main():
         shutil.rmtree(t)
         api.append(run(a.launches, t, cache, ",device=off"))
         cpu_api.append(run.cpu)
+        shutil.rmtree(t)
+        jocl.append(run(a.launches, t, cache, ",ffm=off"))
+        cpu_jocl.append(run.cpu)
         shutil.rmtree(t)
         loop_base.append(run(a.api_calls, example="ApiCallLoop"))
         loop_traced.append(run(a.api_calls, t, cache, example="ApiCallLoop"))
@@ -100,7 +104,16 @@ def main():
           f"{(ma - mb) / calls * 1e6:.2f} us |")
     print(f"| enqueue loop, API calls only (device=off) | {lb:.3f} s | {la:.3f} s | {la / lb:.3f} | "
           f"{(la - lb) / calls * 1e6:.2f} us |")
+    mj = statistics.median(w for w, _, _ in jocl)
+    lj = statistics.median(l for _, l, _ in jocl)
+    print(f"| process wall time, device times read through JOCL (ffm=off) | {mb:.3f} s | {mj:.3f} s | {mj / mb:.3f} | "
+          f"{(mj - mb) / calls * 1e6:.2f} us |")
+    print(f"| enqueue loop, device times read through JOCL (ffm=off) | {lb:.3f} s | {lj:.3f} s | {lj / lb:.3f} | "
+          f"{(lj - lb) / calls * 1e6:.2f} us |")
     cb, ct, ca = statistics.median(cpu_base), statistics.median(cpu_traced), statistics.median(cpu_api)
+    cj = statistics.median(cpu_jocl)
+    print(f"| process CPU time, device times read through JOCL (ffm=off) | {cb:.3f} s | {cj:.3f} s | {cj / cb:.3f} | "
+          f"{(cj - cb) / calls * 1e6:.2f} us |")
     print(f"| process CPU time (user+sys, all threads), full tracing | {cb:.3f} s | {ct:.3f} s | {ct / cb:.3f} | "
           f"{(ct - cb) / calls * 1e6:.2f} us |")
     print(f"| process CPU time, API calls only (device=off) | {cb:.3f} s | {ca:.3f} s | {ca / cb:.3f} | "

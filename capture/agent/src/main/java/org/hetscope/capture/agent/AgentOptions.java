@@ -10,10 +10,11 @@ import java.time.format.DateTimeFormatter;
  * default 256 KiB), {@code maxmb} (memory for unwritten events before new ones are counted as discarded, default
  * 256), {@code flushms} (how often partly filled buffers are written, default 1000), {@code verbose},
  * {@code device=off} (API calls only: no events are added to enqueues and no device times are read),
- * {@code cache} (folder for the instrumented JOCL class, default ~/.cache/hetscope/agent; {@code off}).
+ * {@code cache} (folder for the instrumented JOCL class, default ~/.cache/hetscope/agent; {@code off}),
+ * {@code ffm=off} (read device times through JOCL even where the foreign-function API can call OpenCL directly).
  */
 record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boolean verbose, boolean device,
-                    Path cache) {
+                    Path cache, boolean direct) {
 
     static AgentOptions parse(String args) {
         Path out = null;
@@ -22,6 +23,7 @@ record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boole
         long flush = 1000;
         boolean verbose = false;
         boolean device = true;
+        boolean direct = true;
         Path cache = Path.of(System.getProperty("user.home"), ".cache", "hetscope", "agent");
         if (args != null && !args.isBlank()) {
             for (String part : args.split(",")) {
@@ -35,9 +37,10 @@ record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boole
                     case "flushms" -> flush = Math.max(10, Long.parseLong(v));
                     case "verbose" -> verbose = true;
                     case "device" -> device = !v.equals("off");
+                    case "ffm" -> direct = !v.equals("off");
                     case "cache" -> cache = v.equals("off") ? null : Path.of(v);
                     default -> throw new IllegalArgumentException("hetscope agent: unknown option '" + k
-                            + "' (known: out, chunk, maxmb, flushms, verbose, device, cache)");
+                            + "' (known: out, chunk, maxmb, flushms, verbose, device, cache, ffm)");
                 }
             }
         }
@@ -46,6 +49,6 @@ record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boole
             out = p != null ? Path.of(p) : Path.of("hetscope-opencl-" + ProcessHandle.current().pid() + "-"
                     + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        return new AgentOptions(out, chunk, maxMb * 1024 * 1024, flush, verbose, device, cache);
+        return new AgentOptions(out, chunk, maxMb * 1024 * 1024, flush, verbose, device, cache, direct);
     }
 }

@@ -60,8 +60,12 @@ final class CommandCollector {
     private final Pointer timePtr = Pointer.toBuffer(time);
     private long nextQueueIndex = 1;
 
-    CommandCollector(TraceWriter writer) {
+    /** Direct calls into libOpenCL when available, else null (JOCL is used). */
+    private final NativeEvents natives;
+
+    CommandCollector(TraceWriter writer, NativeEvents natives) {
         this.writer = writer;
+        this.natives = natives;
         thread = new Thread(this::run, "hetscope-command-collector");
         thread.setDaemon(true);
     }
@@ -126,19 +130,54 @@ final class CommandCollector {
             while (!q.pending.isEmpty()) {
                 Pending h = q.pending.peek();
                 // END is available exactly when the command is complete: one query tells both
-                int r = ClInfo.profilingCode(h.event(), CL.CL_PROFILING_COMMAND_END, time, timePtr);
-                long end = time.getLong(0);
+                int r = query(h.event(), CL.CL_PROFILING_COMMAND_END);
+                long end = lastValue;
                 if (r == CL.CL_PROFILING_INFO_NOT_AVAILABLE && !last) {
                     break; // in-order queue: what comes after it is not done either
                 }
                 int st = r == CL.CL_SUCCESS ? CL.CL_COMPLETE : ClInfo.eventStatus(h.event(), status, statusPtr);
                 record(q, h, st, r == CL.CL_SUCCESS ? end : 0);
-                ClInfo.release(h.event());
+                release(h.event());
                 q.pending.poll();
                 done++;
             }
         }
         return done;
+    }
+
+    private long lastValue;
+
+    /** One profiling time of an event: the OpenCL status, the value in {@link #lastValue}. */
+    private int query(cl_event e, int param) {
+        if (natives != null) {
+            try {
+                int r = natives.profiling(e.getNativePointer(), param);
+                lastValue = r == CL.CL_SUCCESS ? natives.value() : 0;
+                return r;
+            } catch (Throwable t) {
+                Tracer.internalError(t);
+            }
+        }
+        int r = ClInfo.profilingCode(e, param, time, timePtr);
+        lastValue = r == CL.CL_SUCCESS ? time.getLong(0) : 0;
+        return r;
+    }
+
+    private void release(cl_event e) {
+        if (natives != null) {
+            try {
+                natives.release(e.getNativePointer());
+                return;
+            } catch (Throwable t) {
+                Tracer.internalError(t);
+            }
+        }
+        ClInfo.release(e);
+    }
+
+    /** Whether device times are read through the foreign-function API rather than JOCL. */
+    boolean direct() {
+        return natives != null;
     }
 
     private QueueState newQueue(long queue) {
@@ -155,9 +194,9 @@ final class CommandCollector {
         long submit = 0;
         long start = 0;
         if (st == CL.CL_COMPLETE && end != 0) {
-            queued = ClInfo.profiling(h.event(), CL.CL_PROFILING_COMMAND_QUEUED, time, timePtr);
-            submit = ClInfo.profiling(h.event(), CL.CL_PROFILING_COMMAND_SUBMIT, time, timePtr);
-            start = ClInfo.profiling(h.event(), CL.CL_PROFILING_COMMAND_START, time, timePtr);
+            queued = query(h.event(), CL.CL_PROFILING_COMMAND_QUEUED) == CL.CL_SUCCESS ? lastValue : 0;
+            submit = query(h.event(), CL.CL_PROFILING_COMMAND_SUBMIT) == CL.CL_SUCCESS ? lastValue : 0;
+            start = query(h.event(), CL.CL_PROFILING_COMMAND_START) == CL.CL_SUCCESS ? lastValue : 0;
         }
         long ts;
         if (queued != 0 && start != 0) {

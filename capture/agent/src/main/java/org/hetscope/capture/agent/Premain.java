@@ -43,9 +43,11 @@ public final class Premain {
         env.put("java_version", System.getProperty("java.version"));
         env.put("command", ProcessHandle.current().info().commandLine().orElse(""));
         env.put("host_clock", "System.nanoTime");
+        NativeEvents natives = o.direct() && o.device() ? NativeEvents.create() : null;
+        env.put("device_queries", natives != null ? "foreign-function" : "jocl");
         String metadata = TraceMetadata.text(uuid, clockOffset(), env);
         TraceWriter writer = new TraceWriter(o.out(), uuid, metadata, o.chunkBytes(), o.maxBytes(), o.flushMs());
-        CommandCollector collector = new CommandCollector(writer);
+        CommandCollector collector = new CommandCollector(writer, natives);
         Tracer.writer = writer;
         Tracer.collector = collector;
         Tracer.deviceTimes = o.device();

@@ -57,6 +57,19 @@ class AgentTraceTest {
     }
 
     @Test
+    void deviceTimesThroughJoclAndThroughForeignCallsAgree() throws Exception {
+        // both ways of reading device times give complete, ordered command records
+        ExampleRun viaJocl = ExampleRun.runWith(work, "jocl", ",ffm=off", EX + "TransferPipeline", "3", "16384");
+        check(viaJocl, true);
+        assertTrue(java.nio.file.Files.readString(viaJocl.trace().resolve("metadata"))
+                .contains("device_queries = \"jocl\""));
+        ExampleRun direct = ExampleRun.run(work, "ffm", EX + "TransferPipeline", "3", "16384");
+        check(direct, true);
+        assertTrue(java.nio.file.Files.readString(direct.trace().resolve("metadata"))
+                .contains("device_queries = \"foreign-function\""), "Java 22+ with libOpenCL.so.1");
+    }
+
+    @Test
     void apiOnlyModeRecordsCallsButNoCommands() throws Exception {
         ExampleRun r = ExampleRun.runWith(work, "apionly", ",device=off", EX + "VectorAdd", "4096");
         assertEquals(0, r.exitCode(), r.output());
