@@ -12,8 +12,10 @@ import org.hetscope.analysis.mining.folding.PatternFolding;
 import org.hetscope.analysis.mining.itemsets.MinSupport;
 import org.hetscope.analysis.mining.memtrace.AccessEvent;
 import org.hetscope.analysis.mining.memtrace.SymbolTable;
+import org.hetscope.analysis.mining.store.SlowEventWindows;
 import org.hetscope.cli.OutputOptions;
 import org.hetscope.cli.TablePrinter;
+import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,8 +28,17 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "contention", mixinStandardHelpOptions = true, description = "Contention patterns of an access trace (thesis methods I and II).")
 public final class ContentionCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "TRACE", description = "Access trace (Table 2.1, 5.1 or A.1 layout).")
+    @Parameters(index = "0", paramLabel = "TRACE", description = "Access trace (Table 2.1, 5.1 or A.1 layout), or a "
+            + "hetscope store (method 2 with slice durations as latencies).")
     Path file;
+
+    @Option(names = "--seed-category", defaultValue = "kernel", description = "Store: category whose slow slices "
+            + "(duration >= Q3, or --threshold ns) open windows.")
+    String seedCategory;
+
+    @Option(names = "--category", paramLabel = "LIST", description = "Store: categories whose slices fill the "
+            + "windows (default all).")
+    String categories;
 
     @Option(names = "--method", defaultValue = "2", description = "1: fixed windows + utilisation; 2: windows "
             + "centred on latencies >= Q3 (default).")
@@ -78,6 +89,9 @@ public final class ContentionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (MiningInput.detect(file) == MiningInput.Kind.STORE) {
+            return store();
+        }
         SymbolTable symbols = MiningInput.symbols(trace.symbols);
         List<AccessEvent> et = MiningInput.trace(file, symbols, trace.strict);
         PatternFolding folding = new PatternFolding(symbols, trace.instructionBytes);
@@ -136,6 +150,31 @@ public final class ContentionCommand implements Callable<Integer> {
         }
         TablePrinter.print(System.out, output.style(), List.of(summary,
                 new Table(patterns.size() + " closed patterns", cols, rows)));
+        return 0;
+    }
+
+    private int store() throws Exception {
+        SlowEventWindows.Options o = new SlowEventWindows.Options(seedCategory, TraceOptions.csv(categories),
+                Durations.parse(window == null ? "1ms" : window), threshold, !"cpu".equals(items),
+                !"plain".equals(items), MinSupport.parse(epsilon));
+        SlowEventWindows.Result r;
+        try (Store store = Store.open(file)) {
+            r = SlowEventWindows.analyse(store, o);
+        }
+        Table summary = Table.builder("slow " + o.seedCategory() + " windows", "threshold_ns", "threshold_method",
+                        "seeds", "windows", "omega_ns", "epsilon")
+                .row(r.threshold(), threshold == null ? "Q3 (type 7) of durations" : "given", (long) r.seeds(),
+                        (long) r.windows().size(), o.omega(), (long) o.epsilon().count(r.windows().size())).build();
+        List<ContentionPattern> ranked = new ArrayList<>(r.patterns());
+        ranked.sort("time".equals(rank) ? ContentionPattern.BY_TIME : ContentionPattern.BY_SUPPORT);
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < ranked.size() && (limit <= 0 || i < limit); i++) {
+            ContentionPattern p = ranked.get(i);
+            rows.add(new Object[] {(long) (i + 1), (long) p.support(), p.ratio(), p.timeCovered(),
+                    String.join(" | ", p.items())});
+        }
+        TablePrinter.print(System.out, output.style(), List.of(summary, new Table(r.patterns().size()
+                + " closed patterns", List.of("rank", "support", "ratio", "time_covered_ns", "pattern"), rows)));
         return 0;
     }
 }

@@ -40,7 +40,9 @@ class KinetoKernelSequencesTest {
     private static final long WINDOW = 50_000_000L; // 50 ms: 25 windows, none empty
 
     private static StoreWindows.Windows windows;
+    private static SlowEventWindows.Result slow;
     private static List<List<String>> reference;
+    private static List<JsonNode> rawKernels;
 
     @BeforeAll
     static void importAndRead(@TempDir Path dir) throws Exception {
@@ -51,6 +53,8 @@ class KinetoKernelSequencesTest {
         try (Store s = Store.open(db)) {
             windows = StoreWindows.read(s, new StoreWindows.Options(WINDOW, List.of("kernel"), false,
                     StoreWindows.Vocabulary.NAME, false));
+            slow = SlowEventWindows.analyse(s, new SlowEventWindows.Options("kernel", List.of("kernel"), 5_000_000,
+                    null, true, false, MinSupport.parse("10%")));
         }
         reference = rawKernelWindows();
     }
@@ -68,6 +72,7 @@ class KinetoKernelSequencesTest {
             }
         }
         kernels.sort(Comparator.comparingLong(e -> e.get("ts").asLong()));
+        rawKernels = kernels;
         long origin = kernels.get(0).get("ts").asLong() * 1000;
         List<List<String>> out = new ArrayList<>();
         for (JsonNode k : kernels) {
@@ -139,6 +144,49 @@ class KinetoKernelSequencesTest {
             long recount = reference.stream().filter(w -> w.containsAll(s.items())).count();
             assertEquals(recount, s.support(), s.toString());
             assertTrue(windows.timeCovered(s) > 0);
+        }
+    }
+
+    @Test
+    void slowKernelWindowsRecountedFromTheRawFile() {
+        // Independent: durations in ns from the JSON text, Q3 by interpolation, quadratic windowing with absorption.
+        int n = rawKernels.size();
+        long[] ts = new long[n];
+        long[] dur = new long[n];
+        for (int i = 0; i < n; i++) {
+            ts[i] = rawKernels.get(i).get("ts").asLong() * 1000;
+            dur[i] = new java.math.BigDecimal(rawKernels.get(i).get("dur").asText()).movePointRight(3)
+                    .longValueExact();
+        }
+        long[] sorted = dur.clone();
+        java.util.Arrays.sort(sorted);
+        double h = 0.75 * (n - 1);
+        int lo = (int) h;
+        double q3 = sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo]);
+        assertEquals(q3, slow.threshold(), 1e-9);
+        boolean[] absorbed = new boolean[n];
+        List<Set<String>> transactions = new ArrayList<>();
+        for (int s = 0; s < n; s++) {
+            if (dur[s] < q3 || absorbed[s]) {
+                continue;
+            }
+            Set<String> t = new HashSet<>();
+            for (int i = 0; i < n; i++) {
+                if (2 * Math.abs(ts[i] - ts[s]) <= 5_000_000) {
+                    t.add(rawKernels.get(i).get("name").asText());
+                    absorbed[i] |= dur[i] >= q3;
+                }
+            }
+            transactions.add(t);
+        }
+        assertEquals(transactions.size(), slow.windows().size());
+        assertFalse(slow.patterns().isEmpty());
+        int threshold = MinSupport.parse("10%").count(transactions.size());
+        for (var p : slow.patterns()) {
+            long recount = transactions.stream().filter(t -> t.containsAll(p.items())).count();
+            assertEquals(recount, p.support(), p.items().toString());
+            assertTrue(p.support() >= threshold);
+            assertTrue(p.timeCovered() > 0);
         }
     }
 }
