@@ -60,6 +60,13 @@ public final class TablePrinter {
         return v.toString();
     }
 
+    /** Longest text cell in the aligned table; --csv and --json keep full values. */
+    static final int MAX_TEXT_WIDTH = 80;
+
+    private static String clip(String s) {
+        return s.length() <= MAX_TEXT_WIDTH ? s : s.substring(0, MAX_TEXT_WIDTH - 3) + "...";
+    }
+
     static void text(PrintStream out, Table t) {
         List<String> cols = t.columns();
         int[] width = new int[cols.size()];
@@ -72,7 +79,7 @@ public final class TablePrinter {
         for (int r = 0; r < t.size(); r++) {
             Object[] row = t.rows().get(r);
             for (int c = 0; c < cols.size(); c++) {
-                cells[r][c] = cell(row[c]);
+                cells[r][c] = clip(cell(row[c]));
                 width[c] = Math.max(width[c], cells[r][c].length());
                 if (row[c] != null && !(row[c] instanceof Number)) {
                     numeric[c] = false;
