@@ -3,8 +3,8 @@
 
 Runs LaunchHeavy alternately without and with the agent (same JVM flags), several repetitions, and prints the
 median wall time of each, the overhead ratio and the added time per traced OpenCL call. A third series runs
-the agent with device=off (API calls only, no events added to enqueues), a fourth with ffm=off (device times read
-through JOCL instead of direct foreign-function calls). The first agent run fills the agent's
+the agent with device=off (API calls only, no events added to enqueues), a fourth with ffm=off (device times always read
+through JOCL; by default the agent switches to direct foreign-function calls after 10 000 commands). The first agent run fills the agent's
 class cache and is reported apart (cold start). Needs capture/agent built
 (mvn -o -pl capture/agent package) and an OpenCL ICD (PoCL).
 

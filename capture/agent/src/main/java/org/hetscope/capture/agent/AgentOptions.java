@@ -11,10 +11,12 @@ import java.time.format.DateTimeFormatter;
  * 256), {@code flushms} (how often partly filled buffers are written, default 1000), {@code verbose},
  * {@code device=off} (API calls only: no events are added to enqueues and no device times are read),
  * {@code cache} (folder for the instrumented JOCL class, default ~/.cache/hetscope/agent; {@code off}),
- * {@code ffm=off} (read device times through JOCL even where the foreign-function API can call OpenCL directly).
+ * {@code ffm=N} (after N commands, default 10000, read device times by direct foreign-function calls into
+ * libOpenCL instead of through JOCL: setting them up costs ~0.2 s of CPU, each JOCL query ~1.7 us; {@code ffm=off}
+ * never).
  */
 record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boolean verbose, boolean device,
-                    Path cache, boolean direct) {
+                    Path cache, long directAfter) {
 
     static AgentOptions parse(String args) {
         Path out = null;
@@ -23,7 +25,7 @@ record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boole
         long flush = 1000;
         boolean verbose = false;
         boolean device = true;
-        boolean direct = true;
+        long directAfter = 10_000;
         Path cache = Path.of(System.getProperty("user.home"), ".cache", "hetscope", "agent");
         if (args != null && !args.isBlank()) {
             for (String part : args.split(",")) {
@@ -37,7 +39,7 @@ record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boole
                     case "flushms" -> flush = Math.max(10, Long.parseLong(v));
                     case "verbose" -> verbose = true;
                     case "device" -> device = !v.equals("off");
-                    case "ffm" -> direct = !v.equals("off");
+                    case "ffm" -> directAfter = v.equals("off") ? -1 : Long.parseLong(v);
                     case "cache" -> cache = v.equals("off") ? null : Path.of(v);
                     default -> throw new IllegalArgumentException("hetscope agent: unknown option '" + k
                             + "' (known: out, chunk, maxmb, flushms, verbose, device, cache, ffm)");
@@ -49,6 +51,6 @@ record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boole
             out = p != null ? Path.of(p) : Path.of("hetscope-opencl-" + ProcessHandle.current().pid() + "-"
                     + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        return new AgentOptions(out, chunk, maxMb * 1024 * 1024, flush, verbose, device, cache, direct);
+        return new AgentOptions(out, chunk, maxMb * 1024 * 1024, flush, verbose, device, cache, directAfter);
     }
 }

@@ -60,12 +60,15 @@ final class CommandCollector {
     private final Pointer timePtr = Pointer.toBuffer(time);
     private long nextQueueIndex = 1;
 
-    /** Direct calls into libOpenCL when available, else null (JOCL is used). */
-    private final NativeEvents natives;
+    /** Direct calls into libOpenCL once set up on the collector thread, else null (JOCL is used). */
+    private volatile NativeEvents natives;
+    /** Commands read through JOCL before switching to direct calls; -1: never switch. */
+    private final long directAfter;
+    private long collected;
 
-    CommandCollector(TraceWriter writer, NativeEvents natives) {
+    CommandCollector(TraceWriter writer, long directAfter) {
         this.writer = writer;
-        this.natives = natives;
+        this.directAfter = directAfter;
         thread = new Thread(this::run, "hetscope-command-collector");
         thread.setDaemon(true);
     }
@@ -137,6 +140,10 @@ final class CommandCollector {
                 }
                 int st = r == CL.CL_SUCCESS ? CL.CL_COMPLETE : ClInfo.eventStatus(h.event(), status, statusPtr);
                 record(q, h, st, r == CL.CL_SUCCESS ? end : 0);
+                if (++collected == directAfter && natives == null && !last) {
+                    // a program with many commands: the ~0.2 s set-up pays off against ~7 us per JOCL-read command
+                    natives = NativeEvents.create();
+                }
                 release(h.event());
                 q.pending.poll();
                 done++;
@@ -149,6 +156,7 @@ final class CommandCollector {
 
     /** One profiling time of an event: the OpenCL status, the value in {@link #lastValue}. */
     private int query(cl_event e, int param) {
+        NativeEvents natives = this.natives;
         if (natives != null) {
             try {
                 int r = natives.profiling(e.getNativePointer(), param);
@@ -164,6 +172,7 @@ final class CommandCollector {
     }
 
     private void release(cl_event e) {
+        NativeEvents natives = this.natives;
         if (natives != null) {
             try {
                 natives.release(e.getNativePointer());

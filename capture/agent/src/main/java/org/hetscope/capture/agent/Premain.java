@@ -43,11 +43,13 @@ public final class Premain {
         env.put("java_version", System.getProperty("java.version"));
         env.put("command", ProcessHandle.current().info().commandLine().orElse(""));
         env.put("host_clock", "System.nanoTime");
-        NativeEvents natives = o.direct() && o.device() ? NativeEvents.create() : null;
-        env.put("device_queries", natives != null ? "foreign-function" : "jocl");
+        long directAfter = o.device() ? o.directAfter() : -1;
+        // the path asked for; the collector stays with JOCL where the foreign-function API is missing
+        env.put("device_queries", directAfter < 0 ? "jocl" : "jocl, foreign-function after " + directAfter
+                + " commands");
         String metadata = TraceMetadata.text(uuid, clockOffset(), env);
         TraceWriter writer = new TraceWriter(o.out(), uuid, metadata, o.chunkBytes(), o.maxBytes(), o.flushMs());
-        CommandCollector collector = new CommandCollector(writer, natives);
+        CommandCollector collector = new CommandCollector(writer, directAfter);
         Tracer.writer = writer;
         Tracer.collector = collector;
         Tracer.deviceTimes = o.device();

@@ -63,10 +63,12 @@ class AgentTraceTest {
         check(viaJocl, true);
         assertTrue(java.nio.file.Files.readString(viaJocl.trace().resolve("metadata"))
                 .contains("device_queries = \"jocl\""));
-        ExampleRun direct = ExampleRun.run(work, "ffm", EX + "TransferPipeline", "3", "16384");
+        // direct calls from the 6th command on: both paths within one trace
+        ExampleRun direct = ExampleRun.runWith(work, "ffm", ",ffm=5", EX + "TransferPipeline", "3", "16384");
         check(direct, true);
         assertTrue(java.nio.file.Files.readString(direct.trace().resolve("metadata"))
-                .contains("device_queries = \"foreign-function\""), "Java 22+ with libOpenCL.so.1");
+                .contains("device_queries = \"jocl, foreign-function after 5 commands\""));
+        assertTrue(NativeEvents.create() != null, "the foreign-function path is available (Java 22+, libOpenCL.so.1)");
     }
 
     @Test
