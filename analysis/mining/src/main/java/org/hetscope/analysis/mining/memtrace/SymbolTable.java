@@ -10,8 +10,9 @@ import java.util.List;
 import org.hetscope.model.TraceFormatException;
 
 /**
- * Function names of code addresses, from an {@code nm -n} (optionally {@code -S}) listing or {@code objdump -t}-like
- * lines "ADDR [SIZE] TYPE NAME". The function of a PC is the text symbol with the greatest start address not above
+ * Function names of code addresses, from an {@code nm -n} (optionally {@code -S}) listing, lines "ADDR [SIZE] TYPE
+ * NAME" (text symbols T, t, W, w), or an {@code objdump -t} listing (function symbols, "ADDR FLAGS F SECTION SIZE
+ * NAME"). The function of a PC is the text symbol with the greatest start address not above
  * it, provided the PC lies before start + size when the size is known; otherwise {@code ??} (spec section 2).
  */
 public final class SymbolTable {
@@ -54,6 +55,22 @@ public final class SymbolTable {
                 String[] f = line.trim().split("\\s+");
                 if (f.length < 3 || f[0].isEmpty()) {
                     continue; // undefined symbols ("U name") and headers carry no address
+                }
+                if (f.length >= 5 && line.contains(" F ") && f[0].matches("[0-9a-fA-F]+")) {
+                    // objdump -t: "ADDR FLAGS F SECTION SIZE NAME"; only function symbols.
+                    try {
+                        ranges.add(new long[] {Long.parseUnsignedLong(f[0], 16),
+                                Long.parseUnsignedLong(f[f.length - 2], 16)});
+                        names.add(f[f.length - 1]);
+                        continue;
+                    } catch (NumberFormatException e) {
+                        throw new TraceFormatException(file, "line " + lineNo,
+                                "expected 'ADDRESS FLAGS F SECTION SIZE NAME' as objdump -t prints, got '"
+                                        + line.strip() + "'");
+                    }
+                }
+                if (f.length > 4 || !f[0].matches("(0[xX])?[0-9a-fA-F]+")) {
+                    continue; // headers of objdump -t, section and file symbols
                 }
                 try {
                     long start = Long.parseUnsignedLong(strip(f[0]), 16);

@@ -58,6 +58,21 @@ class AccessTraceReaderTest {
     }
 
     @Test
+    void objdumpSymbolTable(@TempDir Path dir) throws Exception {
+        Path od = dir.resolve("od.txt");
+        Files.writeString(od, "\nmjpeg:     file format elf32-tradbigmips\n\nSYMBOL TABLE:\n"
+                + "10000000 l    d  .text\t00000000 .text\n"
+                + "10008250 g     F .text\t00000024 cpu_mp_wait\n"
+                + "10009ee4 g     F .text\t00000098 idct\n"
+                + "10040000 g     O .data\t00000004 flag\n");
+        SymbolTable s = SymbolTable.read(od);
+        assertEquals("cpu_mp_wait", s.function(0x10008260L));
+        assertEquals(SymbolTable.UNKNOWN, s.function(0x10008274L));
+        assertEquals("idct", s.function(0x10009f78L));
+        assertEquals(SymbolTable.UNKNOWN, s.function(0x10040000L)); // data objects are not functions
+    }
+
+    @Test
     void badRowsNameFileAndLine(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("bad.txt");
         Files.writeString(f, "1 10 0x10 fetch 0x10 5\n1 11 0xZZ fetch 0x10 5\n1 12 0x10 fetch 0x10\n"
