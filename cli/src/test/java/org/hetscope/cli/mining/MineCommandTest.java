@@ -82,6 +82,56 @@ class MineCommandTest {
     }
 
     @Test
+    void storeSequencesAndSlowKernels(@TempDir Path dir) throws Exception {
+        Path fixture = Path.of(System.getProperty("hetscope.root", "."))
+                .resolve("../shared/fixtures/chrome/kineto-cuda-sampled-rank0.json.gz");
+        Path store = dir.resolve("k.hetscope");
+        Result imp = run("import", fixture.toString(), "-o", store.toString());
+        assertEquals(0, imp.code(), imp.err());
+        Result seq = run("mine", "sequences", store.toString(), "--window", "50ms", "--category", "kernel",
+                "--min-support", "20%", "--max-length", "2", "--limit", "0", "--csv");
+        assertEquals(0, seq.code(), seq.err());
+        // The same mining through the library gives the same patterns and supports.
+        java.util.Map<String, Long> expected = new java.util.HashMap<>();
+        try (org.hetscope.store.Store s = org.hetscope.store.Store.open(store)) {
+            var w = org.hetscope.analysis.mining.store.StoreWindows.read(s,
+                    new org.hetscope.analysis.mining.store.StoreWindows.Options(50_000_000L, List.of("kernel"), false,
+                            org.hetscope.analysis.mining.store.StoreWindows.Vocabulary.NAME, false));
+            for (var p : org.hetscope.analysis.mining.sequences.PrefixSpan.mine(w.sequenceDatabase(),
+                    org.hetscope.analysis.mining.itemsets.MinSupport.parse("20%"), 2)) {
+                expected.put(String.join(" -> ", p.events()), (long) p.support());
+            }
+        }
+        java.util.Map<String, Long> printed = new java.util.HashMap<>();
+        try (JsonParser p = new JsonFactory().createParser(run("mine", "sequences", store.toString(), "--window",
+                "50ms", "--category", "kernel", "--min-support", "20%", "--max-length", "2", "--limit", "0",
+                "--json").out())) {
+            String pattern = null;
+            long support = -1;
+            while (p.nextToken() != null) {
+                if (p.currentToken() == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    p.nextToken();
+                    if ("pattern".equals(name)) {
+                        pattern = p.getText();
+                    } else if ("support".equals(name)) {
+                        support = p.getLongValue();
+                    }
+                } else if (p.currentToken() == JsonToken.END_OBJECT && pattern != null) {
+                    printed.put(pattern, support);
+                    pattern = null;
+                }
+            }
+        }
+        assertEquals(expected, printed);
+        assertTrue(seq.out().lines().count() > 1);
+        Result slow = run("mine", "contention", store.toString(), "--window", "5ms", "--category", "kernel",
+                "--epsilon", "10%", "--items", "plain", "--csv");
+        assertEquals(0, slow.code(), slow.err());
+        assertTrue(slow.out().contains("Q3 (type 7) of durations"), slow.out());
+    }
+
+    @Test
     void badInputNamesFileAndLine(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("bin.dat");
         Files.write(f, new byte[] {'1', '\n', 0, 1, 2});
