@@ -121,8 +121,10 @@ public final class StoreWindows {
                         first = false;
                     }
                     long index = (ts - origin) / o.window();
-                    if (index > Integer.MAX_VALUE - 1) {
-                        throw new IllegalArgumentException("more than 2^31 windows: choose a longer window");
+                    if (index >= org.hetscope.analysis.mining.windows.FixedWindows.MAX_WINDOWS) {
+                        throw new IllegalArgumentException("more than "
+                                + org.hetscope.analysis.mining.windows.FixedWindows.MAX_WINDOWS
+                                + " windows: choose a longer window");
                     }
                     while (sequences.size() <= index) {
                         sequences.add(new ArrayList<>());

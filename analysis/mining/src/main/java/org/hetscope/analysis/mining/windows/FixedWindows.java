@@ -13,7 +13,14 @@ public record FixedWindows(long origin, long delta, long tMax) {
         if (tMax < origin) {
             throw new IllegalArgumentException("trace ends before the window origin");
         }
+        if (Math.ceilDiv(tMax - origin, delta) > MAX_WINDOWS) {
+            throw new IllegalArgumentException("a window of " + delta + " gives more than " + MAX_WINDOWS
+                    + " windows over " + (tMax - origin) + " time units: choose a longer window");
+        }
     }
+
+    /** More windows than this would not fit in memory as transactions; a longer window is asked for instead. */
+    public static final long MAX_WINDOWS = 50_000_000L;
 
     public int count() {
         long span = tMax - origin;

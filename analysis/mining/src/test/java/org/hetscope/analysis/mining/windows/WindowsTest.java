@@ -41,6 +41,8 @@ class WindowsTest {
         assertEquals(3, v.count());
         assertEquals(2, v.index(401));
         assertEquals(1, new FixedWindows(5, 10, 5).count());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new FixedWindows(0, 1, 1_000_000_000L));
     }
 
     @Test
