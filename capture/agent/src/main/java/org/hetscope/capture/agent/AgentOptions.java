@@ -11,7 +11,7 @@ import java.time.format.DateTimeFormatter;
  * 256), {@code flushms} (how often partly filled buffers are written, default 1000), {@code verbose},
  * {@code device=off} (API calls only: no events are added to enqueues and no device times are read),
  * {@code cache} (folder for the instrumented JOCL class, default ~/.cache/hetscope/agent; {@code off}),
- * {@code ffm=N} (after N commands, default 10000, read device times by direct foreign-function calls into
+ * {@code ffm=N} (after N commands, default 200000, read device times by direct foreign-function calls into
  * libOpenCL instead of through JOCL: setting them up costs ~0.2 s of CPU, each JOCL query ~1.7 us; {@code ffm=off}
  * never).
  */
@@ -25,7 +25,7 @@ record AgentOptions(Path out, int chunkBytes, long maxBytes, long flushMs, boole
         long flush = 1000;
         boolean verbose = false;
         boolean device = true;
-        long directAfter = 10_000;
+        long directAfter = 200_000;
         Path cache = Path.of(System.getProperty("user.home"), ".cache", "hetscope", "agent");
         if (args != null && !args.isBlank()) {
             for (String part : args.split(",")) {
