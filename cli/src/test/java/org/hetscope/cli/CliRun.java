@@ -4,10 +4,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
-/** Runs the command line in-process and captures what it printed. */
-record CliRun(int exitCode, String out, String err) {
+/** Runs the command line in-process and captures what it printed; shared by the CLI tests. */
+public record CliRun(int exitCode, String out, String err) {
 
-    static synchronized CliRun of(String... args) {
+    public static synchronized CliRun of(String... args) {
         PrintStream oldOut = System.out;
         PrintStream oldErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();

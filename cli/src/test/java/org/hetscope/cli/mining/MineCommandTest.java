@@ -6,47 +6,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.hetscope.cli.Main;
+import org.hetscope.cli.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hetscope mine} end to end, in process. */
 class MineCommandTest {
-    private record Result(int code, String out, String err) {}
 
-    private static synchronized Result run(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code = Main.run(args);
-            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-    }
 
     @Test
     void fimiTransactionsTable41(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("t41.dat");
         Files.writeString(f, "A B C\nA C\nA B C\n");
-        Result closed = run("mine", "transactions", f.toString(), "--closed", "--min-support", "2");
-        assertEquals(0, closed.code(), closed.err());
+        CliRun closed = CliRun.of("mine", "transactions", f.toString(), "--closed", "--min-support", "2");
+        assertEquals(0, closed.exitCode(), closed.err());
         assertEquals("A C (3)\nA B C (2)\n", closed.out());
-        Result all = run("mine", "transactions", f.toString(), "--all", "--min-support", "60%", "--count");
+        CliRun all = CliRun.of("mine", "transactions", f.toString(), "--all", "--min-support", "60%", "--count");
         assertEquals("7\n", all.out()); // ceil(0.6 * 3) = 2
-        Result json = run("mine", "transactions", f.toString(), "--min-support", "2", "--json");
+        CliRun json = CliRun.of("mine", "transactions", f.toString(), "--min-support", "2", "--json");
         List<String> items = new ArrayList<>();
         List<Long> supports = new ArrayList<>();
         try (JsonParser p = new JsonFactory().createParser(json.out())) {
@@ -62,7 +43,7 @@ class MineCommandTest {
         }
         assertEquals(List.of("A C", "A B C"), items);
         assertEquals(List.of(3L, 2L), supports);
-        Result seq = run("mine", "transactions", f.toString(), "--sequences", "--min-support", "3");
+        CliRun seq = CliRun.of("mine", "transactions", f.toString(), "--sequences", "--min-support", "3");
         assertEquals("A C (3)\nA (3)\nC (3)\n", seq.out());
     }
 
@@ -71,8 +52,8 @@ class MineCommandTest {
         Path f = dir.resolve("frames.dat");
         Files.writeString(f, "getFrame displayFrame\nint16 swint16\ngetFrame displayFrame\nwrite16 cpu_clock\n"
                 + "read16\ngetFrame displayFrame printk\nsum_up sem_down\ngetFrame displayFrame\n");
-        Result r = run("mine", "transactions", f.toString(), "--periodic", "--period", "2");
-        assertEquals(0, r.code(), r.err());
+        CliRun r = CliRun.of("mine", "transactions", f.toString(), "--periodic", "--period", "2");
+        assertEquals(0, r.exitCode(), r.err());
         assertEquals(List.of(
                 "displayFrame getFrame (start 1, period 2, length 2)",
                 "displayFrame getFrame (start 6, period 2, length 2)",
@@ -86,11 +67,11 @@ class MineCommandTest {
         Path fixture = Path.of(System.getProperty("hetscope.root", "."))
                 .resolve("../shared/fixtures/chrome/kineto-cuda-sampled-rank0.json.gz");
         Path store = dir.resolve("k.hetscope");
-        Result imp = run("import", fixture.toString(), "-o", store.toString());
-        assertEquals(0, imp.code(), imp.err());
-        Result seq = run("mine", "sequences", store.toString(), "--window", "50ms", "--category", "kernel",
+        CliRun imp = CliRun.of("import", fixture.toString(), "-o", store.toString());
+        assertEquals(0, imp.exitCode(), imp.err());
+        CliRun seq = CliRun.of("mine", "sequences", store.toString(), "--window", "50ms", "--category", "kernel",
                 "--min-support", "20%", "--max-length", "2", "--limit", "0", "--csv");
-        assertEquals(0, seq.code(), seq.err());
+        assertEquals(0, seq.exitCode(), seq.err());
         // The same mining through the library gives the same patterns and supports.
         java.util.Map<String, Long> expected = new java.util.HashMap<>();
         try (org.hetscope.store.Store s = org.hetscope.store.Store.open(store)) {
@@ -103,7 +84,7 @@ class MineCommandTest {
             }
         }
         java.util.Map<String, Long> printed = new java.util.HashMap<>();
-        try (JsonParser p = new JsonFactory().createParser(run("mine", "sequences", store.toString(), "--window",
+        try (JsonParser p = new JsonFactory().createParser(CliRun.of("mine", "sequences", store.toString(), "--window",
                 "50ms", "--category", "kernel", "--min-support", "20%", "--max-length", "2", "--limit", "0",
                 "--json").out())) {
             String pattern = null;
@@ -125,9 +106,9 @@ class MineCommandTest {
         }
         assertEquals(expected, printed);
         assertTrue(seq.out().lines().count() > 1);
-        Result slow = run("mine", "contention", store.toString(), "--window", "5ms", "--category", "kernel",
+        CliRun slow = CliRun.of("mine", "contention", store.toString(), "--window", "5ms", "--category", "kernel",
                 "--epsilon", "10%", "--items", "plain", "--csv");
-        assertEquals(0, slow.code(), slow.err());
+        assertEquals(0, slow.exitCode(), slow.err());
         assertTrue(slow.out().contains("Q3 (type 7) of durations"), slow.out());
     }
 
@@ -135,11 +116,11 @@ class MineCommandTest {
     void badInputNamesFileAndLine(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("bin.dat");
         Files.write(f, new byte[] {'1', '\n', 0, 1, 2});
-        Result r = run("mine", "transactions", f.toString(), "--min-support", "1");
-        assertEquals(1, r.code());
+        CliRun r = CliRun.of("mine", "transactions", f.toString(), "--min-support", "1");
+        assertEquals(1, r.exitCode());
         assertTrue(r.err().contains("bin.dat") && r.err().contains("line 2"), r.err());
-        Result missing = run("mine", "closed", dir.resolve("nope.txt").toString(), "--min-support", "1");
-        assertEquals(1, missing.code());
+        CliRun missing = CliRun.of("mine", "closed", dir.resolve("nope.txt").toString(), "--min-support", "1");
+        assertEquals(1, missing.exitCode());
         assertTrue(missing.err().contains("nope.txt"), missing.err());
     }
 
@@ -149,20 +130,20 @@ class MineCommandTest {
         List<String> runs = new ArrayList<>();
         for (int cores : new int[] {1, 2, 4}) {
             Path t = dir.resolve("gen" + cores + ".txt");
-            assertEquals(0, run("mine", "generate", t.toString(), "--cores", String.valueOf(cores),
-                    "--iterations", "40", "--seed", "2", "--symbols-out", nm.toString()).code());
+            assertEquals(0, CliRun.of("mine", "generate", t.toString(), "--cores", String.valueOf(cores),
+                    "--iterations", "40", "--seed", "2", "--symbols-out", nm.toString()).exitCode());
             runs.add(t.toString());
         }
-        Result c = run("mine", "contention", runs.get(2), "--symbols", nm.toString(), "--hit-latency", "5",
+        CliRun c = CliRun.of("mine", "contention", runs.get(2), "--symbols", nm.toString(), "--hit-latency", "5",
                 "--epsilon", "60%", "--limit", "1", "--csv");
-        assertEquals(0, c.code(), c.err());
+        assertEquals(0, c.exitCode(), c.err());
         String top = c.out().lines().filter(l -> l.startsWith("1,")).findFirst().orElseThrow();
         assertTrue(top.contains("bank_read") && top.contains("bank_write"), top);
         List<String> args = new ArrayList<>(List.of("mine", "scalability"));
         args.addAll(runs);
         args.addAll(List.of("--symbols", nm.toString(), "--min-p", "2", "--csv"));
-        Result s = run(args.toArray(String[]::new));
-        assertEquals(0, s.code(), s.err());
+        CliRun s = CliRun.of(args.toArray(String[]::new));
+        assertEquals(0, s.exitCode(), s.err());
         assertTrue(s.out().contains("[0x1000825c:0x10008268] cpu_mp_wait (4 of 4)"), s.out());
         assertTrue(s.out().lines().anyMatch(l -> l.contains("cpu_mp_wait (4 of 4)") && l.contains(",true,")),
                 s.out());
