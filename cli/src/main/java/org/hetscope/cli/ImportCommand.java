@@ -58,7 +58,12 @@ public final class ImportCommand implements Callable<Integer> {
                     pipe.finish();
                 }
             }
-            writer.commit();
+            progress.start("finishing store (nesting, sorting, compressing)", -1);
+            try {
+                writer.commit();
+            } finally {
+                progress.finish();
+            }
         } catch (TraceFormatException e) {
             System.err.println("hetscope: " + e.getMessage());
             if (keepPartial) {

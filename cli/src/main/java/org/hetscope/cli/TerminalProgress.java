@@ -57,6 +57,8 @@ public final class TerminalProgress implements Progress {
             int filled = (int) Math.min(width, width * done / total);
             err.printf("\r%s [%s%s] %3d%% %s ", label, "#".repeat(filled), " ".repeat(width - filled),
                     Math.min(100, 100 * done / total), rate);
+        } else if (done == 0) {
+            err.printf("\r%s ...", label);
         } else {
             err.printf("\r%s %,d %s ", label, done, rate);
         }
