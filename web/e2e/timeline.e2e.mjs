@@ -36,6 +36,18 @@ try {
     }, null, { timeout: 20000 });
   };
 
+  // Response bodies are parsed asynchronously by the handler above, so the page can be idle before the last
+  // window response has reached `windows`: wait for the response that matches a given view.
+  const responseFor = async (view) => {
+    const span = view.t1 - view.t0;
+    const match = () => [...windows].reverse().find((w) => w.t1 - w.t0 === span);
+    const deadline = Date.now() + 10000;
+    while (!match() && Date.now() < deadline) {
+      await page.waitForTimeout(50);
+    }
+    return match() || windows[windows.length - 1];
+  };
+
   const opened = Date.now();
   const tracksResponse = page.waitForResponse((r) => /\/api\/t\/0\/tracks$/.test(new URL(r.url()).pathname));
   await page.goto(url);
@@ -47,7 +59,7 @@ try {
   result.domTracks = await page.$$eval('.track-row .track-name', (els) => els.map((e) => e.textContent));
   const wide = await page.evaluate(() => ({ view: window.__hetscope.view(), frame: window.__hetscope.frame() }));
   check(wide.frame.items > 0, 'the first frame drew slices');
-  const wideResponse = windows[windows.length - 1];
+  const wideResponse = await responseFor(wide.view);
   check(wideResponse && wideResponse.tracks.every((t) => t.items.length <= wideResponse.px),
     'no track got more items than pixels');
 
@@ -65,7 +77,7 @@ try {
   await page.waitForFunction((n) => window.__hetscope.frame().fetches > n && !window.__hetscope.frame().busy,
     fetchesBefore, { timeout: 20000 });
   const narrow = await page.evaluate(() => ({ view: window.__hetscope.view(), frame: window.__hetscope.frame() }));
-  const narrowResponse = windows[windows.length - 1];
+  const narrowResponse = await responseFor(narrow.view);
   check(narrow.view.t1 - narrow.view.t0 < (wide.view.t1 - wide.view.t0) / 10, 'wheel zoom narrowed the window');
   check(narrowResponse.t1 - narrowResponse.t0 === narrow.view.t1 - narrow.view.t0, 'the API was asked for the new window');
   const singlesIn = (resp, a, b) => resp.tracks.reduce((n, t) =>
