@@ -61,6 +61,12 @@ final class ChromeTraceReader {
     private final SliceIndex sliceIndex = new SliceIndex();
     private final List<FlowEnd> flowEnds = new ArrayList<>();
     private final LongLongMap apiByCorrelation = new LongLongMap();
+    /** Byte counts that API calls carry ("size" in ROCm runtime args), for copies that lack their own. */
+    private final LongLongMap apiBytesByCorrelation = new LongLongMap();
+    /** Copies without a byte count, completed from their API call's size at the end. */
+    private final List<TransferWithoutBytes> transfersWithoutBytes = new ArrayList<>();
+
+    private record TransferWithoutBytes(Transfer transfer, String where) {}
     private final GrowableLongs gpuCorrelation = new GrowableLongs();
     private CountingStream counting;
     private boolean gzip;
@@ -688,6 +694,9 @@ final class ChromeTraceReader {
         if (ev.hasCorrelation) {
             if (category == Category.API) {
                 apiByCorrelation.putIfAbsent(ev.correlation, id);
+                if (ev.hasBytes) {
+                    apiBytesByCorrelation.putIfAbsent(ev.correlation, ev.bytes);
+                }
             } else if (isGpuCategory(cat)) {
                 gpuCorrelation.add(ev.correlation);
                 gpuCorrelation.add(id);
@@ -746,10 +755,28 @@ final class ChromeTraceReader {
             case HTOD, DTOD, PTOP, MEMSET -> deviceId;
             default -> null;
         };
-        sink.transfer(new Transfer(sink.newId(Entity.TRANSFER), sliceId, ts, dur, ev.hasBytes ? ev.bytes : 0, kind,
-                src, dst, null, null, null, ev.hasCorrelation ? ev.correlation : null));
-        if (!ev.hasBytes) {
-            count("copy or fill without a byte count (0 bytes stored)", eventPosition());
+        Transfer t = new Transfer(sink.newId(Entity.TRANSFER), sliceId, ts, dur, ev.hasBytes ? ev.bytes : 0, kind,
+                src, dst, null, null, null, ev.hasCorrelation ? ev.correlation : null);
+        if (ev.hasBytes) {
+            sink.transfer(t);
+        } else {
+            transfersWithoutBytes.add(new TransferWithoutBytes(t, eventPosition()));
+        }
+    }
+
+    /** Emits the copies that lacked a byte count, with the size their launching API call gave where it did. */
+    private void completeTransferBytes() {
+        for (TransferWithoutBytes pending : transfersWithoutBytes) {
+            Transfer t = pending.transfer();
+            long bytes = t.correlationId() == null ? -1 : apiBytesByCorrelation.get(t.correlationId(), -1);
+            if (bytes >= 0) {
+                sink.transfer(new Transfer(t.id(), t.sliceId(), t.ts(), t.dur(), bytes, t.kind(), t.srcDeviceId(),
+                        t.dstDeviceId(), t.srcNodeId(), t.dstNodeId(), t.blockId(), t.correlationId()));
+                count("copy or fill whose byte count comes from its API call's size", pending.where());
+            } else {
+                sink.transfer(t);
+                count("copy or fill without a byte count (0 bytes stored)", pending.where());
+            }
         }
     }
 
@@ -927,6 +954,7 @@ final class ChromeTraceReader {
         }
         resolveCorrelationFlows();
         resolveSourceFlows();
+        completeTransferBytes();
         tree.emit();
         sink.info("chrome.events", Long.toString(events));
         if (kernelCounters > 0) {

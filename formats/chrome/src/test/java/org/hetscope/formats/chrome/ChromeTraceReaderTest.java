@@ -152,6 +152,30 @@ class ChromeTraceReaderTest {
     }
 
     @org.junit.jupiter.api.Test
+    void copiesWithoutBytesTakeTheSizeOfTheirApiCall() throws Exception {
+        // ROCm Kineto: the gpu_memcpy event has no "bytes"; its hipMemcpyWithStream call (same correlation) has
+        // "size": "2560" as a string.
+        Map<Long, Long> sizeByCorrelation = new HashMap<>();
+        long copies = 0;
+        for (JsonNode e : Fixtures.rawEvents("kineto-rocm6.2-mi250-minitoy.json.gz")) {
+            JsonNode a = e.path("args");
+            if ("cuda_runtime".equals(e.path("cat").asText()) && a.has("size")) {
+                sizeByCorrelation.put(a.get("correlation").asLong(), Long.parseLong(a.get("size").asText()));
+            }
+            if ("gpu_memcpy".equals(e.path("cat").asText())) {
+                copies++;
+            }
+        }
+        CollectingSink sink = read("kineto-rocm6.2-mi250-minitoy.json.gz");
+        assertEquals(copies, sink.transfers.size());
+        for (var t : sink.transfers) {
+            assertEquals(sizeByCorrelation.get(t.correlationId()), t.bytes());
+        }
+        assertEquals(copies, sink.skipped.get("copy or fill whose byte count comes from its API call's size"));
+        assertEquals(null, sink.skipped.get("copy or fill without a byte count (0 bytes stored)"));
+    }
+
+    @org.junit.jupiter.api.Test
     void kernelDispatchAttributes() throws Exception {
         // {"name": "ampere_sgemm_128x64_nn", ..., "registers per thread": 122, "shared memory": 12544,
         //  "grid": [8, 16, 5], "block": [128, 1, 1]} in the raw file
