@@ -111,7 +111,8 @@ final class CommandCollector {
         running = false;
         LockSupport.unpark(thread);
         try {
-            thread.join(2000);
+            // A loaded machine can delay the collector; the final sweep must not race it.
+            thread.join(10_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
