@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.model.Category;
 import org.hetscope.model.Device;
 import org.hetscope.model.DeviceKind;

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Device;
@@ -73,9 +74,28 @@ final class RocpdReader {
         this.progress = progress;
     }
 
+    /** The view or table for a logical rocpd name: the name itself, else the first {@code name_<uuid>} table. */
+    static String resolve(SqliteSchema schema, String logical) {
+        if (schema.has(logical)) {
+            return logical;
+        }
+        for (String t : schema.tables()) {
+            if (t.startsWith(logical + "_") && !t.substring(logical.length() + 1).contains("info")
+                    && Character.isLetterOrDigit(t.charAt(t.length() - 1)) && looksLikeUuidSuffix(t, logical)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    private static boolean looksLikeUuidSuffix(String table, String logical) {
+        String suffix = table.substring(logical.length() + 1);
+        return suffix.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || ch == '_');
+    }
+
     static boolean isRocpd(SqliteSchema schema) {
-        return schema.resolve("rocpd_string") != null && (schema.resolve("rocpd_kernel_dispatch") != null
-                || schema.resolve("rocpd_region") != null || schema.resolve("rocpd_memory_copy") != null);
+        return resolve(schema, "rocpd_string") != null && (resolve(schema, "rocpd_kernel_dispatch") != null
+                || resolve(schema, "rocpd_region") != null || resolve(schema, "rocpd_memory_copy") != null);
     }
 
     void read() throws SQLException, TraceFormatException {
@@ -84,7 +104,7 @@ final class RocpdReader {
             throw new TraceFormatException(file, "sqlite_master", "not a rocpd database: no rocpd_string table "
                     + "together with rocpd_kernel_dispatch, rocpd_region or rocpd_memory_copy");
         }
-        String dispatch = schema.resolve("rocpd_kernel_dispatch");
+        String dispatch = resolve(schema, "rocpd_kernel_dispatch");
         if (dispatch != null && (!schema.has(dispatch, "start") || !schema.has(dispatch, "end"))) {
             throw new TraceFormatException(file, "table " + dispatch, "kernel dispatches without start/end columns "
                     + "(rocpd schema older than version 3 is not supported)");
@@ -106,7 +126,7 @@ final class RocpdReader {
     }
 
     private String table(String logical) {
-        return schema.resolve(logical);
+        return resolve(schema, logical);
     }
 
     private String col(String table, String column) {
