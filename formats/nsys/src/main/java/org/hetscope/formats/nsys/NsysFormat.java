@@ -1,12 +1,10 @@
 package org.hetscope.formats.nsys;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import org.hetscope.formats.sqlite.SqliteFiles;
 import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormat;
@@ -18,7 +16,6 @@ import org.hetscope.model.TraceSink;
  * copies, memsets, synchronisation records, NVTX ranges and GPU descriptions.
  */
 public final class NsysFormat implements TraceFormat {
-    static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
 
     @Override
     public String name() {
@@ -27,7 +24,7 @@ public final class NsysFormat implements TraceFormat {
 
     @Override
     public boolean accepts(Path input) throws IOException {
-        if (!isSqlite(input)) {
+        if (!SqliteFiles.isSqlite(input)) {
             return false;
         }
         try (Connection c = SqliteFiles.openReadOnly(input)) {
@@ -37,22 +34,9 @@ public final class NsysFormat implements TraceFormat {
         }
     }
 
-    static boolean isSqlite(Path input) throws IOException {
-        if (!Files.isRegularFile(input) || Files.size(input) < 100) {
-            return false;
-        }
-        byte[] head = new byte[SQLITE_MAGIC.length];
-        try (InputStream in = Files.newInputStream(input)) {
-            if (in.readNBytes(head, 0, head.length) != head.length) {
-                return false;
-            }
-        }
-        return java.util.Arrays.equals(head, SQLITE_MAGIC);
-    }
-
     @Override
     public void read(Path input, TraceSink sink, Progress progress) throws IOException, TraceFormatException {
-        if (!isSqlite(input)) {
+        if (!SqliteFiles.isSqlite(input)) {
             throw new TraceFormatException(input, "offset 0", "not an SQLite database (no 'SQLite format 3' header)");
         }
         try (Connection c = SqliteFiles.openReadOnly(input)) {

@@ -1,0 +1,38 @@
+package org.hetscope.formats.sqlite;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Arrays;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
+
+/** Recognises SQLite files and opens them read-only, so that importing never changes the user's database. */
+public final class SqliteFiles {
+    private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+
+    private SqliteFiles() {
+    }
+
+    /** Whether {@code input} is a regular file that starts with the SQLite header. */
+    public static boolean isSqlite(Path input) throws IOException {
+        if (!Files.isRegularFile(input) || Files.size(input) < 100) {
+            return false;
+        }
+        byte[] head = new byte[SQLITE_MAGIC.length];
+        try (InputStream in = Files.newInputStream(input)) {
+            return in.readNBytes(head, 0, head.length) == head.length && Arrays.equals(head, SQLITE_MAGIC);
+        }
+    }
+
+    public static Connection openReadOnly(Path file) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        config.setOpenMode(SQLiteOpenMode.READONLY);
+        return config.createConnection("jdbc:sqlite:" + file.toAbsolutePath());
+    }
+}
