@@ -13,16 +13,17 @@ final class DecimalText {
     private static final double[] POW10 = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
         1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-    /**
-     * A decimal time text times 10^shift, as an exact integer (ms with shift 6 gives ns). Texts with more
-     * fraction digits than {@code shift} or with an exponent go through {@link Nanos#fromDecimal}, which rounds
-     * half-even.
-     */
-    long scaled(byte[] buf, int off, int len, int shift) {
-        rounded = false;
+    // What the last scan read: the digits as one integer, how many are significant, how many follow the point.
+    private long mantissa;
+    private int significantDigits;
+    private int fractionDigits;
+    private boolean negative;
+
+    /** Reads {@code [sign] digits [. digits]}; false when the text is anything else (an exponent, no digit). */
+    private boolean scan(byte[] buf, int off, int len) {
         int i = off;
         int end = off + len;
-        boolean negative = false;
+        negative = false;
         if (i < end && (buf[i] == '-' || buf[i] == '+')) {
             negative = buf[i] == '-';
             i++;
@@ -45,14 +46,28 @@ final class DecimalText {
             } else if (c == '.' && frac < 0) {
                 frac = 0;
             } else {
-                return slow(buf, off, len, shift);
+                return false;
             }
         }
-        if (!any) {
+        mantissa = v;
+        significantDigits = digits;
+        fractionDigits = Math.max(frac, 0);
+        return any;
+    }
+
+    /**
+     * A decimal time text times 10^shift, as an exact integer (ms with shift 6 gives ns). Texts with more
+     * fraction digits than {@code shift} or with an exponent go through {@link Nanos#fromDecimal}, which rounds
+     * half-even.
+     */
+    long scaled(byte[] buf, int off, int len, int shift) {
+        rounded = false;
+        if (!scan(buf, off, len)) {
             return slow(buf, off, len, shift);
         }
-        int f = Math.max(frac, 0);
-        if (digits > 18 || digits + shift - f > 18) {
+        long v = mantissa;
+        int f = fractionDigits;
+        if (significantDigits > 18 || significantDigits + shift - f > 18) {
             return slow(buf, off, len, shift);
         }
         if (f > shift) {
@@ -94,40 +109,12 @@ final class DecimalText {
     }
 
     /** A decimal number as the nearest double (same result as {@link Double#parseDouble}). */
-    static double toDouble(byte[] buf, int off, int len) {
-        int i = off;
-        int end = off + len;
-        boolean negative = false;
-        if (i < end && (buf[i] == '-' || buf[i] == '+')) {
-            negative = buf[i] == '-';
-            i++;
-        }
-        long v = 0;
-        int digits = 0;
-        int frac = -1;
-        boolean any = false;
-        for (; i < end; i++) {
-            byte c = buf[i];
-            if (c >= '0' && c <= '9') {
-                any = true;
-                if (v != 0 || c != '0') {
-                    digits++;
-                }
-                v = v * 10 + (c - '0');
-                if (frac >= 0) {
-                    frac++;
-                }
-            } else if (c == '.' && frac < 0) {
-                frac = 0;
-            } else {
-                return Double.parseDouble(new String(buf, off, len, java.nio.charset.StandardCharsets.ISO_8859_1));
-            }
-        }
+    double toDouble(byte[] buf, int off, int len) {
         // Both the mantissa (< 2^53) and the power of ten are exact doubles: one division rounds correctly.
-        if (!any || digits > 15 || frac > 22) {
+        if (!scan(buf, off, len) || significantDigits > 15 || fractionDigits > 22) {
             return Double.parseDouble(new String(buf, off, len, java.nio.charset.StandardCharsets.ISO_8859_1));
         }
-        double d = frac > 0 ? v / POW10[frac] : v;
+        double d = fractionDigits > 0 ? mantissa / POW10[fractionDigits] : mantissa;
         return negative ? -d : d;
     }
 }

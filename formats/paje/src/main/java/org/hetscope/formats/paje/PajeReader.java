@@ -514,7 +514,7 @@ public final class PajeReader {
                 int f = def.index(Field.VALUE);
                 double value;
                 try {
-                    value = DecimalText.toDouble(buf, fs[f], fe[f] - fs[f]);
+                    value = decimals.toDouble(buf, fs[f], fe[f] - fs[f]);
                 } catch (NumberFormatException e) {
                     throw new IllegalArgumentException("bad variable value '" + text(buf, fs[f], fe[f]) + "'");
                 }

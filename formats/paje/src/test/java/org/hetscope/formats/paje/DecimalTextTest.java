@@ -34,7 +34,7 @@ class DecimalTextTest {
                 assertEquals(exact.stripTrailingZeros().scale() > 0, d.lastRounded(), s);
             }
             byte[] bytes = s.getBytes(StandardCharsets.US_ASCII);
-            assertEquals(Double.parseDouble(s), DecimalText.toDouble(bytes, 0, bytes.length), s);
+            assertEquals(Double.parseDouble(s), d.toDouble(bytes, 0, bytes.length), s);
         }
     }
 }
