@@ -411,6 +411,30 @@ final class NsysReader {
 
     // ---- GPU activities -------------------------------------------------------------------------------------
 
+    /** Receives one row of a CUPTI activity table: the columns they all have, then the table's own from 7 on. */
+    private interface ActivityRow {
+        void accept(ResultSet rs, long start, long end, long dev, long stream, Long corr, long gpid)
+                throws SQLException;
+    }
+
+    /**
+     * Reads every row of an activity table (kernel, memcpy, memset, sync): start, end, device, stream, correlation
+     * and process as columns 1 to 6, whichever of them this export has, then {@code extraColumns}.
+     */
+    private void forEachActivity(String t, ActivityRow row, String... extraColumns) throws SQLException {
+        String sql = "SELECT start, \"end\", " + String.join(", ",
+                schema.column(t, "deviceId", "0"), schema.column(t, "streamId", "NULL"),
+                schema.column(t, "correlationId", "NULL"), schema.column(t, "globalPid", "NULL")) + ", "
+                + String.join(", ", extraColumns) + " FROM " + t;
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                tick();
+                row.accept(rs, rs.getLong(1), rs.getLong(2), rs.getLong(3), longOr(rs, 4, MISSING), longOrNull(rs, 5),
+                        longOr(rs, 6, MISSING));
+            }
+        }
+    }
+
     private void readKernels() throws SQLException {
         String t = KERNEL;
         if (!schema.has(t)) {
@@ -418,41 +442,28 @@ final class NsysReader {
         }
         String nameColumn = schema.has(t, "shortName") ? "shortName" : schema.has(t, "demangledName")
                 ? "demangledName" : "NULL";
-        String sql = "SELECT start, \"end\", " + String.join(", ",
-                schema.column(t, "deviceId", "0"), schema.column(t, "streamId", "NULL"),
-                schema.column(t, "correlationId", "NULL"), schema.column(t, "globalPid", "NULL"), nameColumn,
+        JsonText args = new JsonText();
+        forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
+            String name = strings.getOrDefault(rs.getLong(7), "<unknown kernel>");
+            String demangled = strings.get(rs.getLong(8));
+            args.reset();
+            if (demangled != null && !demangled.equals(name)) {
+                args.put("demangledName", demangled);
+            }
+            long id = sink.newId(Entity.SLICE);
+            sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start), name,
+                    Category.KERNEL, "kernel", -1, corr, args.toStringOrNull()));
+            Long regs = longOrNull(rs, 15);
+            sink.kernel(new KernelLaunch(id, device(dev), stream == MISSING ? null : stream, corr,
+                    dim(rs, 9), dim(rs, 12), regs == null ? null : regs.intValue(), longOrNull(rs, 16),
+                    longOrNull(rs, 17)));
+            link(id, gpid, corr, "launch");
+        }, nameColumn,
                 schema.column(t, "demangledName", "NULL"), schema.column(t, "gridX", "NULL"),
                 schema.column(t, "gridY", "NULL"), schema.column(t, "gridZ", "NULL"),
                 schema.column(t, "blockX", "NULL"), schema.column(t, "blockY", "NULL"),
                 schema.column(t, "blockZ", "NULL"), schema.column(t, "registersPerThread", "NULL"),
-                schema.column(t, "staticSharedMemory", "NULL"), schema.column(t, "dynamicSharedMemory", "NULL"))
-                + " FROM " + t;
-        JsonText args = new JsonText();
-        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                tick();
-                long start = rs.getLong(1);
-                long end = rs.getLong(2);
-                long dev = rs.getLong(3);
-                long stream = longOr(rs, 4, MISSING);
-                Long corr = longOrNull(rs, 5);
-                long gpid = longOr(rs, 6, MISSING);
-                String name = strings.getOrDefault(rs.getLong(7), "<unknown kernel>");
-                String demangled = strings.get(rs.getLong(8));
-                args.reset();
-                if (demangled != null && !demangled.equals(name)) {
-                    args.put("demangledName", demangled);
-                }
-                long id = sink.newId(Entity.SLICE);
-                sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start), name,
-                        Category.KERNEL, "kernel", -1, corr, args.toStringOrNull()));
-                Long regs = longOrNull(rs, 15);
-                sink.kernel(new KernelLaunch(id, device(dev), stream == MISSING ? null : stream, corr,
-                        dim(rs, 9), dim(rs, 12), regs == null ? null : regs.intValue(), longOrNull(rs, 16),
-                        longOrNull(rs, 17)));
-                link(id, gpid, corr, "launch");
-            }
-        }
+                schema.column(t, "staticSharedMemory", "NULL"), schema.column(t, "dynamicSharedMemory", "NULL"));
     }
 
     private void readMemcpy() throws SQLException {
@@ -460,50 +471,37 @@ final class NsysReader {
         if (!schema.has(t)) {
             return;
         }
-        String sql = "SELECT start, \"end\", " + String.join(", ",
-                schema.column(t, "deviceId", "0"), schema.column(t, "streamId", "NULL"),
-                schema.column(t, "correlationId", "NULL"), schema.column(t, "globalPid", "NULL"),
-                schema.column(t, "bytes", "0"), schema.column(t, "copyKind", "NULL"),
-                schema.column(t, "srcKind", "NULL"), schema.column(t, "dstKind", "NULL"),
-                schema.column(t, "srcDeviceId", "NULL"), schema.column(t, "dstDeviceId", "NULL")) + " FROM " + t;
         JsonText args = new JsonText();
-        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                tick();
-                long start = rs.getLong(1);
-                long end = rs.getLong(2);
-                long dev = rs.getLong(3);
-                long stream = longOr(rs, 4, MISSING);
-                Long corr = longOrNull(rs, 5);
-                long gpid = longOr(rs, 6, MISSING);
-                long bytes = rs.getLong(7);
-                Long copyKind = longOrNull(rs, 8);
-                TransferKind kind = transferKind(copyKind);
-                String label = copyKind == null ? "Unknown" : memcpyKinds.getOrDefault(copyKind, kind.label());
-                Long srcKind = longOrNull(rs, 9);
-                Long dstKind = longOrNull(rs, 10);
-                args.reset().put("bytes", bytes).put("copyKind", label);
-                if (srcKind != null) {
-                    args.put("srcKind", memKinds.getOrDefault(srcKind, memKindFallback(srcKind)));
-                }
-                if (dstKind != null) {
-                    args.put("dstKind", memKinds.getOrDefault(dstKind, memKindFallback(dstKind)));
-                }
-                long id = sink.newId(Entity.SLICE);
-                sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start),
-                        "[CUDA memcpy " + label + "]", Category.MEMCPY, "gpu_memcpy", -1, corr, args.toString()));
-                Long srcDev = longOrNull(rs, 11);
-                Long dstDev = longOrNull(rs, 12);
-                long device = device(dev);
-                Long src = srcDev != null ? Long.valueOf(device(srcDev))
-                        : kind == TransferKind.DTOH || kind == TransferKind.DTOD ? Long.valueOf(device) : null;
-                Long dst = dstDev != null ? Long.valueOf(device(dstDev))
-                        : kind == TransferKind.HTOD || kind == TransferKind.DTOD ? Long.valueOf(device) : null;
-                sink.transfer(new Transfer(sink.newId(Entity.TRANSFER), id, start, Math.max(0, end - start), bytes,
-                        kind, src, dst, null, null, null, corr));
-                link(id, gpid, corr, "launch");
+        forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
+            long bytes = rs.getLong(7);
+            Long copyKind = longOrNull(rs, 8);
+            TransferKind kind = transferKind(copyKind);
+            String label = copyKind == null ? "Unknown" : memcpyKinds.getOrDefault(copyKind, kind.label());
+            Long srcKind = longOrNull(rs, 9);
+            Long dstKind = longOrNull(rs, 10);
+            args.reset().put("bytes", bytes).put("copyKind", label);
+            if (srcKind != null) {
+                args.put("srcKind", memKinds.getOrDefault(srcKind, memKindFallback(srcKind)));
             }
-        }
+            if (dstKind != null) {
+                args.put("dstKind", memKinds.getOrDefault(dstKind, memKindFallback(dstKind)));
+            }
+            long id = sink.newId(Entity.SLICE);
+            sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start),
+                    "[CUDA memcpy " + label + "]", Category.MEMCPY, "gpu_memcpy", -1, corr, args.toString()));
+            Long srcDev = longOrNull(rs, 11);
+            Long dstDev = longOrNull(rs, 12);
+            long device = device(dev);
+            Long src = srcDev != null ? Long.valueOf(device(srcDev))
+                    : kind == TransferKind.DTOH || kind == TransferKind.DTOD ? Long.valueOf(device) : null;
+            Long dst = dstDev != null ? Long.valueOf(device(dstDev))
+                    : kind == TransferKind.HTOD || kind == TransferKind.DTOD ? Long.valueOf(device) : null;
+            sink.transfer(new Transfer(sink.newId(Entity.TRANSFER), id, start, Math.max(0, end - start), bytes,
+                    kind, src, dst, null, null, null, corr));
+            link(id, gpid, corr, "launch");
+        }, schema.column(t, "bytes", "0"), schema.column(t, "copyKind", "NULL"),
+                schema.column(t, "srcKind", "NULL"), schema.column(t, "dstKind", "NULL"),
+                schema.column(t, "srcDeviceId", "NULL"), schema.column(t, "dstDeviceId", "NULL"));
     }
 
     private void readMemset() throws SQLException {
@@ -511,40 +509,27 @@ final class NsysReader {
         if (!schema.has(t)) {
             return;
         }
-        String sql = "SELECT start, \"end\", " + String.join(", ",
-                schema.column(t, "deviceId", "0"), schema.column(t, "streamId", "NULL"),
-                schema.column(t, "correlationId", "NULL"), schema.column(t, "globalPid", "NULL"),
-                schema.column(t, "bytes", "0"), schema.column(t, "value", "NULL"),
-                schema.column(t, "memKind", "NULL")) + " FROM " + t;
         JsonText args = new JsonText();
-        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                tick();
-                long start = rs.getLong(1);
-                long end = rs.getLong(2);
-                long dev = rs.getLong(3);
-                long stream = longOr(rs, 4, MISSING);
-                Long corr = longOrNull(rs, 5);
-                long gpid = longOr(rs, 6, MISSING);
-                long bytes = rs.getLong(7);
-                args.reset().put("bytes", bytes);
-                Long value = longOrNull(rs, 8);
-                if (value != null) {
-                    args.put("value", value);
-                }
-                Long memKind = longOrNull(rs, 9);
-                if (memKind != null) {
-                    args.put("memKind", memKinds.getOrDefault(memKind, memKindFallback(memKind)));
-                }
-                long id = sink.newId(Entity.SLICE);
-                sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start),
-                        "[CUDA memset]", Category.MEMSET, "gpu_memset", -1, corr, args.toString()));
-                long device = device(dev);
-                sink.transfer(new Transfer(sink.newId(Entity.TRANSFER), id, start, Math.max(0, end - start), bytes,
-                        TransferKind.MEMSET, null, device, null, null, null, corr));
-                link(id, gpid, corr, "launch");
+        forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
+            long bytes = rs.getLong(7);
+            args.reset().put("bytes", bytes);
+            Long value = longOrNull(rs, 8);
+            if (value != null) {
+                args.put("value", value);
             }
-        }
+            Long memKind = longOrNull(rs, 9);
+            if (memKind != null) {
+                args.put("memKind", memKinds.getOrDefault(memKind, memKindFallback(memKind)));
+            }
+            long id = sink.newId(Entity.SLICE);
+            sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start),
+                    "[CUDA memset]", Category.MEMSET, "gpu_memset", -1, corr, args.toString()));
+            long device = device(dev);
+            sink.transfer(new Transfer(sink.newId(Entity.TRANSFER), id, start, Math.max(0, end - start), bytes,
+                    TransferKind.MEMSET, null, device, null, null, null, corr));
+            link(id, gpid, corr, "launch");
+        }, schema.column(t, "bytes", "0"), schema.column(t, "value", "NULL"),
+                schema.column(t, "memKind", "NULL"));
     }
 
     private void readSync() throws SQLException {
@@ -552,36 +537,23 @@ final class NsysReader {
         if (!schema.has(t)) {
             return;
         }
-        String sql = "SELECT start, \"end\", " + String.join(", ",
-                schema.column(t, "deviceId", "0"), schema.column(t, "streamId", "NULL"),
-                schema.column(t, "correlationId", "NULL"), schema.column(t, "globalPid", "NULL"),
-                schema.column(t, "syncType", "NULL"), schema.column(t, "eventId", "NULL")) + " FROM " + t;
         JsonText args = new JsonText();
-        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                tick();
-                long start = rs.getLong(1);
-                long end = rs.getLong(2);
-                long dev = rs.getLong(3);
-                long stream = longOr(rs, 4, MISSING);
-                Long corr = longOrNull(rs, 5);
-                long gpid = longOr(rs, 6, MISSING);
-                Long type = longOrNull(rs, 7);
-                Long event = longOrNull(rs, 8);
-                String label = type == null ? "Synchronization" : syncTypes.getOrDefault(type, "sync type " + type);
-                args.reset();
-                if (stream != MISSING && stream != NO_STREAM) {
-                    args.put("stream", stream);
-                }
-                if (event != null && event != NO_STREAM) {
-                    args.put("eventId", event);
-                }
-                long id = sink.newId(Entity.SLICE);
-                sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start), label,
-                        Category.SYNC, "cuda_sync", -1, corr, args.toStringOrNull()));
-                link(id, gpid, corr, "sync");
+        forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
+            Long type = longOrNull(rs, 7);
+            Long event = longOrNull(rs, 8);
+            String label = type == null ? "Synchronization" : syncTypes.getOrDefault(type, "sync type " + type);
+            args.reset();
+            if (stream != MISSING && stream != NO_STREAM) {
+                args.put("stream", stream);
             }
-        }
+            if (event != null && event != NO_STREAM) {
+                args.put("eventId", event);
+            }
+            long id = sink.newId(Entity.SLICE);
+            sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start), label,
+                    Category.SYNC, "cuda_sync", -1, corr, args.toStringOrNull()));
+            link(id, gpid, corr, "sync");
+        }, schema.column(t, "syncType", "NULL"), schema.column(t, "eventId", "NULL"));
     }
 
     private void readNvtx() throws SQLException {
