@@ -30,8 +30,10 @@ final class RocmMapper implements EventMapper {
     private final TrackRegistry tracks;
     private final ArgsJson args = new ArgsJson();
     /** Open starts by kind and id: {sliceId, ts}. */
-    private final Map<String, long[]> open = new HashMap<>();
-    private final Map<String, String> openArgs = new HashMap<>();
+    private final Map<String, Opened> open = new HashMap<>();
+
+    /** A start event waiting for its end: the slice id reserved for it, its time and its fields as args. */
+    private record Opened(long sliceId, long ts, String args) {}
     private final Map<Long, Long> apiByCorrelation = new HashMap<>();
     private final Map<Long, Long> kernelByCorrelation = new HashMap<>();
     private final Map<Long, Long> kernelByDispatch = new HashMap<>();
@@ -74,16 +76,16 @@ final class RocmMapper implements EventMapper {
         return true;
     }
 
-    /** Remembers a start; returns the slice id reserved for it. */
-    private long start(String key, CtfEvent e) {
-        long id = tracks.sink.newId(Entity.SLICE);
-        open.put(key, new long[] {id, e.timestampNs()});
-        openArgs.put(key, args.of(e));
-        return id;
-    }
-
-    private long[] end(String key) {
-        long[] s = open.remove(key);
+    /**
+     * Pairs start and end events by key: remembers a start (and returns null), or returns the start an end closes
+     * (null, counted, when there is none).
+     */
+    private Opened pair(String key, CtfEvent e, boolean isStart) {
+        if (isStart) {
+            open.put(key, new Opened(tracks.sink.newId(Entity.SLICE), e.timestampNs(), args.of(e)));
+            return null;
+        }
+        Opened s = open.remove(key);
         if (s == null) {
             unmatchedEnds++;
         }
@@ -92,12 +94,7 @@ final class RocmMapper implements EventMapper {
 
     private void region(CtfEvent e, String prefix, boolean isStart) {
         String key = "region/" + prefix + "/" + e.getLong("region_id");
-        if (isStart) {
-            start(key, e);
-            return;
-        }
-        String a = openArgs.remove(key);
-        long[] s = end(key);
+        Opened s = pair(key, e, isStart);
         if (s == null) {
             return;
         }
@@ -105,22 +102,17 @@ final class RocmMapper implements EventMapper {
         long track = tracks.apiTrack(pkey, e.getLong("tid"), family(prefix));
         long corr = e.getLong("correlation_id", 0);
         if (corr != 0 && !prefix.equals("marker_core")) {
-            apiByCorrelation.putIfAbsent(corr, s[0]);
+            apiByCorrelation.putIfAbsent(corr, s.sliceId());
         }
-        tracks.sink.slice(new Slice(s[0], track, s[1], Math.max(0, e.timestampNs() - s[1]), e.getString("name"),
+        tracks.sink.slice(new Slice(s.sliceId(), track, s.ts(), Math.max(0, e.timestampNs() - s.ts()), e.getString("name"),
                 prefix.equals("marker_core") ? Category.ANNOTATION : Category.API, prefix, -1,
-                corr != 0 ? corr : null, a));
+                corr != 0 ? corr : null, s.args()));
     }
 
     private void kernel(CtfEvent e, boolean isStart) {
         long dispatch = e.getLong("dispatch_id");
         String key = "kernel/" + dispatch;
-        if (isStart) {
-            start(key, e);
-            return;
-        }
-        String a = openArgs.remove(key);
-        long[] s = end(key);
+        Opened s = pair(key, e, isStart);
         if (s == null) {
             return;
         }
@@ -130,15 +122,15 @@ final class RocmMapper implements EventMapper {
         long track = tracks.deviceChild(agent, type, TrackKind.QUEUE, "queue " + queue, queue);
         long corr = e.getLong("correlation_id", 0);
         long device = tracks.device(agent, type);
-        kernelByDispatch.put(dispatch, s[0]);
+        kernelByDispatch.put(dispatch, s.sliceId());
         if (corr != 0) {
-            kernelByCorrelation.put(corr, s[0]);
+            kernelByCorrelation.put(corr, s.sliceId());
         }
-        tracks.sink.slice(new Slice(s[0], track, s[1], Math.max(0, e.timestampNs() - s[1]), e.getString("name"),
-                Category.KERNEL, "kernel_dispatch", 0, corr != 0 ? corr : null, a));
+        tracks.sink.slice(new Slice(s.sliceId(), track, s.ts(), Math.max(0, e.timestampNs() - s.ts()), e.getString("name"),
+                Category.KERNEL, "kernel_dispatch", 0, corr != 0 ? corr : null, s.args()));
         long lds = e.getLong("lds_size", 0);
         long staticLds = e.getLong("static_lds_size", 0);
-        tracks.sink.kernel(new KernelLaunch(s[0], device, queue, corr != 0 ? corr : null,
+        tracks.sink.kernel(new KernelLaunch(s.sliceId(), device, queue, corr != 0 ? corr : null,
                 new Dim3(e.getLong("grid_size_x"), e.getLong("grid_size_y"), e.getLong("grid_size_z")),
                 new Dim3(e.getLong("workgroup_size_x"), e.getLong("workgroup_size_y"), e.getLong("workgroup_size_z")),
                 null, staticLds, Math.max(0, lds - staticLds)));
@@ -155,12 +147,7 @@ final class RocmMapper implements EventMapper {
 
     private void copy(CtfEvent e, boolean isStart) {
         String key = "copy/" + e.getLong("copy_id");
-        if (isStart) {
-            start(key, e);
-            return;
-        }
-        String a = openArgs.remove(key);
-        long[] s = end(key);
+        Opened s = pair(key, e, isStart);
         if (s == null) {
             return;
         }
@@ -173,26 +160,21 @@ final class RocmMapper implements EventMapper {
         boolean onDst = "GPU".equalsIgnoreCase(dstType) || !"GPU".equalsIgnoreCase(srcType);
         long track = onDst ? tracks.deviceChild(dst, dstType, TrackKind.TRANSFERS, "copies", null)
                 : tracks.deviceChild(src, srcType, TrackKind.TRANSFERS, "copies", null);
-        long dur = Math.max(0, e.timestampNs() - s[1]);
+        long dur = Math.max(0, e.timestampNs() - s.ts());
         long corr = e.getLong("correlation_id", 0);
         TransferKind kind = kind(srcType, dstType);
-        tracks.sink.slice(new Slice(s[0], track, s[1], dur, e.getString("name"), Category.MEMCPY, "memory_copy", 0,
-                corr != 0 ? corr : null, a));
-        tracks.sink.transfer(new Transfer(tracks.sink.newId(Entity.TRANSFER), s[0], s[1], dur, e.getLong("size"), kind,
+        tracks.sink.slice(new Slice(s.sliceId(), track, s.ts(), dur, e.getString("name"), Category.MEMCPY, "memory_copy", 0,
+                corr != 0 ? corr : null, s.args()));
+        tracks.sink.transfer(new Transfer(tracks.sink.newId(Entity.TRANSFER), s.sliceId(), s.ts(), dur, e.getLong("size"), kind,
                 srcDev, dstDev, null, null, null, corr != 0 ? corr : null));
         if (corr != 0) {
-            kernelByCorrelation.putIfAbsent(corr, s[0]);
+            kernelByCorrelation.putIfAbsent(corr, s.sliceId());
         }
     }
 
     private void allocation(CtfEvent e, boolean isStart) {
         String key = "alloc/" + e.getLong("allocation_id");
-        if (isStart) {
-            start(key, e);
-            return;
-        }
-        String a = openArgs.remove(key);
-        long[] s = end(key);
+        Opened s = pair(key, e, isStart);
         if (s == null) {
             return;
         }
@@ -200,9 +182,9 @@ final class RocmMapper implements EventMapper {
         String type = e.getString("agent_type");
         long track = tracks.deviceChild(agent, type, TrackKind.MEMORY_NODE, "memory allocations", null);
         long corr = e.getLong("correlation_id", 0);
-        tracks.sink.slice(new Slice(s[0], track, s[1], Math.max(0, e.timestampNs() - s[1]),
+        tracks.sink.slice(new Slice(s.sliceId(), track, s.ts(), Math.max(0, e.timestampNs() - s.ts()),
                 e.getString("allocation_type") + " " + e.getLong("size") + " B", Category.ALLOC, "memory_allocation",
-                -1, corr != 0 ? corr : null, a));
+                -1, corr != 0 ? corr : null, s.args()));
     }
 
     @Override
