@@ -11,6 +11,11 @@ import java.util.Arrays;
 public record Busy(long window, long kernelBusy, long copyBusy, long overlap, long busy, long idle,
                    long kernelTime, long[] concurrency, long idleGaps, long longestIdleGap) {
 
+    private static final int KERNEL_END = 0;
+    private static final int KERNEL_START = 1;
+    private static final int COPY_END = 2;
+    private static final int COPY_START = 3;
+
     /** Sum of kernel durations inside the window divided by the time at least one kernel runs. */
     public double meanConcurrency() {
         return kernelBusy == 0 ? 0.0 : (double) kernelTime / kernelBusy;
@@ -22,7 +27,8 @@ public record Busy(long window, long kernelBusy, long copyBusy, long overlap, lo
     public static Busy of(long[] kernelStart, long[] kernelEnd, long[] copyStart, long[] copyEnd, long w0, long w1) {
         int nk = kernelStart.length;
         int nc = copyStart.length;
-        // events: time, kind (0 kernel, 1 copy), delta; ends sort before starts at the same time
+        // Each interval gives two events; an event's code has bit 0 set for a start and bit 1 set for a copy.
+        // Ends sort before starts at the same time, so touching intervals do not overlap.
         long[] time = new long[2 * (nk + nc)];
         int[] code = new int[time.length];
         int n = 0;
@@ -35,9 +41,9 @@ public record Busy(long window, long kernelBusy, long copyBusy, long overlap, lo
             }
             kernelTime += e - s;
             time[n] = s;
-            code[n++] = 0 * 2 + 1;
+            code[n++] = KERNEL_START;
             time[n] = e;
-            code[n++] = 0 * 2;
+            code[n++] = KERNEL_END;
         }
         for (int i = 0; i < nc; i++) {
             long s = Math.max(w0, copyStart[i]);
@@ -46,9 +52,9 @@ public record Busy(long window, long kernelBusy, long copyBusy, long overlap, lo
                 continue;
             }
             time[n] = s;
-            code[n++] = 2 + 1;
+            code[n++] = COPY_START;
             time[n] = e;
-            code[n++] = 2;
+            code[n++] = COPY_END;
         }
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {

@@ -22,10 +22,6 @@ final class GrowableLongs {
         return values[i];
     }
 
-    void set(int i, long v) {
-        values[i] = v;
-    }
-
     long[] toArray() {
         return Arrays.copyOf(values, size);
     }
