@@ -73,7 +73,6 @@ final class ChromeTraceReader {
     private JsonParser parser;
     private long events;
     private long kernelCounters;
-    private long lastTs = Long.MIN_VALUE;
 
     /** A B event (or async b) waiting for its end. */
     private record OpenSlice(long trackId, String key, String name, String cat, long ts, String args, long offset,
@@ -575,9 +574,6 @@ final class ChromeTraceReader {
         char p = ph.charAt(0);
         if (p != 'M' && !ev.hasTs) {
             throw new TraceFormatException(file, eventPosition(), "event with phase '" + ph + "' has no 'ts'");
-        }
-        if (ev.hasTs) {
-            lastTs = Math.max(lastTs, ev.ts + (ev.hasDur ? ev.dur : 0));
         }
         switch (p) {
             case 'X' -> complete();
