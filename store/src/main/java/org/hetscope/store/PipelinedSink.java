@@ -62,7 +62,7 @@ public final class PipelinedSink implements TraceSink {
                 Object[] b = queue.take();
                 if (b == END) {
                     // DuckDB appenders belong to the thread that made them: this one flushes and closes them.
-                    target.closeAppenders();
+                    target.flushRows();
                     return;
                 }
                 for (Object o : b) {

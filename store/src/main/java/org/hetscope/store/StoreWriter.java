@@ -1,20 +1,22 @@
 package org.hetscope.store;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Device;
@@ -50,7 +52,8 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     private final Path partial;
     private final DuckDBConnection connection;
     private final Map<Entity, Long> nextIds = new EnumMap<>(Entity.class);
-    private final Map<String, DuckDBAppender> appenders = new LinkedHashMap<>();
+    private final Map<String, List<ColumnBatch.Column>> columnsOf = new HashMap<>();
+    private final Map<String, ColumnBatch> batches = new LinkedHashMap<>();
     private final Map<String, Long> skippedCounts = new LinkedHashMap<>();
     private final Map<String, String> skippedWhere = new LinkedHashMap<>();
     private final List<String[]> info = new ArrayList<>();
@@ -71,6 +74,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 st.execute("SET memory_limit = '" + limit.replace("'", "") + "'");
             }
             Schema.create(connection);
+            readColumns(null);
             // One transaction for the whole import: appended rows then go straight to the database file at
             // commit instead of through the write-ahead log and its repeated automatic checkpoints.
             connection.setAutoCommit(false);
@@ -89,48 +93,56 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         return partial;
     }
 
-    private DuckDBAppender appender(String table) {
-        DuckDBAppender a = appenders.get(table);
-        if (a == null) {
-            try {
-                a = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, table);
-            } catch (SQLException e) {
-                throw new StoreException("cannot append to table " + table, e);
+    /** Starts a row of {@code table}, first handing a full batch of it to DuckDB. */
+    private ColumnBatch startRow(String table) {
+        ColumnBatch b = batches.get(table);
+        if (b == null) {
+            List<ColumnBatch.Column> columns = columnsOf.get(table);
+            if (columns == null) {
+                throw new IllegalArgumentException("no table " + table + " in the store");
             }
-            appenders.put(table, a);
+            b = new ColumnBatch(table, columns);
+            batches.put(table, b);
+        } else if (b.isFull()) {
+            flush(b);
         }
-        return a;
+        return b.beginRow();
     }
 
-    private static void put(DuckDBAppender a, Long v) throws SQLException {
-        if (v == null) {
-            a.appendNull();
-        } else {
-            a.append(v.longValue());
+    private void flush(ColumnBatch b) {
+        if (b.rows() == 0) {
+            return;
         }
+        String view = "hetscope_batch_" + b.table;
+        try (Arena arena = Arena.ofConfined(); Statement st = connection.createStatement()) {
+            ArrowStream.register(connection, view, ArrowStream.export(b, arena));
+            int inserted = st.executeUpdate("INSERT INTO " + b.table + " SELECT * FROM " + view);
+            st.execute("DROP VIEW " + view);
+            if (inserted != b.rows()) {
+                throw new StoreException("DuckDB took " + inserted + " of " + b.rows() + " rows of " + b.table);
+            }
+        } catch (SQLException e) {
+            throw new StoreException("writing " + b.rows() + " rows of " + b.table, e);
+        }
+        b.clear();
     }
 
-    private static void put(DuckDBAppender a, Integer v) throws SQLException {
-        if (v == null) {
-            a.appendNull();
-        } else {
-            a.append(v.intValue());
-        }
-    }
-
-    private static void put(DuckDBAppender a, Double v) throws SQLException {
-        if (v == null) {
-            a.appendNull();
-        } else {
-            a.append(v.doubleValue());
-        }
-    }
-
-    private static void put(DuckDBAppender a, String v) throws SQLException {
-        if (v == null) {
-            a.appendNull();
-        } else {
-            a.append(v);
+    private void readColumns(String onlyTable) throws SQLException {
+        String sql = "SELECT table_name, column_name, data_type FROM information_schema.columns"
+                + " WHERE table_schema = 'main'" + (onlyTable == null ? "" : " AND table_name = ?")
+                + " ORDER BY table_name, ordinal_position";
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            if (onlyTable != null) {
+                ps.setString(1, onlyTable);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                Map<String, List<ColumnBatch.Column>> found = new LinkedHashMap<>();
+                while (rs.next()) {
+                    found.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(
+                            new ColumnBatch.Column(rs.getString(2), ColumnBatch.Type.ofSql(rs.getString(3))));
+                }
+                columnsOf.putAll(found);
+            }
         }
     }
 
@@ -141,264 +153,127 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
 
     @Override
     public void process(TraceProcess p) {
-        try {
-            DuckDBAppender a = appender("process").beginRow();
-            a.append(p.id()).append(p.pid());
-            put(a, p.name());
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing process " + p.pid(), e);
-        }
+        ColumnBatch a = startRow("process");
+        a.append(p.id()).append(p.pid()).append(p.name()).endRow();
     }
 
     @Override
     public void thread(TraceThread t) {
-        try {
-            DuckDBAppender a = appender("thread").beginRow();
-            a.append(t.id()).append(t.tid()).append(t.processId());
-            put(a, t.name());
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing thread " + t.tid(), e);
-        }
+        ColumnBatch a = startRow("thread");
+        a.append(t.id()).append(t.tid()).append(t.processId()).append(t.name()).endRow();
     }
 
     @Override
     public void device(Device d) {
-        try {
-            DuckDBAppender a = appender("device").beginRow();
-            a.append(d.id()).append(d.kind().name()).append(d.ordinal());
-            put(a, d.vendor());
-            put(a, d.name());
-            put(a, d.computeUnits());
-            put(a, d.memoryBytes());
-            put(a, d.warpSize());
-            put(a, d.peakFlops());
-            put(a, d.peakBandwidth());
-            put(a, d.clockMhz());
-            JsonText props = new JsonText();
-            d.properties().forEach(props::put);
-            put(a, props.toStringOrNull());
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing device " + d.name(), e);
-        }
+        ColumnBatch a = startRow("device");
+        a.append(d.id()).append(d.kind().name()).append(d.ordinal()).append(d.vendor()).append(d.name())
+                .append(d.computeUnits()).append(d.memoryBytes()).append(d.warpSize()).append(d.peakFlops())
+                .append(d.peakBandwidth()).append(d.clockMhz());
+        JsonText props = new JsonText();
+        d.properties().forEach(props::put);
+        a.append(props.toStringOrNull()).endRow();
     }
 
     @Override
     public void track(Track t) {
-        try {
-            DuckDBAppender a = appender("track").beginRow();
-            a.append(t.id());
-            put(a, t.parentId());
-            a.append(t.kind().label());
-            put(a, t.name());
-            put(a, t.processId());
-            put(a, t.threadId());
-            put(a, t.deviceId());
-            put(a, t.stream());
-            a.append(t.sortIndex());
-            put(a, t.unit());
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing track " + t.name(), e);
-        }
+        ColumnBatch a = startRow("track");
+        a.append(t.id()).append(t.parentId()).append(t.kind().label()).append(t.name()).append(t.processId())
+                .append(t.threadId()).append(t.deviceId()).append(t.stream()).append(t.sortIndex())
+                .append(t.unit()).endRow();
     }
 
     @Override
     public void slice(Slice s) {
-        try {
-            DuckDBAppender a = appender("slice").beginRow();
-            a.append(s.id()).append(s.trackId()).append(s.ts()).append(s.dur());
-            put(a, s.name());
-            a.append(s.category().label());
-            put(a, s.sourceCategory());
-            a.append(s.depth());
-            a.appendNull();
-            put(a, s.correlationId());
-            put(a, s.argsJson());
-            a.endRow();
-            if (s.depth() < 0) {
-                depthPending = true;
-            }
-        } catch (SQLException e) {
-            throw new StoreException("writing slice " + s.name(), e);
+        ColumnBatch a = startRow("slice");
+        a.append(s.id()).append(s.trackId()).append(s.ts()).append(s.dur()).append(s.name())
+                .append(s.category().label()).append(s.sourceCategory()).append(s.depth()).appendNull()
+                .append(s.correlationId()).append(s.argsJson()).endRow();
+        if (s.depth() < 0) {
+            depthPending = true;
         }
     }
 
     @Override
     public void instant(Instant i) {
-        try {
-            DuckDBAppender a = appender("instant").beginRow();
-            a.append(i.id()).append(i.trackId()).append(i.ts());
-            put(a, i.name());
-            a.append(i.category().label());
-            put(a, i.sourceCategory());
-            put(a, i.argsJson());
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing instant " + i.name(), e);
-        }
+        ColumnBatch a = startRow("instant");
+        a.append(i.id()).append(i.trackId()).append(i.ts()).append(i.name()).append(i.category().label())
+                .append(i.sourceCategory()).append(i.argsJson()).endRow();
     }
 
     @Override
     public void counter(CounterSample c) {
-        try {
-            appender("counter").beginRow().append(c.trackId()).append(c.ts()).append(c.value()).endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing counter sample", e);
-        }
+        startRow("counter").append(c.trackId()).append(c.ts()).append(c.value()).endRow();
     }
 
     @Override
     public void flow(Flow f) {
-        try {
-            DuckDBAppender a = appender("flow").beginRow();
-            a.append(f.id()).append(f.fromSliceId()).append(f.toSliceId());
-            put(a, f.kind());
-            put(a, f.correlationId());
-            a.append(f.rule().name().toLowerCase(java.util.Locale.ROOT));
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing flow", e);
-        }
+        ColumnBatch a = startRow("flow");
+        a.append(f.id()).append(f.fromSliceId()).append(f.toSliceId()).append(f.kind()).append(f.correlationId())
+                .append(f.rule().name().toLowerCase(java.util.Locale.ROOT)).endRow();
     }
 
-    private static void dim(DuckDBAppender a, Dim3 d) throws SQLException {
-        if (d == null) {
-            a.appendNull().appendNull().appendNull();
-        } else {
-            a.append(d.x()).append(d.y()).append(d.z());
-        }
+    private static ColumnBatch dim(ColumnBatch a, Dim3 d) {
+        return d == null ? a.appendNull().appendNull().appendNull() : a.append(d.x()).append(d.y()).append(d.z());
     }
 
     @Override
     public void kernel(KernelLaunch k) {
-        try {
-            DuckDBAppender a = appender("kernel").beginRow();
-            a.append(k.sliceId());
-            put(a, k.deviceId());
-            put(a, k.stream());
-            put(a, k.correlationId());
-            dim(a, k.grid());
-            dim(a, k.block());
-            put(a, k.registersPerThread());
-            put(a, k.sharedMemoryStatic());
-            put(a, k.sharedMemoryDynamic());
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing kernel attributes", e);
-        }
+        ColumnBatch a = startRow("kernel");
+        a.append(k.sliceId()).append(k.deviceId()).append(k.stream()).append(k.correlationId());
+        dim(a, k.grid());
+        dim(a, k.block());
+        a.append(k.registersPerThread()).append(k.sharedMemoryStatic()).append(k.sharedMemoryDynamic()).endRow();
     }
 
     @Override
     public void kernelCounter(KernelCounter c) {
-        try {
-            appender("kernel_counter").beginRow().append(c.sliceId()).append(c.name()).append(c.value()).endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing kernel counter " + c.name(), e);
-        }
+        startRow("kernel_counter").append(c.sliceId()).append(c.name()).append(c.value()).endRow();
     }
 
     @Override
     public void transfer(Transfer t) {
-        try {
-            DuckDBAppender a = appender("transfer").beginRow();
-            a.append(t.id());
-            put(a, t.sliceId());
-            a.append(t.ts()).append(t.dur()).append(t.bytes()).append(t.kind().label());
-            put(a, t.srcDeviceId());
-            put(a, t.dstDeviceId());
-            put(a, t.srcNodeId());
-            put(a, t.dstNodeId());
-            put(a, t.blockId());
-            put(a, t.correlationId());
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing transfer", e);
-        }
+        ColumnBatch a = startRow("transfer");
+        a.append(t.id()).append(t.sliceId()).append(t.ts()).append(t.dur()).append(t.bytes()).append(t.kind().label())
+                .append(t.srcDeviceId()).append(t.dstDeviceId()).append(t.srcNodeId()).append(t.dstNodeId())
+                .append(t.blockId()).append(t.correlationId()).endRow();
     }
 
     @Override
     public void memoryNode(MemoryNode n) {
-        try {
-            DuckDBAppender a = appender("memory_node").beginRow();
-            a.append(n.id());
-            put(a, n.name());
-            put(a, n.deviceId());
-            put(a, n.kind());
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing memory node " + n.name(), e);
-        }
+        ColumnBatch a = startRow("memory_node");
+        a.append(n.id()).append(n.name()).append(n.deviceId()).append(n.kind()).endRow();
     }
 
     @Override
     public void memoryBlock(MemoryBlock b) {
-        try {
-            DuckDBAppender a = appender("memory_block").beginRow();
-            a.append(b.id());
-            put(a, b.handle());
-            put(a, b.name());
-            put(a, b.sizeBytes());
-            put(a, b.homeNodeId());
-            put(a, b.coordinates());
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing memory block " + b.handle(), e);
-        }
+        ColumnBatch a = startRow("memory_block");
+        a.append(b.id()).append(b.handle()).append(b.name()).append(b.sizeBytes()).append(b.homeNodeId())
+                .append(b.coordinates()).endRow();
     }
 
     @Override
     public void residency(Residency r) {
-        try {
-            DuckDBAppender a = appender("residency").beginRow();
-            a.append(r.blockId()).append(r.nodeId()).append(r.ts()).append(r.dur());
-            put(a, r.state());
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing residency", e);
-        }
+        ColumnBatch a = startRow("residency");
+        a.append(r.blockId()).append(r.nodeId()).append(r.ts()).append(r.dur()).append(r.state()).endRow();
     }
 
     @Override
     public void task(Task t) {
-        try {
-            DuckDBAppender a = appender("task").beginRow();
-            a.append(t.id());
-            put(a, t.sliceId());
-            a.append(t.jobId());
-            put(a, t.name());
-            put(a, t.workerTrackId());
-            put(a, t.nodeId());
-            put(a, t.submitTs());
-            a.append(t.startTs()).append(t.endTs());
-            put(a, t.priority());
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing task " + t.jobId(), e);
-        }
+        ColumnBatch a = startRow("task");
+        a.append(t.id()).append(t.sliceId()).append(t.jobId()).append(t.name()).append(t.workerTrackId())
+                .append(t.nodeId()).append(t.submitTs()).append(t.startTs()).append(t.endTs())
+                .append(t.priority()).endRow();
     }
 
     @Override
     public void taskAccess(TaskAccess t) {
-        try {
-            DuckDBAppender a = appender("task_access").beginRow();
-            a.append(t.taskId()).append(t.blockId());
-            put(a, t.mode());
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing task access", e);
-        }
+        ColumnBatch a = startRow("task_access");
+        a.append(t.taskId()).append(t.blockId()).append(t.mode()).endRow();
     }
 
     @Override
     public void taskDependency(TaskDependency d) {
-        try {
-            appender("task_dependency").beginRow().append(d.fromTaskId()).append(d.toTaskId()).endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing task dependency", e);
-        }
+        startRow("task_dependency").append(d.fromTaskId()).append(d.toTaskId()).endRow();
     }
 
     private final Map<String, String> extraTables = new LinkedHashMap<>();
@@ -417,6 +292,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         }
         try (Statement st = connection.createStatement()) {
             st.execute("CREATE TABLE " + table + "(" + columns + ")");
+            readColumns(table);
         } catch (SQLException e) {
             throw new StoreException("cannot create table " + table, e);
         }
@@ -427,27 +303,11 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         if (!extraTables.containsKey(table)) {
             throw new IllegalArgumentException("table " + table + " was not declared");
         }
-        try {
-            DuckDBAppender a = appender(table).beginRow();
-            for (Object v : values) {
-                if (v == null) {
-                    a.appendNull();
-                } else if (v instanceof Long l) {
-                    a.append(l.longValue());
-                } else if (v instanceof Integer i) {
-                    a.append(i.intValue());
-                } else if (v instanceof Double d) {
-                    a.append(d.doubleValue());
-                } else if (v instanceof Boolean b) {
-                    a.append(b.booleanValue());
-                } else {
-                    a.append(v.toString());
-                }
-            }
-            a.endRow();
-        } catch (SQLException e) {
-            throw new StoreException("writing a row of " + table, e);
+        ColumnBatch a = startRow(table);
+        for (Object v : values) {
+            a.appendObject(v);
         }
+        a.endRow();
     }
 
     @Override
@@ -461,19 +321,10 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         skippedWhere.putIfAbsent(what, where);
     }
 
-    /**
-     * Flushes and closes the open appenders; later rows open new ones. DuckDB appenders are confined to the thread
-     * that created them, so a writer thread calls this before another thread commits.
-     */
-    public void closeAppenders() {
-        try {
-            for (DuckDBAppender a : appenders.values()) {
-                a.close();
-            }
-        } catch (SQLException e) {
-            throw new StoreException("flushing rows into the store", e);
-        } finally {
-            appenders.clear();
+    /** Hands every row gathered so far to DuckDB; the writer thread calls this before another thread commits. */
+    public void flushRows() {
+        for (ColumnBatch b : batches.values()) {
+            flush(b);
         }
     }
 
@@ -495,8 +346,8 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             throw new IllegalStateException("store already committed or aborted");
         }
         try {
-            closeAppenders();
-            phase("appenders closed");
+            flushRows();
+            phase("rows written");
             if (depthPending) {
                 SliceNesting.compute(connection);
                 phase("slice nesting");
@@ -575,13 +426,6 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         }
         finished = true;
         try {
-            for (DuckDBAppender a : appenders.values()) {
-                try {
-                    a.close();
-                } catch (SQLException ignored) {
-                    // the file is deleted below anyway
-                }
-            }
             connection.close();
         } catch (SQLException ignored) {
             // closing a broken connection; the file goes away below

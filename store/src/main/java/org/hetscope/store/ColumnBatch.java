@@ -1,0 +1,283 @@
+package org.hetscope.store;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Rows of one table gathered column by column in plain Java arrays, until they go to DuckDB in one piece as an
+ * Arrow batch ({@link ArrowStream}). Values are converted to the column's type as they arrive, so the store's
+ * writer can hand over whatever Java type the model record holds.
+ */
+final class ColumnBatch {
+    /** The column types a batch holds natively; any other SQL type travels as text and DuckDB casts it. */
+    enum Type {
+        BIGINT("l"),
+        INTEGER("i"),
+        DOUBLE("g"),
+        BOOLEAN("b"),
+        VARCHAR("u");
+
+        /** Arrow C data interface format string. */
+        final String arrowFormat;
+
+        Type(String arrowFormat) {
+            this.arrowFormat = arrowFormat;
+        }
+
+        static Type ofSql(String sqlType) {
+            return switch (sqlType.toUpperCase(java.util.Locale.ROOT)) {
+                case "BIGINT", "INT8", "LONG" -> BIGINT;
+                case "INTEGER", "INT", "INT4", "SMALLINT", "TINYINT" -> INTEGER;
+                case "DOUBLE", "FLOAT8", "FLOAT", "REAL" -> DOUBLE;
+                case "BOOLEAN", "BOOL" -> BOOLEAN;
+                default -> VARCHAR;
+            };
+        }
+    }
+
+    /** A column's name and type, as the table declares them. */
+    record Column(String name, Type type) {}
+
+    /** Rows per batch: large enough that the per-insert cost vanishes, small enough to stay a few MB. */
+    static final int ROWS = 1 << 17;
+    /** Text bytes per batch before it is handed over early. */
+    static final int TEXT_BYTES = 32 << 20;
+
+    final String table;
+    final List<Column> columns;
+    private final int width;
+    private final long[][] longs;
+    private final int[][] ints;
+    private final double[][] doubles;
+    private final byte[][] text;
+    private final int[][] textEnds;
+    private final int[] textUsed;
+    private final long[][] valid;
+    private final int[] nulls;
+    private int rows;
+    private int column;
+    private long textBytes;
+
+    ColumnBatch(String table, List<Column> columns) {
+        this.table = table;
+        this.columns = List.copyOf(columns);
+        this.width = columns.size();
+        longs = new long[width][];
+        ints = new int[width][];
+        doubles = new double[width][];
+        text = new byte[width][];
+        textEnds = new int[width][];
+        textUsed = new int[width];
+        valid = new long[width][ROWS / 64];
+        nulls = new int[width];
+        for (int c = 0; c < width; c++) {
+            switch (columns.get(c).type()) {
+                case BIGINT -> longs[c] = new long[ROWS];
+                case INTEGER, BOOLEAN -> ints[c] = new int[ROWS];
+                case DOUBLE -> doubles[c] = new double[ROWS];
+                case VARCHAR -> {
+                    text[c] = new byte[1024];
+                    textEnds[c] = new int[ROWS];
+                }
+            }
+        }
+    }
+
+    int rows() {
+        return rows;
+    }
+
+    int width() {
+        return width;
+    }
+
+    boolean isFull() {
+        return rows == ROWS || textBytes >= TEXT_BYTES;
+    }
+
+    ColumnBatch beginRow() {
+        if (rows == ROWS) {
+            throw new IllegalStateException("batch of " + table + " is full");
+        }
+        column = 0;
+        return this;
+    }
+
+    ColumnBatch endRow() {
+        if (column != width) {
+            throw new IllegalStateException(table + ": row has " + column + " values, the table " + width + " columns");
+        }
+        rows++;
+        return this;
+    }
+
+    private int next() {
+        if (column == width) {
+            throw new IllegalStateException(table + ": more values than the table's " + width + " columns");
+        }
+        valid[column][rows >>> 6] |= 1L << rows;
+        return column++;
+    }
+
+    ColumnBatch appendNull() {
+        if (column == width) {
+            throw new IllegalStateException(table + ": more values than the table's " + width + " columns");
+        }
+        int c = column++;
+        valid[c][rows >>> 6] &= ~(1L << rows);
+        nulls[c]++;
+        if (columns.get(c).type() == Type.VARCHAR) {
+            textEnds[c][rows] = textUsed[c];
+        }
+        return this;
+    }
+
+    ColumnBatch append(long v) {
+        int c = next();
+        switch (columns.get(c).type()) {
+            case BIGINT -> longs[c][rows] = v;
+            case INTEGER -> ints[c][rows] = Math.toIntExact(v);
+            case DOUBLE -> doubles[c][rows] = v;
+            case BOOLEAN -> ints[c][rows] = v != 0 ? 1 : 0;
+            case VARCHAR -> putText(c, Long.toString(v).getBytes(StandardCharsets.US_ASCII));
+        }
+        return this;
+    }
+
+    ColumnBatch append(int v) {
+        return append((long) v);
+    }
+
+    ColumnBatch append(Long v) {
+        return v == null ? appendNull() : append(v.longValue());
+    }
+
+    ColumnBatch append(Integer v) {
+        return v == null ? appendNull() : append(v.longValue());
+    }
+
+    ColumnBatch append(Double v) {
+        return v == null ? appendNull() : append(v.doubleValue());
+    }
+
+    ColumnBatch append(double v) {
+        int c = next();
+        switch (columns.get(c).type()) {
+            case DOUBLE -> doubles[c][rows] = v;
+            case VARCHAR -> putText(c, Double.toString(v).getBytes(StandardCharsets.US_ASCII));
+            default -> throw new IllegalArgumentException(
+                    table + "." + columns.get(c).name() + ": a double value for a " + columns.get(c).type() + " column");
+        }
+        return this;
+    }
+
+    ColumnBatch append(boolean v) {
+        int c = next();
+        switch (columns.get(c).type()) {
+            case BOOLEAN, INTEGER -> ints[c][rows] = v ? 1 : 0;
+            case BIGINT -> longs[c][rows] = v ? 1 : 0;
+            case VARCHAR -> putText(c, (v ? "true" : "false").getBytes(StandardCharsets.US_ASCII));
+            default -> throw new IllegalArgumentException(
+                    table + "." + columns.get(c).name() + ": a boolean value for a " + columns.get(c).type() + " column");
+        }
+        return this;
+    }
+
+    ColumnBatch append(String v) {
+        if (v == null) {
+            return appendNull();
+        }
+        Type type = columns.get(column < width ? column : width - 1).type();
+        return switch (type) {
+            case VARCHAR -> {
+                int c = next();
+                putText(c, v.getBytes(StandardCharsets.UTF_8));
+                yield this;
+            }
+            case BIGINT, INTEGER -> append(Long.parseLong(v.trim()));
+            case DOUBLE -> append(Double.parseDouble(v.trim()));
+            case BOOLEAN -> append(Boolean.parseBoolean(v.trim()));
+        };
+    }
+
+    /** Appends any boxed value the sink's generic rows carry; {@code null} is SQL NULL. */
+    ColumnBatch appendObject(Object v) {
+        if (v == null) {
+            return appendNull();
+        } else if (v instanceof Long l) {
+            return append(l.longValue());
+        } else if (v instanceof Integer i) {
+            return append(i.intValue());
+        } else if (v instanceof Short s) {
+            return append(s.longValue());
+        } else if (v instanceof Double d) {
+            return append(d.doubleValue());
+        } else if (v instanceof Float f) {
+            return append(f.doubleValue());
+        } else if (v instanceof Boolean b) {
+            return append(b.booleanValue());
+        }
+        return append(v.toString());
+    }
+
+    private void putText(int c, byte[] bytes) {
+        int used = textUsed[c];
+        int end = used + bytes.length;
+        if (end < 0) {
+            throw new IllegalStateException(table + "." + columns.get(c).name() + ": more than 2 GB of text in one batch");
+        }
+        if (end > text[c].length) {
+            text[c] = Arrays.copyOf(text[c], Math.max(end, (int) Math.min(Integer.MAX_VALUE - 8, text[c].length * 2L)));
+        }
+        System.arraycopy(bytes, 0, text[c], used, bytes.length);
+        textUsed[c] = end;
+        textEnds[c][rows] = end;
+        textBytes += bytes.length;
+    }
+
+    /** Empties the batch for the next rows; arrays are kept. */
+    void clear() {
+        for (int c = 0; c < width; c++) {
+            Arrays.fill(valid[c], 0, (rows + 63) >>> 6, 0L);
+            nulls[c] = 0;
+            textUsed[c] = 0;
+        }
+        rows = 0;
+        column = 0;
+        textBytes = 0;
+    }
+
+    int nullCount(int c) {
+        return nulls[c];
+    }
+
+    long[] validity(int c) {
+        return valid[c];
+    }
+
+    long[] longs(int c) {
+        return longs[c];
+    }
+
+    int[] ints(int c) {
+        return ints[c];
+    }
+
+    double[] doubles(int c) {
+        return doubles[c];
+    }
+
+    byte[] text(int c) {
+        return text[c];
+    }
+
+    int textUsed(int c) {
+        return textUsed[c];
+    }
+
+    /** End offsets of each row's text in {@link #text(int)}: row r spans [end(r-1), end(r)). */
+    int[] textEnds(int c) {
+        return textEnds[c];
+    }
+}
