@@ -11,33 +11,39 @@ import java.util.Arrays;
  * bounded in size) copies each extension's projection, so large databases are read in order, not row by row.
  */
 final class ProjectedSearch {
+    /** How many times smaller than the projection the bitsets must be for a node to go to {@link BitsetSearch}. */
+    private static final int DENSE_FACTOR = 2;
+
     private final RankedDatabase base;
     private final int minCount;
     private final boolean closed;
-    private final ItemsetConsumer out;
-    private final boolean[] inSet;
-    private final int[] stack;
-    private int stackSize;
-    private final int[] emitted;
-    private final int[] ppcBuffer;
+    private final CurrentItemset set;
+    private final PrefixPreservation prefix;
+    private final BitsetSearch dense;
     private final int[][] countsByDepth;
     private final int[][] touchedByDepth;
     private final int[][] slotByDepth;
-    private long found;
+    private final Layout layout;
+
+    /** Where the search goes to bitsets: by the size rule, never, or at once (the last two for tests). */
+    enum Layout { AUTO, PROJECTIONS, BITSETS }
 
     /** A projected database: {@code n} transactions, items (ranks, ascending) packed with offsets. */
     private record Projection(int n, int[] offsets, int[] items, int[] tids) {}
 
     ProjectedSearch(TransactionDatabase source, int minCount, boolean closed, ItemsetConsumer out) {
+        this(source, minCount, closed, out, Layout.AUTO);
+    }
+
+    ProjectedSearch(TransactionDatabase source, int minCount, boolean closed, ItemsetConsumer out, Layout layout) {
+        this.layout = layout;
         this.base = new RankedDatabase(source, minCount);
         this.minCount = minCount;
         this.closed = closed;
-        this.out = out;
+        this.set = new CurrentItemset(base.itemOfRank, out);
+        this.prefix = closed ? new PrefixPreservation(base, set) : null;
+        this.dense = new BitsetSearch(set, prefix, minCount);
         int m = base.items();
-        this.inSet = new boolean[m];
-        this.stack = new int[m + 1];
-        this.emitted = new int[m + 1];
-        this.ppcBuffer = new int[m];
         this.countsByDepth = new int[m + 2][];
         this.touchedByDepth = new int[m + 2][];
         this.slotByDepth = new int[m + 2][];
@@ -48,12 +54,15 @@ final class ProjectedSearch {
         if (n == 0 || n < minCount) {
             return 0;
         }
-        int[] tids = new int[n];
-        for (int t = 0; t < n; t++) {
-            tids[t] = t;
+        int[] tids = null;
+        if (closed) {
+            tids = new int[n];
+            for (int t = 0; t < n; t++) {
+                tids[t] = t;
+            }
         }
         node(0, new Projection(n, base.offsets, base.ranks, tids), -1);
-        return found;
+        return set.reported();
     }
 
     private void node(int depth, Projection p, int tail) {
@@ -75,23 +84,22 @@ final class ProjectedSearch {
                 touched[touchedCount++] = items[i];
             }
         }
-        int setBase = stackSize;
+        int setBase = set.size();
         if (closed) {
             for (int k = 0; k < touchedCount; k++) {
                 int r = touched[k];
-                if (counts[r] == p.n() && !inSet[r]) {
-                    inSet[r] = true;
-                    stack[stackSize++] = r;
+                if (counts[r] == p.n() && !set.contains(r)) {
+                    set.push(r);
                 }
             }
         }
-        if (stackSize > 0) {
-            emit(p.n());
+        if (set.size() > 0) {
+            set.report(p.n());
         }
         int candidates = 0;
         for (int k = 0; k < touchedCount; k++) {
             int r = touched[k];
-            if (counts[r] >= minCount && !inSet[r]) {
+            if (counts[r] >= minCount && !set.contains(r)) {
                 touched[candidates++] = r;
             } else {
                 counts[r] = 0;
@@ -101,55 +109,93 @@ final class ProjectedSearch {
             int[] cand = Arrays.copyOf(touched, candidates);
             Arrays.sort(cand);
             int[] rowsOf = new int[candidates];
-            long[] sizeOf = new long[candidates];
             for (int c = 0; c < candidates; c++) {
                 slot[cand[c]] = c;
                 rowsOf[c] = counts[cand[c]];
                 counts[cand[c]] = 0;
             }
-            // Size of each child's projection: for every candidate in a row, the candidates after it.
-            for (int j = 0; j < p.n(); j++) {
-                int after = 0;
-                for (int i = offsets[j + 1] - 1; i >= offsets[j]; i--) {
-                    int c = slot[items[i]];
-                    if (c >= 0) {
-                        sizeOf[c] += after;
-                        after++;
-                    }
-                }
-            }
-            long budget = Math.max(1L << 23, items.length);
-            int[] row = new int[m];
-            for (int from = 0; from < candidates; ) {
-                int to = from;
-                long batch = 0;
-                while (to < candidates && (to == from || batch + sizeOf[to] <= budget)) {
-                    batch += sizeOf[to++];
-                }
-                Projection[] children = project(p, slot, from, to, rowsOf, sizeOf, row);
-                for (int c = from; c < to; c++) {
-                    Projection child = children[c - from];
-                    children[c - from] = null;
-                    int f = cand[c];
-                    if (closed && !prefixPreserving(f, child.tids())) {
-                        continue;
-                    }
-                    stack[stackSize++] = f;
-                    inSet[f] = true;
-                    node(depth + 1, child, f);
-                    inSet[f] = false;
-                    stackSize--;
-                }
-                from = to;
+            if (isDense(p, candidates)) {
+                dense.mine(p.n(), p.tids(), cand, bitsets(p, slot, candidates), rowsOf);
+            } else {
+                children(depth, p, slot, cand, rowsOf);
             }
             for (int c = 0; c < candidates; c++) {
                 slot[cand[c]] = -1;
             }
         }
-        for (int k = setBase; k < stackSize; k++) {
-            inSet[stack[k]] = false;
+        set.truncate(setBase);
+    }
+
+    /**
+     * Whether the rest of the search below this node is cheaper on bitsets: one bit per transaction and candidate
+     * against the projection's items.
+     */
+    private boolean isDense(Projection p, int candidates) {
+        if (layout != Layout.AUTO) {
+            return layout == Layout.BITSETS;
         }
-        stackSize = setBase;
+        long bitsetWords = (long) candidates * ((p.n() + 63) >>> 6);
+        long projected = p.offsets()[p.n()] - p.offsets()[0];
+        return bitsetWords * DENSE_FACTOR <= projected;
+    }
+
+    /** For each candidate (by slot), the rows of {@code p} that hold it, as a bitset. */
+    private static long[][] bitsets(Projection p, int[] slot, int candidates) {
+        int words = (p.n() + 63) >>> 6;
+        long[][] bits = new long[candidates][words];
+        int[] items = p.items();
+        int[] offsets = p.offsets();
+        for (int j = 0; j < p.n(); j++) {
+            long bit = 1L << j;
+            for (int i = offsets[j]; i < offsets[j + 1]; i++) {
+                int c = slot[items[i]];
+                if (c >= 0) {
+                    bits[c][j >>> 6] |= bit;
+                }
+            }
+        }
+        return bits;
+    }
+
+    /** Builds and mines the children of a sparse node, a batch of extensions at a time. */
+    private void children(int depth, Projection p, int[] slot, int[] cand, int[] rowsOf) {
+        int candidates = cand.length;
+        int[] items = p.items();
+        int[] offsets = p.offsets();
+        long[] sizeOf = new long[candidates];
+        // Size of each child's projection: for every candidate in a row, the candidates after it.
+        for (int j = 0; j < p.n(); j++) {
+            int after = 0;
+            for (int i = offsets[j + 1] - 1; i >= offsets[j]; i--) {
+                int c = slot[items[i]];
+                if (c >= 0) {
+                    sizeOf[c] += after;
+                    after++;
+                }
+            }
+        }
+        long budget = Math.max(1L << 23, items.length);
+        int[] row = new int[base.items()];
+        for (int from = 0; from < candidates; ) {
+            int to = from;
+            long batch = 0;
+            while (to < candidates && (to == from || batch + sizeOf[to] <= budget)) {
+                batch += sizeOf[to++];
+            }
+            Projection[] batchOf = project(p, slot, from, to, rowsOf, sizeOf, row);
+            for (int c = from; c < to; c++) {
+                Projection child = batchOf[c - from];
+                batchOf[c - from] = null;
+                int f = cand[c];
+                if (closed && !prefix.holds(f, child.tids())) {
+                    continue;
+                }
+                set.push(f);
+                node(depth + 1, child, f);
+                set.truncate(set.size() - 1);
+            }
+            from = to;
+        }
     }
 
     /**
@@ -167,7 +213,7 @@ final class ProjectedSearch {
         for (int c = 0; c < k; c++) {
             offs[c] = new int[rowsOf[from + c] + 1];
             its[c] = new int[Math.toIntExact(sizeOf[from + c])];
-            tids[c] = new int[rowsOf[from + c]];
+            tids[c] = p.tids() == null ? null : new int[rowsOf[from + c]];
         }
         int[] offsets = p.offsets();
         int[] items = p.items();
@@ -187,7 +233,9 @@ final class ProjectedSearch {
                 int n = len - q - 1;
                 System.arraycopy(row, q + 1, its[c], fillItems[c], n);
                 fillItems[c] += n;
-                tids[c][fillRows[c]] = ptids[j];
+                if (ptids != null) {
+                    tids[c][fillRows[c]] = ptids[j];
+                }
                 offs[c][++fillRows[c]] = fillItems[c];
             }
         }
@@ -196,46 +244,5 @@ final class ProjectedSearch {
             out[c] = new Projection(rowsOf[from + c], offs[c], its[c], tids[c]);
         }
         return out;
-    }
-
-    /**
-     * LCM's prefix-preservation test for closure(set + e): the items below e outside the set, intersected over the
-     * full (base) transactions, must be empty; the intersection usually empties after a few transactions.
-     */
-    private boolean prefixPreserving(int e, int[] tids) {
-        int[] offsets = base.offsets;
-        int[] ranks = base.ranks;
-        int len = 0;
-        int t0 = tids[0];
-        for (int i = offsets[t0]; i < offsets[t0 + 1] && ranks[i] < e; i++) {
-            if (!inSet[ranks[i]]) {
-                ppcBuffer[len++] = ranks[i];
-            }
-        }
-        for (int k = 1; k < tids.length && len > 0; k++) {
-            int t = tids[k];
-            int i = offsets[t];
-            int end = offsets[t + 1];
-            int kept = 0;
-            for (int b = 0; b < len; b++) {
-                int want = ppcBuffer[b];
-                while (i < end && ranks[i] < want) {
-                    i++;
-                }
-                if (i < end && ranks[i] == want) {
-                    ppcBuffer[kept++] = want;
-                }
-            }
-            len = kept;
-        }
-        return len == 0;
-    }
-
-    private void emit(int support) {
-        found++;
-        for (int i = 0; i < stackSize; i++) {
-            emitted[i] = base.itemOfRank[stack[i]];
-        }
-        out.accept(emitted, stackSize, support);
     }
 }
