@@ -16,7 +16,9 @@ import org.hetscope.capture.kernels.run.TraceResult;
  * Overhead of kernel instrumentation (docs/seeds/gpu-kernel-instrumentation.md section 4): per kernel and mode,
  * median and IQR of device time (OpenCL profiling events) over REPS launches alternating plain/instrumented
  * after WARMUP discarded pairs; trace sizes and records with and without the CFG reduction.
- * Usage: java -cp CLASSPATH -Dhetscope.root=REPO KernelBench.java [SCALE] [REPS]
+ * Usage: java -cp CLASSPATH -Dhetscope.root=REPO KernelBench.java [SCALE|large] [REPS] [all|two-phase]
+ * SCALE multiplies the test sizes (kNN always at the paper's sizes); "large" takes {@code Suite.large()}, where
+ * every kernel runs for 0.1 ms or more; "two-phase" measures only the three two-phase modes.
  */
 public class KernelBench {
     static final int WARMUP = 2;
@@ -51,10 +53,16 @@ public class KernelBench {
     }
 
     public static void main(String[] argv) {
-        int scale = argv.length > 0 ? Integer.parseInt(argv[0]) : 4;
+        String size = argv.length > 0 ? argv[0] : "4";
         int reps = argv.length > 1 ? Integer.parseInt(argv[1]) : 20;
-        List<SuiteKernel> kernels = new ArrayList<>(Suite.all(scale));
-        kernels.set(kernels.size() - 2, Suite.knn(5000, 784, 5120, 256));
+        boolean onlyTwoPhase = argv.length > 2 && argv[2].equals("two-phase");
+        List<SuiteKernel> kernels;
+        if (size.equals("large")) {
+            kernels = Suite.large();
+        } else {
+            kernels = new ArrayList<>(Suite.all(Integer.parseInt(size)));
+            kernels.set(kernels.size() - 2, Suite.knn(5000, 784, 5120, 256));
+        }
         List<String> rows = new ArrayList<>();
         List<Double> twoPhaseRecord = new ArrayList<>();
         List<Double> twoPhaseReduced = new ArrayList<>();
@@ -75,6 +83,9 @@ public class KernelBench {
                     "sub-buffer trip counts"};
                 TraceResult[] last = new TraceResult[modes.length];
                 for (int m = 0; m < modes.length; m++) {
+                    if (onlyTwoPhase && (m < 1 || m > 3)) {
+                        continue;
+                    }
                     int mode = m;
                     Variant v;
                     if (m == 0) {
@@ -125,17 +136,17 @@ public class KernelBench {
                     Stat st = Stat.of(total);
                     double ratio = si.median() / sp.median();
                     double ratioTotal = st.median() / sp.median();
-                    String size = "";
+                    String sizes;
                     if (m > 0) {
                         TraceResult r = last[m];
-                        size = String.format(Locale.ROOT, "%d | %d | %d", r.plan().points().sites(), r.totalRecords(),
+                        sizes = String.format(Locale.ROOT, "%d | %d | %d", r.plan().points().sites(), r.totalRecords(),
                                 r.bytes());
                     } else {
-                        size = "- | - | -";
+                        sizes = "- | - | -";
                     }
                     rows.add(String.format(Locale.ROOT, "| %s | %s | %.3f | %.2f (%.2f-%.2f) | %s | %s |", k.name(),
                             modes[m], sp.median() / 1e6, ratio, si.q1() / sp.median(), si.q3() / sp.median(),
-                            m >= 1 && m <= 3 ? String.format(Locale.ROOT, "%.2f", ratioTotal) : "-", size));
+                            m >= 1 && m <= 3 ? String.format(Locale.ROOT, "%.2f", ratioTotal) : "-", sizes));
                     switch (m) {
                         case 0 -> counterRatios.add(ratio);
                         case 2 -> twoPhaseReduced.add(ratio);
@@ -179,6 +190,9 @@ public class KernelBench {
     }
 
     static double median(List<Double> v) {
+        if (v.isEmpty()) {
+            return Double.NaN;
+        }
         double[] a = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
     }

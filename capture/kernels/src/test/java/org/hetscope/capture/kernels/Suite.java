@@ -54,6 +54,16 @@ public final class Suite {
                 knn(50 * scale, 8 * scale, 64 * scale, 16), divergent(scale));
     }
 
+    /**
+     * The suite at device-sized inputs for the benchmark: each kernel runs for roughly 0.1 to 3 ms uninstrumented
+     * on the project's CPU device (PoCL), so fixed per-launch costs no longer dominate the instrumented/plain
+     * ratios as they do at {@code all(4)}, where several kernels take a few microseconds.
+     */
+    public static List<SuiteKernel> large() {
+        return List.of(vadd(512), reduce(32), matmul(4), stencil(16), histogram(16), scan(64),
+                knn(5000, 784, 5120, 256), divergent(64));
+    }
+
     static SuiteKernel vadd(int scale) {
         int n = 1000 * scale;
         int g = 1024 * scale;

@@ -36,12 +36,15 @@ public final class TraceInstrumenter {
                 exit = "hs_count[hs_pid()] = hs_n;";
             }
             case RECORD -> {
+                // The whole per-work-item state is one 32-bit cursor into hs_rec and the end of the slice, read
+                // once at entry from the offset table (producers + 1 entries); the exit stores the final cursor
+                // and the host subtracts the offset. This keeps two words live across barriers instead of a
+                // 64-bit slice pointer, the work-item id and two counters.
                 extra.addAll(List.of("__global uint *hs_rec", "__global const uint *hs_off",
-                        "__global const uint *hs_cnt", "__global uint *hs_written"));
-                state = "size_t hs_p = hs_pid(); uint hs_k = 0; uint hs_lim = hs_cnt[hs_p];"
-                        + " __global uint *hs_out = hs_rec + hs_off[hs_p];";
-                tp = "((hs_k < hs_lim ? (hs_out[hs_k] = ID) : 0u), hs_k++, 1)";
-                exit = "hs_written[hs_p] = hs_k;";
+                        "__global uint *hs_written", "uint hs_guard"));
+                state = "uint hs_c = hs_off[hs_pid()]; uint hs_end = hs_off[hs_pid() + 1] - hs_guard;";
+                tp = "((hs_c < hs_end ? (hs_rec[hs_c] = ID) : 0u), hs_c++, 1)";
+                exit = "hs_written[hs_pid()] = hs_c;";
             }
             case SHARED -> {
                 extra.addAll(List.of("__global uint *hs_rec", "volatile __global uint *hs_head", "uint hs_cap"));
@@ -79,6 +82,7 @@ public final class TraceInstrumenter {
             place.exits(k, exit);
         }
         Tracepoints pts = points;
+        boolean hasSwitch = false;
         for (BasicBlock b : pts.cfg().blocks()) {
             if (pts.blockPoints().get(b.id())) {
                 String call = tp.replace("ID", pts.blockId(b.id()) + "u");
@@ -88,6 +92,7 @@ public final class TraceInstrumenter {
                 continue;
             }
             if (b.branch() instanceof Ast.Switch sw) {
+                hasSwitch = true;
                 StringBuilder dispatch = new StringBuilder();
                 for (Edge e : b.successors()) {
                     if (!pts.edgePoints().get(e.id()) || e.kind() != EdgeKind.CASE) {
@@ -108,8 +113,9 @@ public final class TraceInstrumenter {
                     if (pts.tripEdges().get(e.id())) {
                         String trip = "hs_t" + b.id();
                         tripVars.append(" uint ").append(trip).append(" = 0;");
-                        String emit = tp.replace("ID", "(" + (Tracepoints.TRIP | pts.edgeId(e)) + "u)") + ", "
-                                + tp.replace("ID", "(" + trip + ")");
+                        String mark = "(" + (Tracepoints.TRIP | pts.edgeId(e)) + "u)";
+                        String emit = collector == TraceCollector.RECORD ? recordPair(mark, trip)
+                                : tp.replace("ID", mark) + ", " + tp.replace("ID", "(" + trip + ")");
                         rw.wrap(cond.first(), cond.last(), "((", ") ? (" + trip + "++, 1) : (" + trip + " ? (" + emit
                                 + ", " + trip + " = 0, 0) : 0))", Placement.EDGE);
                     }
@@ -120,8 +126,19 @@ public final class TraceInstrumenter {
                 }
             }
         }
-        rw.open(k.body().first(), " " + state + " long hs_sw = 0;" + tripVars, Placement.DECLARE);
+        rw.open(k.body().first(), " " + state + (hasSwitch ? " long hs_sw = 0;" : "") + tripVars,
+                Placement.DECLARE);
         return new TracePlan(k.name(), rw.render(), pts, collector, List.copyOf(extra), chunkRecords, scope);
+    }
+
+    /**
+     * The two records of a trip count as one two-word store and one cursor step; where only one slot of the
+     * slice is left (the recording pass diverged from the count), the first word alone is kept, as two separate
+     * tracepoints would have done.
+     */
+    private static String recordPair(String mark, String trip) {
+        return "(hs_c + 1u < hs_end ? vstore2((uint2) (" + mark + ", " + trip + "), 0, hs_rec + hs_c)"
+                + " : (void) (hs_c < hs_end ? (hs_rec[hs_c] = " + mark + ") : 0u)), hs_c += 2u, 1";
     }
 
     private static String text(KernelScope scope, Ast.Node n) {

@@ -332,7 +332,8 @@ public final class KernelRunner {
             int[] counts = new int[producers];
             session.read(countBuf, counts);
             int guard = options.canaries() ? 1 : 0;
-            int[] offsets = new int[producers];
+            // offsets[p] .. offsets[p + 1] - guard is producer p's slice; the last entry closes the last slice
+            int[] offsets = new int[producers + 1];
             long total = 0;
             long slots = 0;
             for (int p = 0; p < producers; p++) {
@@ -340,16 +341,17 @@ public final class KernelRunner {
                 total += Integer.toUnsignedLong(counts[p]);
                 slots += Integer.toUnsignedLong(counts[p]) + guard;
             }
+            offsets[producers] = Math.toIntExact(slots);
             // OpenCL forbids zero-size buffers: one element when nothing was recorded
             long recSlots = Math.max(1, slots);
             cl_mem rec = session.buffer(recSlots * 4);
             cl_mem off = session.buffer(intBytes(offsets));
-            cl_mem cnt = session.buffer(intBytes(counts));
             cl_mem written = session.buffer((long) producers * 4);
-            temp.addAll(List.of(rec, off, cnt, written));
-            if (options.canaries()) {
-                session.fill(rec, CANARY, recSlots * 4);
-            }
+            temp.addAll(List.of(rec, off, written));
+            // The runtime copies the user's buffers in before a launch; the trace buffers are touched here as
+            // well, so that a CPU device does not take their first-touch page faults inside the recording pass.
+            session.fill(rec, options.canaries() ? CANARY : 0, recSlots * 4);
+            session.fill(written, 0, (long) producers * 4);
             for (int s = 0; s < writable.size(); s++) {
                 int i = writable.get(s);
                 session.copy(snapshots.get(s), b.mems.get(i), b.size(i));
@@ -366,8 +368,8 @@ public final class KernelRunner {
             try {
                 setMem(kr, 0, rec);
                 setMem(kr, 1, off);
-                setMem(kr, 2, cnt);
-                setMem(kr, 3, written);
+                setMem(kr, 2, written);
+                setUint(kr, 3, guard);
                 b.set(kr, 4);
                 tRec = session.launch(kr, range.global(), range.local());
             } finally {
@@ -375,6 +377,9 @@ public final class KernelRunner {
             }
             int[] wrote = new int[producers];
             session.read(written, wrote);
+            for (int p = 0; p < producers; p++) {
+                wrote[p] -= offsets[p]; // the kernel stores its final cursor
+            }
             int[] all = new int[(int) recSlots];
             session.read(rec, all);
             b.readBack();
@@ -391,7 +396,7 @@ public final class KernelRunner {
                     canariesIntact = false;
                 }
             }
-            long bytes = recSlots * 4 + 3L * producers * 4;
+            long bytes = recSlots * 4 + (2L * producers + 1) * 4;
             TraceResult r = finish(recPlan, options, range, records, total, 0, differ.isEmpty() && canariesIntact,
                     differ, tCount.duration() + tRec.duration(), tRec.duration(), hostNanos, bytes,
                     tCount.duration(), canariesIntact, tRec.start());
