@@ -17,6 +17,8 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.sql.Statement;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -104,6 +106,24 @@ final class ArrowStream {
     }
 
     private ArrowStream() {}
+
+    /** Appends the batch's rows to its table; the batch is left as it was. */
+    static void insert(DuckDBConnection connection, ColumnBatch batch) {
+        if (batch.rows() == 0) {
+            return;
+        }
+        String view = "hetscope_batch_" + batch.table;
+        try (Arena arena = Arena.ofConfined(); Statement st = connection.createStatement()) {
+            register(connection, view, export(batch, arena));
+            int inserted = st.executeUpdate("INSERT INTO " + batch.table + " SELECT * FROM " + view);
+            st.execute("DROP VIEW " + view);
+            if (inserted != batch.rows()) {
+                throw new StoreException("DuckDB took " + inserted + " of " + batch.rows() + " rows of " + batch.table);
+            }
+        } catch (SQLException e) {
+            throw new StoreException("writing " + batch.rows() + " rows of " + batch.table, e);
+        }
+    }
 
     /** Makes {@code stream} readable as the view {@code name} on {@code connection} (one scan only). */
     static void register(DuckDBConnection connection, String name, MemorySegment stream) {

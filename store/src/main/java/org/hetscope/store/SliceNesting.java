@@ -1,16 +1,23 @@
 package org.hetscope.store;
 
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
+import java.util.List;
 import org.duckdb.DuckDBConnection;
 
 /**
  * Computes each slice's nesting depth and enclosing slice on its track, for tracks where the reader could not
- * (depth given as -1). Runs inside DuckDB, in parallel: the depth of a slice is the number of slices on its track
- * still open at its start (a running sum over start and end events, ends first at equal times, longer slices first
- * among equal starts); its parent is the latest slice one level up that started no later (an ASOF join). Slices
- * that only touch are not nested; on tracks whose slices overlap without nesting (GPU streams), the depth is the
- * number of slices already running.
+ * (depth given as -1). The depth of a slice is the number of slices of its track still open when it starts, with
+ * starts taken in (ts, longer first, id) order; a slice that ended at or before that time is closed, except that a
+ * zero-length slice stays open until every slice starting at its time has started (so a zero-length marker inside
+ * another one nests). Its parent is the latest-starting slice one level up that started no later. Slices that only
+ * touch are not nested; on tracks whose slices overlap without nesting (GPU streams), the depth is the number of
+ * slices still running.
+ *
+ * <p>DuckDB sorts the (id, track, ts, dur) columns; the sweep itself runs here, since a running window over a
+ * few large partitions (one per track) barely parallelises and spilled to disk on gigabyte traces.
  */
 final class SliceNesting {
     private SliceNesting() {}
@@ -18,27 +25,119 @@ final class SliceNesting {
     /** Creates the temporary table {@code slice_nesting(id, depth, parent_id)}. */
     static void compute(DuckDBConnection connection) throws SQLException {
         try (Statement st = connection.createStatement()) {
-            st.execute("""
-                    CREATE TEMP TABLE slice_depth AS
-                    WITH s AS (
+            st.execute("CREATE TEMP TABLE slice_nesting(id BIGINT, depth INTEGER, parent_id BIGINT)");
+        }
+        ColumnBatch out = new ColumnBatch("slice_nesting", List.of(
+                new ColumnBatch.Column("id", ColumnBatch.Type.BIGINT),
+                new ColumnBatch.Column("depth", ColumnBatch.Type.INTEGER),
+                new ColumnBatch.Column("parent_id", ColumnBatch.Type.BIGINT)));
+        Sweep sweep = new Sweep();
+        try (Statement st = connection.createStatement();
+                ResultSet rs = st.executeQuery("""
                         SELECT id, track_id, ts, dur FROM slice
-                        WHERE track_id IN (SELECT DISTINCT track_id FROM slice WHERE depth < 0)),
-                    ev AS (
-                        SELECT track_id, ts AS t, 1 AS kind, -dur AS order_dur, id, 1 AS delta FROM s
-                        UNION ALL
-                        SELECT track_id, ts + dur, CASE WHEN dur = 0 THEN 2 ELSE 0 END, 0, id, -1 FROM s),
-                    run AS (
-                        SELECT id, kind, sum(delta) OVER (PARTITION BY track_id ORDER BY t, kind, order_dur, id
-                                                          ROWS UNBOUNDED PRECEDING) - 1 AS depth
-                        FROM ev)
-                    SELECT run.id, s.track_id, s.ts, CAST(run.depth AS INTEGER) AS depth
-                    FROM run JOIN s ON s.id = run.id WHERE run.kind = 1""");
-            st.execute("""
-                    CREATE TEMP TABLE slice_nesting AS
-                    SELECT c.id, c.depth, p.id AS parent_id
-                    FROM slice_depth c ASOF LEFT JOIN slice_depth p
-                      ON p.track_id = c.track_id AND p.depth = c.depth - 1 AND c.ts >= p.ts""");
-            st.execute("DROP TABLE slice_depth");
+                        WHERE track_id IN (SELECT DISTINCT track_id FROM slice WHERE depth < 0)
+                        ORDER BY track_id, ts, dur DESC, id""")) {
+            long track = Long.MIN_VALUE;
+            while (rs.next()) {
+                long t = rs.getLong(2);
+                if (t != track) {
+                    sweep.reset();
+                    track = t;
+                }
+                long id = rs.getLong(1);
+                sweep.start(id, rs.getLong(3), rs.getLong(4));
+                if (out.isFull()) {
+                    ArrowStream.insert(connection, out);
+                    out.clear();
+                }
+                out.beginRow().append(id).append(sweep.depth).append(sweep.parent).endRow();
+            }
+        }
+        ArrowStream.insert(connection, out);
+    }
+
+    /**
+     * The sweep over one track's slices, given in start order: a min-heap of the open slices' ends (ends of
+     * zero-length slices after other ends at the same time) and the last slice started at each depth.
+     */
+    static final class Sweep {
+        private long[] ends = new long[16];
+        private boolean[] zeroLength = new boolean[16];
+        private int open;
+        private long[] lastAtDepth = new long[16];
+        /** Results of the last {@link #start}: its depth, and its parent's id or null. */
+        int depth;
+        Long parent;
+
+        void reset() {
+            open = 0;
+        }
+
+        void start(long id, long ts, long dur) {
+            // A slice ending at ts is closed when this one starts, unless it is a zero-length one that began at ts.
+            while (open > 0 && (ends[0] < ts || (ends[0] == ts && !zeroLength[0]))) {
+                pop();
+            }
+            depth = open;
+            parent = depth == 0 ? null : lastAtDepth[depth - 1];
+            if (depth == lastAtDepth.length) {
+                lastAtDepth = Arrays.copyOf(lastAtDepth, depth * 2);
+            }
+            lastAtDepth[depth] = id;
+            long end = ts + dur;
+            push(((ts ^ end) & (dur ^ end)) < 0 ? Long.MAX_VALUE : end, dur == 0);
+        }
+
+        private boolean before(int a, int b) {
+            return ends[a] < ends[b] || (ends[a] == ends[b] && !zeroLength[a] && zeroLength[b]);
+        }
+
+        private void push(long end, boolean zero) {
+            if (open == ends.length) {
+                ends = Arrays.copyOf(ends, open * 2);
+                zeroLength = Arrays.copyOf(zeroLength, open * 2);
+            }
+            int i = open++;
+            ends[i] = end;
+            zeroLength[i] = zero;
+            while (i > 0) {
+                int up = (i - 1) >>> 1;
+                if (!before(i, up)) {
+                    break;
+                }
+                swap(i, up);
+                i = up;
+            }
+        }
+
+        private void pop() {
+            open--;
+            ends[0] = ends[open];
+            zeroLength[0] = zeroLength[open];
+            int i = 0;
+            while (true) {
+                int child = 2 * i + 1;
+                if (child >= open) {
+                    break;
+                }
+                if (child + 1 < open && before(child + 1, child)) {
+                    child++;
+                }
+                if (!before(child, i)) {
+                    break;
+                }
+                swap(i, child);
+                i = child;
+            }
+        }
+
+        private void swap(int a, int b) {
+            long e = ends[a];
+            ends[a] = ends[b];
+            ends[b] = e;
+            boolean z = zeroLength[a];
+            zeroLength[a] = zeroLength[b];
+            zeroLength[b] = z;
         }
     }
 }

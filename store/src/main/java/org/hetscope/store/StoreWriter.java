@@ -1,7 +1,6 @@
 package org.hetscope.store;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -110,20 +109,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     }
 
     private void flush(ColumnBatch b) {
-        if (b.rows() == 0) {
-            return;
-        }
-        String view = "hetscope_batch_" + b.table;
-        try (Arena arena = Arena.ofConfined(); Statement st = connection.createStatement()) {
-            ArrowStream.register(connection, view, ArrowStream.export(b, arena));
-            int inserted = st.executeUpdate("INSERT INTO " + b.table + " SELECT * FROM " + view);
-            st.execute("DROP VIEW " + view);
-            if (inserted != b.rows()) {
-                throw new StoreException("DuckDB took " + inserted + " of " + b.rows() + " rows of " + b.table);
-            }
-        } catch (SQLException e) {
-            throw new StoreException("writing " + b.rows() + " rows of " + b.table, e);
-        }
+        ArrowStream.insert(connection, b);
         b.clear();
     }
 
