@@ -1,5 +1,6 @@
 package org.hetscope.formats.nsys;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -8,7 +9,9 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.hetscope.formats.sqlite.RowSource;
 import org.hetscope.formats.sqlite.SqliteSchema;
+import org.hetscope.formats.sqlite.TableRows;
 import org.hetscope.model.Category;
 import org.hetscope.model.Device;
 import org.hetscope.model.DeviceKind;
@@ -34,7 +37,8 @@ import org.hetscope.model.TransferKind;
 /**
  * Decodes one Nsight Systems SQLite export. Every optional table and column is looked up in the export's own
  * schema first; absent ones are skipped, not errors. API calls and GPU activities that share a correlation id
- * (per process) are linked with {@link FlowRule#CORRELATION} flows.
+ * (per process) are linked with {@link FlowRule#CORRELATION} flows. The big activity tables are read through
+ * {@link RowSource} (the file scanner where it can, sqlite-jdbc otherwise); the small lookups through JDBC.
  */
 final class NsysReader {
     static final String KERNEL = "CUPTI_ACTIVITY_KIND_KERNEL";
@@ -50,6 +54,7 @@ final class NsysReader {
 
     private final Path file;
     private final Connection db;
+    private final RowSource rows;
     private final TraceSink sink;
     private final Progress progress;
     private SqliteSchema schema;
@@ -71,9 +76,10 @@ final class NsysReader {
     private long rowsDone;
     private long rowsTotal;
 
-    NsysReader(Path file, Connection db, TraceSink sink, Progress progress) {
+    NsysReader(Path file, Connection db, RowSource rows, TraceSink sink, Progress progress) {
         this.file = file;
         this.db = db;
+        this.rows = rows;
         this.sink = sink;
         this.progress = progress;
     }
@@ -91,7 +97,7 @@ final class NsysReader {
         return false;
     }
 
-    void read() throws SQLException, TraceFormatException {
+    void read() throws SQLException, IOException, TraceFormatException {
         schema = new SqliteSchema(db);
         // Everything is checked before the first record goes to the sink, so a wrong file imports nothing.
         if (!isNsysExport(schema)) {
@@ -127,13 +133,8 @@ final class NsysReader {
         progress.advance(rowsTotal);
     }
 
-    private long count(String table) throws SQLException {
-        if (!schema.has(table)) {
-            return 0;
-        }
-        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table)) {
-            return rs.next() ? rs.getLong(1) : 0;
-        }
+    private long count(String table) throws IOException {
+        return schema.has(table) ? rows.count(table) : 0;
     }
 
     private void tick() {
@@ -355,27 +356,22 @@ final class NsysReader {
 
     // ---- API calls ------------------------------------------------------------------------------------------
 
-    private void readApi(String table, String api, String sourceCategory) throws SQLException {
+    private void readApi(String table, String api, String sourceCategory) throws IOException {
         if (!schema.has(table)) {
             return;
         }
-        String sql = "SELECT start, \"end\", " + schema.column(table, "globalTid", "NULL") + ", "
-                + schema.column(table, "correlationId", "NULL") + ", " + schema.column(table, "nameId", "NULL")
-                + ", " + schema.column(table, "returnValue", "NULL") + " FROM " + table;
         JsonText args = new JsonText();
         long duplicates = 0;
-        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (TableRows rs = rows.rows(table, "start", "end", "globalTid", "correlationId", "nameId",
+                "returnValue")) {
             while (rs.next()) {
                 tick();
-                long start = rs.getLong(1);
-                long end = rs.getLong(2);
-                long gtid = rs.getLong(3);
-                if (rs.wasNull()) {
-                    gtid = 0;
-                }
-                Long corr = longOrNull(rs, 4);
-                String name = strings.getOrDefault(rs.getLong(5), "<unknown API>");
-                Long ret = longOrNull(rs, 6);
+                long start = rs.getLong(0);
+                long end = rs.getLong(1);
+                long gtid = rs.getLong(2);
+                Long corr = rs.longOrNull(3);
+                String name = strings.getOrDefault(rs.getLong(4), "<unknown API>");
+                Long ret = rs.longOrNull(5);
                 args.reset();
                 if (ret != null && ret != 0) {
                     args.put("returnValue", ret);
@@ -411,41 +407,41 @@ final class NsysReader {
 
     // ---- GPU activities -------------------------------------------------------------------------------------
 
-    /** Receives one row of a CUPTI activity table: the columns they all have, then the table's own from 7 on. */
+    /** Receives one row of a CUPTI activity table: the columns they all have, then the table's own from 6 on. */
     private interface ActivityRow {
-        void accept(ResultSet rs, long start, long end, long dev, long stream, Long corr, long gpid)
-                throws SQLException;
+        void accept(TableRows rs, long start, long end, long dev, long stream, Long corr, long gpid)
+                throws IOException;
     }
 
     /**
      * Reads every row of an activity table (kernel, memcpy, memset, sync): start, end, device, stream, correlation
-     * and process as columns 1 to 6, whichever of them this export has, then {@code extraColumns}.
+     * and process as columns 0 to 5 (absent ones read as NULL; a NULL device as 0), then {@code extraColumns}.
      */
-    private void forEachActivity(String t, ActivityRow row, String... extraColumns) throws SQLException {
-        String sql = "SELECT start, \"end\", " + String.join(", ",
-                schema.column(t, "deviceId", "0"), schema.column(t, "streamId", "NULL"),
-                schema.column(t, "correlationId", "NULL"), schema.column(t, "globalPid", "NULL")) + ", "
-                + String.join(", ", extraColumns) + " FROM " + t;
-        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+    private void forEachActivity(String t, ActivityRow row, String... extraColumns) throws IOException {
+        String[] columns = new String[6 + extraColumns.length];
+        String[] common = {"start", "end", "deviceId", "streamId", "correlationId", "globalPid"};
+        System.arraycopy(common, 0, columns, 0, 6);
+        System.arraycopy(extraColumns, 0, columns, 6, extraColumns.length);
+        try (TableRows rs = rows.rows(t, columns)) {
             while (rs.next()) {
                 tick();
-                row.accept(rs, rs.getLong(1), rs.getLong(2), rs.getLong(3), longOr(rs, 4, MISSING), longOrNull(rs, 5),
-                        longOr(rs, 6, MISSING));
+                row.accept(rs, rs.getLong(0), rs.getLong(1), rs.getLong(2), rs.longOr(3, MISSING),
+                        rs.longOrNull(4), rs.longOr(5, MISSING));
             }
         }
     }
 
-    private void readKernels() throws SQLException {
+    private void readKernels() throws IOException {
         String t = KERNEL;
         if (!schema.has(t)) {
             return;
         }
         String nameColumn = schema.has(t, "shortName") ? "shortName" : schema.has(t, "demangledName")
-                ? "demangledName" : "NULL";
+                ? "demangledName" : null;
         JsonText args = new JsonText();
         forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
-            String name = strings.getOrDefault(rs.getLong(7), "<unknown kernel>");
-            String demangled = strings.get(rs.getLong(8));
+            String name = strings.getOrDefault(rs.getLong(6), "<unknown kernel>");
+            String demangled = strings.get(rs.getLong(7));
             args.reset();
             if (demangled != null && !demangled.equals(name)) {
                 args.put("demangledName", demangled);
@@ -453,32 +449,28 @@ final class NsysReader {
             long id = sink.newId(Entity.SLICE);
             sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start), name,
                     Category.KERNEL, "kernel", -1, corr, args.toStringOrNull()));
-            Long regs = longOrNull(rs, 15);
+            Long regs = rs.longOrNull(14);
             sink.kernel(new KernelLaunch(id, device(dev), stream == MISSING ? null : stream, corr,
-                    dim(rs, 9), dim(rs, 12), regs == null ? null : regs.intValue(), longOrNull(rs, 16),
-                    longOrNull(rs, 17)));
+                    dim(rs, 8), dim(rs, 11), regs == null ? null : regs.intValue(), rs.longOrNull(15),
+                    rs.longOrNull(16)));
             link(id, gpid, corr, "launch");
-        }, nameColumn,
-                schema.column(t, "demangledName", "NULL"), schema.column(t, "gridX", "NULL"),
-                schema.column(t, "gridY", "NULL"), schema.column(t, "gridZ", "NULL"),
-                schema.column(t, "blockX", "NULL"), schema.column(t, "blockY", "NULL"),
-                schema.column(t, "blockZ", "NULL"), schema.column(t, "registersPerThread", "NULL"),
-                schema.column(t, "staticSharedMemory", "NULL"), schema.column(t, "dynamicSharedMemory", "NULL"));
+        }, nameColumn, "demangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
+                "registersPerThread", "staticSharedMemory", "dynamicSharedMemory");
     }
 
-    private void readMemcpy() throws SQLException {
+    private void readMemcpy() throws IOException {
         String t = MEMCPY;
         if (!schema.has(t)) {
             return;
         }
         JsonText args = new JsonText();
         forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
-            long bytes = rs.getLong(7);
-            Long copyKind = longOrNull(rs, 8);
+            long bytes = rs.getLong(6);
+            Long copyKind = rs.longOrNull(7);
             TransferKind kind = transferKind(copyKind);
             String label = copyKind == null ? "Unknown" : memcpyKinds.getOrDefault(copyKind, kind.label());
-            Long srcKind = longOrNull(rs, 9);
-            Long dstKind = longOrNull(rs, 10);
+            Long srcKind = rs.longOrNull(8);
+            Long dstKind = rs.longOrNull(9);
             args.reset().put("bytes", bytes).put("copyKind", label);
             if (srcKind != null) {
                 args.put("srcKind", memKinds.getOrDefault(srcKind, memKindFallback(srcKind)));
@@ -489,8 +481,8 @@ final class NsysReader {
             long id = sink.newId(Entity.SLICE);
             sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start),
                     "[CUDA memcpy " + label + "]", Category.MEMCPY, "gpu_memcpy", -1, corr, args.toString()));
-            Long srcDev = longOrNull(rs, 11);
-            Long dstDev = longOrNull(rs, 12);
+            Long srcDev = rs.longOrNull(10);
+            Long dstDev = rs.longOrNull(11);
             long device = device(dev);
             Long src = srcDev != null ? Long.valueOf(device(srcDev))
                     : kind == TransferKind.DTOH || kind == TransferKind.DTOD ? Long.valueOf(device) : null;
@@ -499,25 +491,23 @@ final class NsysReader {
             sink.transfer(new Transfer(sink.newId(Entity.TRANSFER), id, start, Math.max(0, end - start), bytes,
                     kind, src, dst, null, null, null, corr));
             link(id, gpid, corr, "launch");
-        }, schema.column(t, "bytes", "0"), schema.column(t, "copyKind", "NULL"),
-                schema.column(t, "srcKind", "NULL"), schema.column(t, "dstKind", "NULL"),
-                schema.column(t, "srcDeviceId", "NULL"), schema.column(t, "dstDeviceId", "NULL"));
+        }, "bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId");
     }
 
-    private void readMemset() throws SQLException {
+    private void readMemset() throws IOException {
         String t = MEMSET;
         if (!schema.has(t)) {
             return;
         }
         JsonText args = new JsonText();
         forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
-            long bytes = rs.getLong(7);
+            long bytes = rs.getLong(6);
             args.reset().put("bytes", bytes);
-            Long value = longOrNull(rs, 8);
+            Long value = rs.longOrNull(7);
             if (value != null) {
                 args.put("value", value);
             }
-            Long memKind = longOrNull(rs, 9);
+            Long memKind = rs.longOrNull(8);
             if (memKind != null) {
                 args.put("memKind", memKinds.getOrDefault(memKind, memKindFallback(memKind)));
             }
@@ -528,19 +518,18 @@ final class NsysReader {
             sink.transfer(new Transfer(sink.newId(Entity.TRANSFER), id, start, Math.max(0, end - start), bytes,
                     TransferKind.MEMSET, null, device, null, null, null, corr));
             link(id, gpid, corr, "launch");
-        }, schema.column(t, "bytes", "0"), schema.column(t, "value", "NULL"),
-                schema.column(t, "memKind", "NULL"));
+        }, "bytes", "value", "memKind");
     }
 
-    private void readSync() throws SQLException {
+    private void readSync() throws IOException {
         String t = SYNC;
         if (!schema.has(t)) {
             return;
         }
         JsonText args = new JsonText();
         forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
-            Long type = longOrNull(rs, 7);
-            Long event = longOrNull(rs, 8);
+            Long type = rs.longOrNull(6);
+            Long event = rs.longOrNull(7);
             String label = type == null ? "Synchronization" : syncTypes.getOrDefault(type, "sync type " + type);
             args.reset();
             if (stream != MISSING && stream != NO_STREAM) {
@@ -553,31 +542,27 @@ final class NsysReader {
             sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start), label,
                     Category.SYNC, "cuda_sync", -1, corr, args.toStringOrNull()));
             link(id, gpid, corr, "sync");
-        }, schema.column(t, "syncType", "NULL"), schema.column(t, "eventId", "NULL"));
+        }, "syncType", "eventId");
     }
 
-    private void readNvtx() throws SQLException {
+    private void readNvtx() throws IOException {
         String t = NVTX;
         if (!schema.has(t, "start")) {
             return;
         }
-        String sql = "SELECT start, " + String.join(", ", schema.column(t, "end", "NULL"),
-                schema.column(t, "globalTid", "NULL"), schema.column(t, "text", "NULL"),
-                schema.column(t, "textId", "NULL"), schema.column(t, "eventType", "NULL"),
-                schema.column(t, "domainId", "NULL")) + " FROM " + t;
         long ignored = 0;
-        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (TableRows rs = rows.rows(t, "start", "end", "globalTid", "text", "textId", "eventType")) {
             while (rs.next()) {
                 tick();
-                long start = rs.getLong(1);
-                Long end = longOrNull(rs, 2);
-                long gtid = longOr(rs, 3, 0);
-                String text = rs.getString(4);
-                Long textId = longOrNull(rs, 5);
+                long start = rs.getLong(0);
+                Long end = rs.longOrNull(1);
+                long gtid = rs.longOr(2, 0);
+                String text = rs.getText(3);
+                Long textId = rs.longOrNull(4);
                 if (text == null && textId != null) {
                     text = strings.get(textId);
                 }
-                long type = longOr(rs, 6, -1);
+                long type = rs.longOr(5, -1);
                 // 34 = mark, 59 = push/pop range, 60 = start/end range; the rest are domain/category/thread names
                 if (type == 34 || (end == null && (type == -1))) {
                     sink.instant(new Instant(sink.newId(Entity.INSTANT), apiTrack(gtid, "NVTX"), start,
@@ -624,10 +609,10 @@ final class NsysReader {
         };
     }
 
-    private static Dim3 dim(ResultSet rs, int first) throws SQLException {
-        Long x = longOrNull(rs, first);
-        Long y = longOrNull(rs, first + 1);
-        Long z = longOrNull(rs, first + 2);
+    private static Dim3 dim(TableRows rs, int first) throws IOException {
+        Long x = rs.longOrNull(first);
+        Long y = rs.longOrNull(first + 1);
+        Long z = rs.longOrNull(first + 2);
         if (x == null && y == null && z == null) {
             return null;
         }
@@ -637,10 +622,5 @@ final class NsysReader {
     private static Long longOrNull(ResultSet rs, int column) throws SQLException {
         long v = rs.getLong(column);
         return rs.wasNull() ? null : v;
-    }
-
-    private static long longOr(ResultSet rs, int column, long missing) throws SQLException {
-        long v = rs.getLong(column);
-        return rs.wasNull() ? missing : v;
     }
 }
