@@ -68,7 +68,10 @@ final class NsysReader {
     private final Map<String, Long> apiTracks = new HashMap<>();
     private final Map<Long, Long> deviceIds = new LinkedHashMap<>();
     private final Map<Long, Long> deviceTracks = new HashMap<>();
-    private final Map<String, Long> streamTracks = new HashMap<>();
+    private final Map<StreamKey, Long> streamTracks = new HashMap<>();
+    /** Kernel args JSON per (name id, demangled name id): the same few pairs repeat over millions of rows. */
+    private final Map<Long, String> kernelArgs = new HashMap<>();
+    private static final String NO_ARGS = new String("no args");
     private final Map<Long, String> memcpyKinds = new HashMap<>();
     private final Map<Long, String> memKinds = new HashMap<>();
     private final Map<Long, String> syncTypes = new HashMap<>();
@@ -287,8 +290,11 @@ final class NsysReader {
         return lastTrack;
     }
 
+    private record StreamKey(long globalPid, long deviceOrdinal, long stream) {
+    }
+
     private long lookupStreamTrack(long globalPid, long deviceOrdinal, long stream) {
-        String key = globalPid + "/" + deviceOrdinal + "/" + stream;
+        StreamKey key = new StreamKey(globalPid, deviceOrdinal, stream);
         Long track = streamTracks.get(key);
         if (track == null) {
             long dev = device(deviceOrdinal);
@@ -440,15 +446,26 @@ final class NsysReader {
                 ? "demangledName" : null;
         JsonText args = new JsonText();
         forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
-            String name = strings.getOrDefault(rs.getLong(6), "<unknown kernel>");
-            String demangled = strings.get(rs.getLong(7));
-            args.reset();
-            if (demangled != null && !demangled.equals(name)) {
-                args.put("demangledName", demangled);
+            long nameId = rs.getLong(6);
+            long demangledId = rs.getLong(7);
+            String name = strings.getOrDefault(nameId, "<unknown kernel>");
+            boolean cacheable = (nameId >>> 32) == 0 && (demangledId >>> 32) == 0;
+            Long pair = cacheable ? (nameId << 32) | demangledId : null;
+            String json = cacheable ? kernelArgs.getOrDefault(pair, NO_ARGS) : NO_ARGS;
+            if (json == NO_ARGS) {
+                String demangled = strings.get(demangledId);
+                args.reset();
+                if (demangled != null && !demangled.equals(name)) {
+                    args.put("demangledName", demangled);
+                }
+                json = args.toStringOrNull();
+                if (cacheable) {
+                    kernelArgs.put(pair, json);
+                }
             }
             long id = sink.newId(Entity.SLICE);
             sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start), name,
-                    Category.KERNEL, "kernel", -1, corr, args.toStringOrNull()));
+                    Category.KERNEL, "kernel", -1, corr, json));
             Long regs = rs.longOrNull(14);
             sink.kernel(new KernelLaunch(id, device(dev), stream == MISSING ? null : stream, corr,
                     dim(rs, 8), dim(rs, 11), regs == null ? null : regs.intValue(), rs.longOrNull(15),
