@@ -61,8 +61,11 @@ public final class PipelinedSink implements TraceSink {
             while (true) {
                 Object[] b = queue.take();
                 if (b == END) {
-                    // DuckDB appenders belong to the thread that made them: this one flushes and closes them.
                     target.flushRows();
+                    if (Boolean.getBoolean("hetscope.debug")) {
+                        System.err.printf("hetscope: store writer thread used %.2f s CPU%n",
+                                java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9);
+                    }
                     return;
                 }
                 for (Object o : b) {
@@ -158,6 +161,10 @@ public final class PipelinedSink implements TraceSink {
             handOver();
         }
         finished = true;
+        if (Boolean.getBoolean("hetscope.debug")) {
+            System.err.printf("hetscope: reader thread used %.2f s CPU%n",
+                    java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9);
+        }
         try {
             queue.put(END);
             writer.join();

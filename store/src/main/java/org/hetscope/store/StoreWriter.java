@@ -195,8 +195,11 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     public void flow(Flow f) {
         ColumnBatch a = startRow("flow");
         a.append(f.id()).append(f.fromSliceId()).append(f.toSliceId()).append(f.kind()).append(f.correlationId())
-                .append(f.rule().name().toLowerCase(java.util.Locale.ROOT)).endRow();
+                .append(FLOW_RULES[f.rule().ordinal()]).endRow();
     }
+
+    private static final String[] FLOW_RULES = java.util.Arrays.stream(org.hetscope.model.FlowRule.values())
+            .map(r -> r.name().toLowerCase(java.util.Locale.ROOT)).toArray(String[]::new);
 
     private static ColumnBatch dim(ColumnBatch a, Dim3 d) {
         return d == null ? a.appendNull().appendNull().appendNull() : a.append(d.x()).append(d.y()).append(d.z());
