@@ -40,7 +40,7 @@ public final class TraceView implements AutoCloseable {
     public static final long LOD_MIN_SLICES = Long.getLong("hetscope.web.lodMinSlices", 2_000_000L);
 
     private final LevelOfDetail lod;
-    private static final boolean PROFILE = Boolean.getBoolean("hetscope.web.profile");
+    private final SliceWindow slices;
 
     public TraceView(String name, Store store) {
         this(name, store, LOD_MIN_SLICES);
@@ -48,6 +48,14 @@ public final class TraceView implements AutoCloseable {
 
     /** @param lodMinSlices the slice count from which zoomed-out windows read a pre-aggregated cache */
     public TraceView(String name, Store store, long lodMinSlices) {
+        this(name, store, lodMinSlices, LevelOfDetail.DEFAULT, ResidentLevel.defaultBudgetRows());
+    }
+
+    /**
+     * @param lodSettings how the zoom cache is cut
+     * @param residentRows most rows of the cache's coarsest level held in memory
+     */
+    TraceView(String name, Store store, long lodMinSlices, LevelOfDetail.Settings lodSettings, long residentRows) {
         this.name = name;
         this.store = store;
         Table bounds = store.query(null, """
@@ -61,17 +69,26 @@ public final class TraceView implements AutoCloseable {
         this.tracks = loadTracks();
         this.trackById = tracks.stream().collect(Collectors.toMap(TrackInfo::id, t -> t, (a, c) -> a,
                 LinkedHashMap::new));
-        long slices = tracks.stream().mapToLong(TrackInfo::slices).sum();
+        Map<Long, Long> perTrack = new HashMap<>();
+        for (TrackInfo t : tracks) {
+            if (t.slices() > 0) {
+                perTrack.put(t.id(), t.slices());
+            }
+        }
+        long slices = perTrack.values().stream().mapToLong(Long::longValue).sum();
         LevelOfDetail cache = null;
+        ResidentLevel inMemory = null;
         if (slices > 0 && slices >= lodMinSlices) {
             try {
-                cache = LevelOfDetail.open(store.file(), origin, span(),
-                        (double) slices / Math.max(1, tracks.stream().filter(t -> t.slices() > 0).count()));
+                cache = LevelOfDetail.open(store.file(), origin, span(), slices, perTrack.size(), lodSettings);
+                inMemory = new ResidentLevel(cache, residentRows);
+                inMemory.preload(perTrack.keySet().stream().sorted().toList());
             } catch (IOException e) {
                 System.err.println("hetscope: " + e.getMessage() + "; zoomed-out views read the store directly");
             }
         }
         this.lod = cache;
+        this.slices = new SliceWindow(store.connection(), origin, cache, inMemory, perTrack);
     }
 
     /** The zoom cache, or null when the store is small or the cache could not be built. */
@@ -161,149 +178,7 @@ public final class TraceView implements AutoCloseable {
                                                            String highlight) {
         checkWindow(t0, t1, pixels);
         checkTracks(trackIds);
-        Map<Long, List<WindowItem>> byTrack = new LinkedHashMap<>();
-        for (Long id : trackIds) {
-            byTrack.put(id, new ArrayList<>());
-        }
-        if (trackIds.isEmpty()) {
-            return byTrack;
-        }
-        long a = origin + t0;
-        long b = origin + t1;
-        long span = t1 - t0;
-        long lo = trackIds.stream().mapToLong(Long::longValue).min().orElseThrow();
-        long hi = trackIds.stream().mapToLong(Long::longValue).max().orElseThrow();
-        // The range lets DuckDB skip row groups by their track_id zone maps; the IN list alone would not.
-        String tracksWhere = "track_id BETWEEN " + lo + " AND " + hi + " AND track_id IN (" + idList(trackIds) + ")";
-        Map<GroupKey, WindowItem> groups = new HashMap<>();
-        LevelOfDetail.Level level = lod == null || highlight != null ? null : lod.levelFor((double) span / pixels);
-        long i0 = 0;
-        long i1 = 0;
-        if (level != null) {
-            long w = level.width();
-            i0 = Math.ceilDiv(Math.max(0, t0), w);
-            // A short slice starting in bucket j ends before bucket j + 2: keep one bucket of margin before t1.
-            i1 = Math.floorDiv(t1, w) - 1;
-        }
-        if (level != null && i1 > i0) {
-            long w = level.width();
-            long tq = System.nanoTime();
-            String[][] names = lod.names();
-            List<Object[]> lodRows = lod.rows("SELECT track_id, depth, b, n, busy, first_ts, last_end, id, code "
-                    + "FROM " + level.table() + " WHERE " + tracksWhere + " AND b >= ? AND b < ?", i0, i1);
-            if (PROFILE) {
-                System.err.printf("lod rows %d in %.1f ms%n", lodRows.size(), (System.nanoTime() - tq) / 1e6);
-            }
-            tq = System.nanoTime();
-            for (Object[] r : lodRows) {
-                long pixel = ((Long) r[2] * w - t0) * pixels / span;
-                String[] nc = names[((Long) r[8]).intValue()];
-                add(groups, (Long) r[0], ((Long) r[1]).intValue(), pixel, new WindowItem(((Long) r[1]).intValue(),
-                        (Long) r[5] - origin, (Long) r[6] - origin, (Long) r[3], (Long) r[4], (Long) r[7],
-                        nc[0], nc[1], 0));
-            }
-            if (PROFILE) {
-                System.err.printf("lod merge %.1f ms%n", (System.nanoTime() - tq) / 1e6);
-            }
-            tq = System.nanoTime();
-            // Slices of a bucket or longer are kept one by one in the cache.
-            collect(groups, lod.rows(rawSql(level.longTable(), tracksWhere, span, pixels, ""),
-                    rawParams(a, b, span, pixels, highlight)));
-            // The window's two edges, outside whole buckets, from the store itself.
-            long edgeA = origin + i0 * w;
-            long edgeB = origin + i1 * w;
-            collect(groups, rows(rawSql("slice", tracksWhere, span, pixels,
-                    " AND dur < " + w + " AND ts >= ? AND ts < ?"), append(rawParams(a, b, span, pixels, highlight),
-                    a - w, Math.min(b, edgeA))));
-            collect(groups, rows(rawSql("slice", tracksWhere, span, pixels,
-                    " AND dur < " + w + " AND ts >= ? AND ts < ?"), append(rawParams(a, b, span, pixels, highlight),
-                    edgeB, b)));
-        } else if (lod != null) {
-            // Narrow window: only the row ranges the cache's index names can hold overlapping slices.
-            List<long[]> ranges = lod.rowRanges(origin, tracksWhere, a, b);
-            if (!ranges.isEmpty()) {
-                String rowsWhere = ranges.stream().map(r -> "rowid BETWEEN " + r[0] + " AND " + r[1])
-                        .collect(Collectors.joining(" OR ", " AND (", ")"));
-                collect(groups, rows(rawSql("slice", tracksWhere, span, pixels, rowsWhere),
-                        rawParams(a, b, span, pixels, highlight)));
-            }
-        } else {
-            collect(groups, rows(rawSql("slice", tracksWhere, span, pixels, ""),
-                    rawParams(a, b, span, pixels, highlight)));
-        }
-        long tf = System.nanoTime();
-        Map<Long, List<WindowItem>> raw = new LinkedHashMap<>();
-        for (Map.Entry<GroupKey, WindowItem> e : groups.entrySet()) {
-            raw.computeIfAbsent(e.getKey().track(), k -> new ArrayList<>()).add(e.getValue());
-        }
-        for (Map.Entry<Long, List<WindowItem>> e : raw.entrySet()) {
-            byTrack.put(e.getKey(), WindowAggregator.fit(e.getValue(), t0, span, pixels));
-        }
-        if (PROFILE) {
-            System.err.printf("fit %.1f ms%n", (System.nanoTime() - tf) / 1e6);
-        }
-        return byTrack;
-    }
-
-    private List<Object[]> rows(String sql, Object... params) {
-        try (java.sql.PreparedStatement ps = store.connection().prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                ps.setObject(i + 1, params[i]);
-            }
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                return TypedRows.read(rs);
-            }
-        } catch (java.sql.SQLException e) {
-            throw new org.hetscope.store.StoreException(e.getMessage(), e);
-        }
-    }
-
-    private record GroupKey(long track, int depth, long key) {
-    }
-
-    private static void add(Map<GroupKey, WindowItem> groups, long track, int depth, long key, WindowItem item) {
-        groups.merge(new GroupKey(track, depth, key), item, WindowItem::mergeWith);
-    }
-
-    private void collect(Map<GroupKey, WindowItem> groups, List<Object[]> rows) {
-        for (Object[] r : rows) {
-            int depth = ((Long) r[1]).intValue();
-            add(groups, (Long) r[0], depth, (Long) r[2], new WindowItem(depth, (Long) r[3] - origin,
-                    (Long) r[4] - origin, (Long) r[5], (Long) r[6], (Long) r[7], (String) r[8], (String) r[9],
-                    (Long) r[10]));
-        }
-    }
-
-    /**
-     * Groups the slices of a table by (track, depth, pixel): slices at least a pixel wide stay alone (key -1-id),
-     * narrower ones merge per pixel. Busy time is clipped to the window.
-     */
-    private static String rawSql(String table, String tracksWhere, long span, int pixels, String extraWhere) {
-        // (ts - a) * pixels stays inside a long for any window shorter than ~50 days at 16k pixels.
-        String pixelOf = span <= Long.MAX_VALUE / pixels
-                ? "((greatest(ts, ?) - ?) * ?) // ?"
-                : "CAST(floor(CAST(greatest(ts, ?) - ? AS DOUBLE) * ? / ?) AS BIGINT)";
-        return """
-                SELECT track_id, depth, k, min(ts), max(ts + dur), count(*),
-                       sum(greatest(0, least(ts + dur, ?) - greatest(ts, ?))),
-                       arg_max(id, dur), arg_max(name, dur), arg_max(category, dur),
-                       count(*) FILTER (WHERE name = ?)
-                FROM (
-                  SELECT track_id, depth, id, ts, dur, name, category,
-                         CASE WHEN dur * ? >= ? THEN -1 - id ELSE %s END AS k
-                  FROM %s
-                  WHERE %s AND ts < ? AND ts + dur >= ?%s)
-                GROUP BY track_id, depth, k""".formatted(pixelOf, table, tracksWhere, extraWhere);
-    }
-
-    private static Object[] rawParams(long a, long b, long span, int pixels, String highlight) {
-        return new Object[] {b, a, highlight, (long) pixels, span, a, a, (long) pixels, span, b, a};
-    }
-
-    private static Object[] append(Object[] params, Object... more) {
-        Object[] out = java.util.Arrays.copyOf(params, params.length + more.length);
-        System.arraycopy(more, 0, out, params.length, more.length);
-        return out;
+        return slices.window(trackIds, t0, t1, pixels, highlight);
     }
 
     /** Counter samples of one track in the window, at most one min/max/last group per pixel. */

@@ -23,7 +23,9 @@ public final class WindowAggregator {
      */
     public static List<WindowItem> fit(List<WindowItem> items, long windowStart, long windowSpan, int pixels) {
         List<WindowItem> sorted = new ArrayList<>(items);
-        sorted.sort(Comparator.comparingInt(WindowItem::depth).thenComparingLong(WindowItem::start));
+        if (!isSorted(sorted)) {
+            sorted.sort(BY_LANE_AND_START);
+        }
         sorted = joinSimilarRuns(sorted, windowSpan, pixels);
         if (sorted.size() <= pixels) {
             return sorted;
@@ -47,6 +49,20 @@ public final class WindowAggregator {
         return out;
     }
 
+    private static final Comparator<WindowItem> BY_LANE_AND_START = Comparator.comparingInt(WindowItem::depth)
+            .thenComparingLong(WindowItem::start);
+
+    private static boolean isSorted(List<WindowItem> items) {
+        for (int i = 1; i < items.size(); i++) {
+            WindowItem p = items.get(i - 1);
+            WindowItem c = items.get(i);
+            if (p.depth() > c.depth() || (p.depth() == c.depth() && p.start() > c.start())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Density steps a merged run is drawn with; neighbours in the same step look alike and become one run. */
     static final int DENSITY_STEPS = 8;
 
@@ -56,27 +72,56 @@ public final class WindowAggregator {
      */
     static List<WindowItem> joinSimilarRuns(List<WindowItem> sorted, long windowSpan, int pixels) {
         List<WindowItem> out = new ArrayList<>(sorted.size());
-        WindowItem run = null;
-        for (WindowItem item : sorted) {
-            if (run != null && run.count() > 1 && item.count() > 1 && run.depth() == item.depth()
-                    && (double) (item.start() - run.end()) * pixels < windowSpan
-                    && densityStep(run) == densityStep(item)) {
-                run = run.mergeWith(item);
-            } else {
-                if (run != null) {
-                    out.add(run);
+        int i = 0;
+        while (i < sorted.size()) {
+            WindowItem head = sorted.get(i);
+            int j = i + 1;
+            if (head.count() > 1) {
+                // The run grows item by item; its fields are summed here and the item is made once at the end.
+                long start = head.start();
+                long end = head.end();
+                long count = head.count();
+                long busy = head.busy();
+                long matches = head.matches();
+                WindowItem named = head;
+                long namedBusy = head.busy();
+                for (; j < sorted.size(); j++) {
+                    WindowItem item = sorted.get(j);
+                    if (item.count() <= 1 || item.depth() != head.depth()
+                            || (double) (item.start() - end) * pixels >= windowSpan
+                            || densityStep(busyFraction(start, end, busy)) != densityStep(item.busyFraction())) {
+                        break;
+                    }
+                    // As mergeWith: the name of the larger part so far wins.
+                    if (item.busy() > busy) {
+                        named = item;
+                    }
+                    start = Math.min(start, item.start());
+                    end = Math.max(end, item.end());
+                    count += item.count();
+                    busy += item.busy();
+                    matches += item.matches();
                 }
-                run = item;
+                head = j == i + 1 ? head : new WindowItem(head.depth(), start, end, count, busy, named.id(),
+                        named.name(), named.category(), matches);
             }
-        }
-        if (run != null) {
-            out.add(run);
+            out.add(head);
+            i = j;
         }
         return out;
     }
 
+    private static double busyFraction(long start, long end, long busy) {
+        long extent = end - start;
+        return extent <= 0 ? 1.0 : Math.min(1.0, (double) busy / extent);
+    }
+
     static int densityStep(WindowItem item) {
-        return (int) Math.min(DENSITY_STEPS - 1, Math.floor(item.busyFraction() * DENSITY_STEPS));
+        return densityStep(item.busyFraction());
+    }
+
+    private static int densityStep(double busyFraction) {
+        return (int) Math.min(DENSITY_STEPS - 1, Math.floor(busyFraction * DENSITY_STEPS));
     }
 
     private static List<WindowItem> mergeByPixelGroup(List<WindowItem> sorted, long windowStart, long windowSpan,

@@ -1,79 +1,64 @@
 package org.hetscope.web;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The window response, streamed: items are arrays {@code [depth, start, end, count, busy, id, name, category,
- * matches]} where name and category are indexes into the response's {@code names} and {@code categories} lists
- * (long kernel names would otherwise repeat thousands of times).
+ * The window response: items are arrays {@code [depth, start, end, count, busy, id, name, category, matches]}
+ * where name and category are indexes into the response's {@code names} and {@code categories} lists (long kernel
+ * names would otherwise repeat thousands of times).
+ *
+ * <p>The response is almost all integers, so it is written directly as bytes: a general JSON generator spends
+ * most of its time on per-token bookkeeping here. Strings go through Jackson's escaping.
  */
 final class WindowJson {
-    private static final JsonFactory FACTORY = new JsonFactory();
+    private static final String[] COLUMNS = {"depth", "start", "end", "count", "busy", "id", "name", "category",
+        "matches"};
+
+    private byte[] buf = new byte[64 * 1024];
+    private int size;
+    private final Map<String, Integer> names = new HashMap<>();
+    private final Map<String, Integer> categories = new HashMap<>();
+    private final List<String> nameList = new ArrayList<>();
+    private final List<String> categoryList = new ArrayList<>();
 
     private WindowJson() {
     }
 
     static byte[] write(long t0, long t1, int px, Map<Long, List<WindowItem>> window) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
-        Map<String, Integer> names = new HashMap<>();
-        Map<String, Integer> categories = new HashMap<>();
-        List<String> nameList = new java.util.ArrayList<>();
-        List<String> categoryList = new java.util.ArrayList<>();
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
-            g.writeStartObject();
-            g.writeNumberField("t0", t0);
-            g.writeNumberField("t1", t1);
-            g.writeNumberField("px", px);
-            g.writeArrayFieldStart("columns");
-            for (String c : new String[] {"depth", "start", "end", "count", "busy", "id", "name", "category",
-                "matches"}) {
-                g.writeString(c);
+        return new WindowJson().response(t0, t1, px, window);
+    }
+
+    private byte[] response(long t0, long t1, int px, Map<Long, List<WindowItem>> window) {
+        ascii("{\"t0\":").number(t0).ascii(",\"t1\":").number(t1).ascii(",\"px\":").number(px).ascii(",\"columns\":");
+        strings(Arrays.asList(COLUMNS));
+        ascii(",\"tracks\":[");
+        boolean firstTrack = true;
+        for (Map.Entry<Long, List<WindowItem>> e : window.entrySet()) {
+            ascii(firstTrack ? "{\"track\":" : ",{\"track\":").number(e.getKey()).ascii(",\"items\":[");
+            firstTrack = false;
+            boolean firstItem = true;
+            for (WindowItem it : e.getValue()) {
+                ascii(firstItem ? "[" : ",[");
+                firstItem = false;
+                number(it.depth()).comma().number(it.start()).comma().number(it.end()).comma().number(it.count())
+                        .comma().number(it.busy()).comma().number(it.id()).comma()
+                        .number(index(names, nameList, it.name())).comma()
+                        .number(index(categories, categoryList, it.category())).comma().number(it.matches())
+                        .ascii("]");
             }
-            g.writeEndArray();
-            g.writeArrayFieldStart("tracks");
-            for (Map.Entry<Long, List<WindowItem>> e : window.entrySet()) {
-                g.writeStartObject();
-                g.writeNumberField("track", e.getKey());
-                g.writeArrayFieldStart("items");
-                for (WindowItem it : e.getValue()) {
-                    g.writeStartArray();
-                    g.writeNumber(it.depth());
-                    g.writeNumber(it.start());
-                    g.writeNumber(it.end());
-                    g.writeNumber(it.count());
-                    g.writeNumber(it.busy());
-                    g.writeNumber(it.id());
-                    g.writeNumber(index(names, nameList, it.name()));
-                    g.writeNumber(index(categories, categoryList, it.category()));
-                    g.writeNumber(it.matches());
-                    g.writeEndArray();
-                }
-                g.writeEndArray();
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-            g.writeArrayFieldStart("names");
-            for (String n : nameList) {
-                g.writeString(n);
-            }
-            g.writeEndArray();
-            g.writeArrayFieldStart("categories");
-            for (String c : categoryList) {
-                g.writeString(c);
-            }
-            g.writeEndArray();
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            ascii("]}");
         }
-        return out.toByteArray();
+        ascii("],\"names\":");
+        strings(nameList);
+        ascii(",\"categories\":");
+        strings(categoryList);
+        ascii("}");
+        return Arrays.copyOf(buf, size);
     }
 
     private static int index(Map<String, Integer> map, List<String> list, String value) {
@@ -85,5 +70,62 @@ final class WindowJson {
             list.add(key);
         }
         return i;
+    }
+
+    private void strings(List<String> values) {
+        ascii("[");
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) {
+                comma();
+            }
+            byte[] quoted = JsonStringEncoder.getInstance().quoteAsUTF8(values.get(i));
+            ensure(quoted.length + 2);
+            buf[size++] = '"';
+            System.arraycopy(quoted, 0, buf, size, quoted.length);
+            size += quoted.length;
+            buf[size++] = '"';
+        }
+        ascii("]");
+    }
+
+    private WindowJson ascii(String s) {
+        ensure(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            buf[size++] = (byte) s.charAt(i);
+        }
+        return this;
+    }
+
+    private WindowJson comma() {
+        ensure(1);
+        buf[size++] = ',';
+        return this;
+    }
+
+    private WindowJson number(long v) {
+        ensure(20);
+        if (v == Long.MIN_VALUE) {
+            return ascii(Long.toString(v));
+        }
+        if (v < 0) {
+            buf[size++] = '-';
+            v = -v;
+        }
+        int digits = 1;
+        for (long p = 10; digits < 19 && v >= p; p *= 10) {
+            digits++;
+        }
+        for (int i = size + digits - 1; i >= size; i--) {
+            buf[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        size += digits;
+        return this;
+    }
+
+    private void ensure(int more) {
+        if (size + more > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+        }
     }
 }

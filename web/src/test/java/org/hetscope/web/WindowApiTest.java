@@ -32,6 +32,13 @@ class WindowApiTest {
     static TraceView view;
     /** The same store read through the zoom cache (forced on, although the store is small). */
     static TraceView cached;
+    /**
+     * A copy of the store through a finely cut cache: two levels (the finer one read from the cache file, the
+     * coarser one from memory with a budget far too small to hold it, so tracks are dropped and reloaded), time
+     * slabs of ~500 slices, the time-ordered copy sorted in several runs and read with DuckDB's grouping (the
+     * default cache above, being small, has its slices grouped in Java).
+     */
+    static TraceView tight;
     static List<Long> sliceTracks;
 
     @BeforeAll
@@ -39,11 +46,15 @@ class WindowApiTest {
         trace = SyntheticTrace.write(dir.resolve("t.duckdb"), 4000, 42);
         view = new TraceView("t", Store.open(dir.resolve("t.duckdb")), Long.MAX_VALUE);
         cached = new TraceView("t", Store.open(dir.resolve("t.duckdb")), 0);
+        java.nio.file.Files.copy(dir.resolve("t.duckdb"), dir.resolve("tight.duckdb"));
+        tight = new TraceView("t", Store.open(dir.resolve("tight.duckdb")), 0,
+                new LevelOfDetail.Settings(new int[] {256, 32}, 500, 3000, 0), 40);
         sliceTracks = trace.slices.stream().map(Slice::trackId).distinct().sorted().toList();
     }
 
     @AfterAll
     static void close() {
+        tight.close();
         cached.close();
         view.close();
     }
@@ -80,6 +91,7 @@ class WindowApiTest {
     void neverMoreItemsPerTrackThanPixels() {
         neverMoreItemsPerTrackThanPixels(view);
         neverMoreItemsPerTrackThanPixels(cached);
+        neverMoreItemsPerTrackThanPixels(tight);
     }
 
     private void neverMoreItemsPerTrackThanPixels(TraceView view) {
@@ -98,6 +110,7 @@ class WindowApiTest {
     void busyTimeAndCountsEqualTheRawSlices() {
         busyTimeAndCountsEqualTheRawSlices(view);
         busyTimeAndCountsEqualTheRawSlices(cached);
+        busyTimeAndCountsEqualTheRawSlices(tight);
     }
 
     @Test
@@ -111,11 +124,45 @@ class WindowApiTest {
         for (long[] w : windows()) {
             Map<Long, List<WindowItem>> direct = view.window(sliceTracks, w[0], w[1], 700, null);
             Map<Long, List<WindowItem>> viaCache = cached.window(sliceTracks, w[0], w[1], 700, null);
+            Map<Long, List<WindowItem>> viaTight = tight.window(sliceTracks, w[0], w[1], 700, null);
             for (long track : sliceTracks) {
                 long len = w[1] - w[0];
                 assertEquals(wideIds(direct.get(track), len), wideIds(viaCache.get(track), len), "track " + track);
+                assertEquals(wideIds(direct.get(track), len), wideIds(viaTight.get(track), len), "track " + track);
             }
         }
+    }
+
+    @Test
+    void finelyCutCacheServesEveryZoomFromItsLevelsAndTimeOrderedCopy() {
+        LevelOfDetail lod = tight.levelOfDetail();
+        assertEquals(2, lod.levels().size(), "both levels are used at this size");
+        long span = tight.span();
+        // Whole trace at 17 px: the coarse level (from memory); at 120 px: the finer one (from the cache file).
+        assertEquals(lod.coarsest(), lod.levelFor((double) span / 17));
+        assertEquals(lod.levels().get(0), lod.levelFor((double) span / 120));
+        assertTrue(lod.slabs() > 8, "several time slabs, got " + lod.slabs());
+        // The time-ordered copy holds every slice once, with its drawing columns, in (slab, track, start) order.
+        Columns c = lod.query("SELECT s, track_id, depth, id, ts, dur, code FROM lod_slices ORDER BY rowid");
+        assertEquals(trace.slices.size(), c.rows());
+        Map<Long, Slice> byId = trace.slices.stream().collect(Collectors.toMap(Slice::id, x -> x));
+        String[][] names = lod.names();
+        for (int i = 0; i < c.rows(); i++) {
+            Slice x = byId.remove(c.longs(3)[i]);
+            assertNotNull(x, "slice " + c.longs(3)[i] + " once");
+            assertEquals(x.trackId(), c.longs(1)[i]);
+            assertEquals(x.depth(), (int) c.longs(2)[i]);
+            assertEquals(x.ts(), c.longs(4)[i]);
+            assertEquals(x.dur(), c.longs(5)[i]);
+            assertEquals(x.name(), names[(int) c.longs(6)[i]][0]);
+            assertEquals(Math.floorDiv(x.ts() - tight.origin(), lod.slab()), c.longs(0)[i]);
+            if (i > 0) {
+                long[] prev = {c.longs(0)[i - 1], c.longs(1)[i - 1], c.longs(4)[i - 1]};
+                long[] cur = {c.longs(0)[i], c.longs(1)[i], c.longs(4)[i]};
+                assertTrue(java.util.Arrays.compare(prev, cur) <= 0, "row " + i + " out of order");
+            }
+        }
+        assertTrue(byId.isEmpty());
     }
 
     private static java.util.Set<Long> wideIds(List<WindowItem> items, long windowLength) {
@@ -153,21 +200,24 @@ class WindowApiTest {
     void singleItemsAreTheSlicesThemselves() {
         Map<Long, Slice> byId = trace.slices.stream().collect(Collectors.toMap(Slice::id, s -> s));
         long span = view.span();
-        Map<Long, List<WindowItem>> res = view.window(sliceTracks, span / 3, span / 3 + span / 200, 1920, null);
-        int singles = 0;
-        for (List<WindowItem> items : res.values()) {
-            for (WindowItem it : items) {
-                if (it.count() == 1) {
-                    Slice s = byId.get(it.id());
-                    assertEquals(s.ts() - view.origin(), it.start());
-                    assertEquals(s.end() - view.origin(), it.end());
-                    assertEquals(s.name(), it.name());
-                    assertEquals(s.depth(), it.depth());
-                    singles++;
+        for (TraceView v : List.of(view, cached, tight)) {
+            Map<Long, List<WindowItem>> res = v.window(sliceTracks, span / 3, span / 3 + span / 200, 1920, null);
+            int singles = 0;
+            for (List<WindowItem> items : res.values()) {
+                for (WindowItem it : items) {
+                    if (it.count() == 1) {
+                        Slice s = byId.get(it.id());
+                        assertEquals(s.ts() - v.origin(), it.start());
+                        assertEquals(s.end() - v.origin(), it.end());
+                        assertEquals(s.name(), it.name());
+                        assertEquals(s.category().label(), it.category());
+                        assertEquals(s.depth(), it.depth());
+                        singles++;
+                    }
                 }
             }
+            assertTrue(singles > 10, "a narrow window shows individual slices, got " + singles);
         }
-        assertTrue(singles > 10, "a narrow window shows individual slices, got " + singles);
     }
 
     @Test
@@ -191,10 +241,16 @@ class WindowApiTest {
     @Test
     void highlightCountsMatchingSlices() {
         String name = "reduce_sum_kernel";
-        long span = view.span();
-        Map<Long, List<WindowItem>> res = view.window(sliceTracks, 0, span, 300, name);
-        long matches = res.values().stream().flatMap(List::stream).mapToLong(WindowItem::matches).sum();
-        assertEquals(trace.slices.stream().filter(s -> s.name().equals(name)).count(), matches);
+        for (TraceView v : List.of(view, cached, tight)) {
+            for (long[] w : windows()) {
+                long a = v.origin() + w[0];
+                long b = v.origin() + w[1];
+                Map<Long, List<WindowItem>> res = v.window(sliceTracks, w[0], w[1], 300, name);
+                long matches = res.values().stream().flatMap(List::stream).mapToLong(WindowItem::matches).sum();
+                assertEquals(trace.slices.stream().filter(s -> s.name().equals(name) && inWindow(s, a, b)).count(),
+                        matches);
+            }
+        }
     }
 
     @Test

@@ -1,0 +1,436 @@
+package org.hetscope.web;
+
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Computes the aggregated slices of some tracks in a time window: per track and lane, slices at least a pixel wide
+ * stay single items and narrower ones merge per pixel (count, busy time clipped to the window, the longest one's
+ * name), then {@link WindowAggregator} caps the items per track at the pixel width.
+ *
+ * <p>Where the rows come from depends on the zoom. With a zoom cache ({@link LevelOfDetail}), a window whose pixel
+ * spans at least one bucket of a level reads that level's whole buckets (the coarsest level from memory,
+ * {@link ResidentLevel}) and only its two edges as single slices; a narrower window reads single slices from the
+ * cache's time-ordered copy, or from the store when that scans fewer rows (few tracks over a long window).
+ * Without a cache, everything comes from the store.
+ */
+final class SliceWindow {
+    private static final boolean PROFILE = Boolean.getBoolean("hetscope.web.profile");
+
+    private final Connection store;
+    private final long origin;
+    private final LevelOfDetail lod;
+    private final ResidentLevel resident;
+    private final Map<Long, Long> slicesPerTrack;
+    private final long slices;
+
+    /**
+     * @param lod the zoom cache, or null
+     * @param resident its coarsest level in memory, or null
+     * @param slicesPerTrack slice count of every track that has slices
+     */
+    SliceWindow(Connection store, long origin, LevelOfDetail lod, ResidentLevel resident,
+                Map<Long, Long> slicesPerTrack) {
+        this.store = store;
+        this.origin = origin;
+        this.lod = lod;
+        this.resident = resident;
+        this.slicesPerTrack = slicesPerTrack;
+        this.slices = slicesPerTrack.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** A group of slices with the key it merges under: -1 - id for a single wide slice, else its pixel. */
+    private record Keyed(int depth, long key, WindowItem item) {
+    }
+
+    private static final Comparator<Keyed> ORDER = Comparator.comparingInt(Keyed::depth)
+            .thenComparingLong(Keyed::key);
+
+    /** The window; times relative to the origin, arguments already checked. */
+    Map<Long, List<WindowItem>> window(List<Long> trackIds, long t0, long t1, int pixels, String highlight) {
+        Map<Long, List<WindowItem>> byTrack = new LinkedHashMap<>();
+        for (Long id : trackIds) {
+            byTrack.put(id, new ArrayList<>());
+        }
+        if (trackIds.isEmpty()) {
+            return byTrack;
+        }
+        long started = System.nanoTime();
+        Shape s = new Shape(origin + t0, origin + t1, t0, t1 - t0, pixels);
+        String tracksWhere = tracksWhere(trackIds);
+        Map<Long, List<Keyed>> singles = new HashMap<>();
+        LevelOfDetail.Level level = lod == null || highlight != null ? null : lod.levelFor((double) s.span / pixels);
+        Map<Long, TrackBuckets> buckets = Map.of();
+        BucketRange range = null;
+        if (level != null) {
+            long w = level.width();
+            // Every bucket holding a slice shorter than w that overlaps the window.
+            range = new BucketRange(w, Math.floorDiv(s.a - w - origin, w), Math.floorDiv(s.b - 1 - origin, w));
+            buckets = resident != null && level.equals(resident.level()) ? resident.tracks(trackIds)
+                    : TrackBuckets.split(lod.buckets(level, tracksWhere, range.from, range.to + 1),
+                            lod.longSlices(level, tracksWhere, s.a, s.b), trackIds);
+            for (TrackBuckets tb : buckets.values()) {
+                range.markCut(tb, s);
+            }
+            // The buckets the window's edges cut are read as single slices shorter than a bucket.
+            for (long[] run : range.cutRuns()) {
+                readCache(singles, trackIds, tracksWhere, s, origin + run[0] * w, origin + (run[1] + 1) * w, w,
+                        null);
+            }
+        } else if (lod != null && cacheIsCheaper(trackIds, s)) {
+            long reach = trackIds.stream().mapToLong(lod::maxDuration).max().orElse(0);
+            readCache(singles, trackIds, tracksWhere, s, s.a - reach, s.b, Long.MAX_VALUE, highlight);
+        } else {
+            collectTexts(singles, fromStore(tracksWhere, s, highlight));
+        }
+        long queried = System.nanoTime();
+        for (Long id : trackIds) {
+            TrackBuckets tb = buckets.get(id);
+            List<Keyed> keyed = singles.getOrDefault(id, new ArrayList<>());
+            if (tb != null) {
+                addLongSlices(keyed, tb, s);
+            }
+            List<Keyed> extra = mergeEqualKeys(keyed);
+            List<WindowItem> items = new ArrayList<>();
+            if (tb != null) {
+                emitBuckets(tb, range, s, extra, items);
+            } else {
+                for (Keyed k : extra) {
+                    items.add(k.item());
+                }
+            }
+            byTrack.put(id, WindowAggregator.fit(items, t0, s.span, pixels));
+        }
+        if (PROFILE) {
+            System.err.printf("window %s: rows %.1f ms, merge and fit %.1f ms%n",
+                    level != null ? level.table() : lod != null ? "single slices" : "store",
+                    (queried - started) / 1e6, (System.nanoTime() - queried) / 1e6);
+        }
+        return byTrack;
+    }
+
+    /**
+     * The buckets [from, to] of a level that a window touches, and which of them it cuts: a bucket is cut when,
+     * for any requested track and lane, some of its slices lie inside the window and some not (or partly). Cut
+     * buckets are read as single slices for all tracks; the others are taken whole or left out.
+     */
+    private static final class BucketRange {
+        final long width;
+        final long from;
+        final long to;
+        private final boolean[] cut;
+
+        BucketRange(long width, long from, long to) {
+            this.width = width;
+            this.from = from;
+            this.to = to;
+            this.cut = new boolean[(int) (to - from + 1)];
+        }
+
+        void markCut(TrackBuckets tb, Shape s) {
+            for (int i = 0; i < tb.buckets(); i++) {
+                int j = tb.bucket()[i];
+                if (j >= from && j <= to && placement(tb, i, s) == 0) {
+                    cut[(int) (j - from)] = true;
+                }
+            }
+        }
+
+        boolean isCut(long j) {
+            return cut[(int) (j - from)];
+        }
+
+        /** Runs of consecutive cut buckets as [first, last]. */
+        List<long[]> cutRuns() {
+            List<long[]> runs = new ArrayList<>();
+            for (int k = 0; k < cut.length; k++) {
+                if (!cut[k]) {
+                    continue;
+                }
+                long j = from + k;
+                if (!runs.isEmpty() && runs.get(runs.size() - 1)[1] == j - 1) {
+                    runs.get(runs.size() - 1)[1] = j;
+                } else {
+                    runs.add(new long[] {j, j});
+                }
+            }
+            return runs;
+        }
+
+        /** 1 when all of row i's slices lie inside the window, -1 when none overlaps it, 0 otherwise. */
+        static int placement(TrackBuckets tb, int i, Shape s) {
+            if (tb.first()[i] >= s.b || tb.lastEnd()[i] < s.a) {
+                return -1;
+            }
+            // Every slice starts at or after a, starts before b and ends by b: in the window, unclipped.
+            return tb.first()[i] >= s.a && tb.lastStart()[i] < s.b && tb.lastEnd()[i] <= s.b ? 1 : 0;
+        }
+    }
+
+    /** The window in the forms the queries need: absolute bounds a, b, relative start, span and pixels. */
+    private record Shape(long a, long b, long t0, long span, int pixels) {
+        /** Slices at least this long are a pixel wide or more and stay single items. */
+        long minWide() {
+            return Math.ceilDiv(span, pixels);
+        }
+
+        long key(long id, long ts, long dur) {
+            return dur >= minWide() ? -1 - id : (Math.max(ts, a) - a) * pixels / span;
+        }
+
+        long clipped(long ts, long dur) {
+            return Math.max(0, Math.min(ts + dur, b) - Math.max(ts, a));
+        }
+    }
+
+    /**
+     * Whether reading single slices from the cache's time-ordered copy scans fewer rows than reading the tracks
+     * from the store: the copy is read by whole time slabs of all tracks, the store by whole tracks.
+     */
+    private boolean cacheIsCheaper(List<Long> trackIds, Shape s) {
+        long reach = trackIds.stream().mapToLong(lod::maxDuration).max().orElse(0);
+        long slabsRead = Math.floorDiv(s.b - origin, lod.slab()) - Math.floorDiv(Math.max(origin, s.a - reach) - origin,
+                lod.slab()) + 1;
+        double viaCache = (double) slices * Math.max(1, slabsRead) / lod.slabs();
+        double viaStore = trackIds.stream().mapToLong(id -> slicesPerTrack.getOrDefault(id, 0L)).sum();
+        return viaCache <= viaStore;
+    }
+
+    /**
+     * Adds the slices of the cache's time-ordered copy that start in [from, to), are shorter than
+     * {@code shorterThan} and overlap the window. Few slices (a short window) come back one by one and are grouped
+     * by {@link #mergeEqualKeys}, which is cheaper than DuckDB's grouping at that size; more come back grouped per
+     * (track, depth, key) as in {@link #fromStore}.
+     */
+    private void readCache(Map<Long, List<Keyed>> out, List<Long> trackIds, String tracksWhere, Shape s, long from,
+                           long to, long shorterThan, String highlight) {
+        from = Math.max(from, origin);
+        to = Math.min(to, s.b);
+        if (from >= to) {
+            return;
+        }
+        long s0 = Math.floorDiv(from - origin, lod.slab());
+        long s1 = Math.floorDiv(to - 1 - origin, lod.slab());
+        java.util.Set<Long> highlighted = new java.util.HashSet<>();
+        if (highlight != null) {
+            String[][] names = lod.names();
+            for (int c = 1; c < names.length; c++) {
+                if (highlight.equals(names[c][0])) {
+                    highlighted.add((long) c);
+                }
+            }
+        }
+        // Numbers are written into the text so that DuckDB prunes row groups by them (zone maps on s and track_id).
+        String where = "s BETWEEN " + s0 + " AND " + s1 + " AND " + tracksWhere + " AND ts >= " + from
+                + " AND ts < " + to + (shorterThan == Long.MAX_VALUE ? "" : " AND dur < " + shorterThan);
+        long tracked = trackIds.stream().mapToLong(id -> slicesPerTrack.getOrDefault(id, 0L)).sum();
+        double expected = (double) tracked * (s0 == s1 ? 1 : s1 - s0 + 1) / lod.slabs();
+        if (expected < lod.settings().groupHereBelow()) {
+            Columns rows = lod.query("SELECT track_id, depth, id, ts, dur, code FROM lod_slices WHERE " + where
+                    + " AND ts < " + s.b + " AND ts + dur >= " + s.a);
+            collectSlices(out, rows, s, highlighted);
+            return;
+        }
+        String matches = highlighted.isEmpty() ? "0" : "count(*) FILTER (WHERE code IN ("
+                + highlighted.stream().map(String::valueOf).collect(Collectors.joining(",")) + "))";
+        collectCodes(out, lod.query(groupSql("lod_slices", where, s, "arg_max(code, dur)", matches)));
+    }
+
+    /** Single slices (columns track_id, depth, id, ts, dur, code), one keyed item each. */
+    private void collectSlices(Map<Long, List<Keyed>> out, Columns rows, Shape s, java.util.Set<Long> highlighted) {
+        String[][] names = lod.names();
+        long[] track = rows.longs(0);
+        long[] depth = rows.longs(1);
+        long[] id = rows.longs(2);
+        long[] ts = rows.longs(3);
+        long[] dur = rows.longs(4);
+        long[] code = rows.longs(5);
+        List<Keyed> list = null;
+        long listTrack = Long.MIN_VALUE;
+        for (int i = 0; i < rows.rows(); i++) {
+            if (list == null || track[i] != listTrack) {
+                listTrack = track[i];
+                list = out.computeIfAbsent(listTrack, k -> new ArrayList<>());
+            }
+            String[] nc = names[(int) code[i]];
+            list.add(new Keyed((int) depth[i], s.key(id[i], ts[i], dur[i]), new WindowItem((int) depth[i],
+                    ts[i] - origin, ts[i] + dur[i] - origin, 1, s.clipped(ts[i], dur[i]), id[i], nc[0], nc[1],
+                    highlighted.contains(code[i]) ? 1 : 0)));
+        }
+    }
+
+    /** Single slices from the store, grouped per (track, depth, key): columns track_id, depth, k, first, last end,
+     * count, busy, id, name, category, matches. */
+    private Columns fromStore(String tracksWhere, Shape s, String highlight) {
+        String matches = highlight == null ? "0" : "count(*) FILTER (WHERE name = ?)";
+        String sql = groupSql("slice", tracksWhere, s, "arg_max(name, dur), arg_max(category, dur)", matches);
+        return highlight == null ? Columns.read(store, sql) : Columns.read(store, sql, highlight);
+    }
+
+    private static String groupSql(String table, String where, Shape s, String names, String matches) {
+        return """
+                SELECT track_id, depth, k, min(ts), max(ts + dur), count(*), sum(%3$s)::BIGINT, arg_max(id, dur),
+                       %4$s, %5$s
+                FROM (
+                  SELECT track_id, depth, id, ts, dur, %6$s,
+                         CASE WHEN dur >= %7$d THEN -1 - id ELSE (greatest(ts, %8$d) - %8$d) * %9$d // %10$d END AS k
+                  FROM %1$s
+                  WHERE %2$s AND ts < %11$d AND ts + dur >= %8$d)
+                GROUP BY track_id, depth, k""".formatted(table, where,
+                "greatest(0, least(ts + dur, %d) - greatest(ts, %d))".formatted(s.b, s.a), names, matches,
+                table.equals("slice") ? "name, category" : "code", s.minWide(), s.a, (long) s.pixels, s.span, s.b);
+    }
+
+    private void collectCodes(Map<Long, List<Keyed>> out, Columns rows) {
+        String[][] names = lod.names();
+        long[] track = rows.longs(0);
+        long[] depth = rows.longs(1);
+        long[] key = rows.longs(2);
+        long[] first = rows.longs(3);
+        long[] last = rows.longs(4);
+        long[] count = rows.longs(5);
+        long[] busy = rows.longs(6);
+        long[] id = rows.longs(7);
+        long[] code = rows.longs(8);
+        long[] matches = rows.longs(9);
+        for (int i = 0; i < rows.rows(); i++) {
+            String[] nc = names[(int) code[i]];
+            out.computeIfAbsent(track[i], k -> new ArrayList<>()).add(new Keyed((int) depth[i], key[i],
+                    new WindowItem((int) depth[i], first[i] - origin, last[i] - origin, count[i], busy[i], id[i],
+                            nc[0], nc[1], matches[i])));
+        }
+    }
+
+    private void collectTexts(Map<Long, List<Keyed>> out, Columns rows) {
+        long[] track = rows.longs(0);
+        long[] depth = rows.longs(1);
+        long[] key = rows.longs(2);
+        long[] first = rows.longs(3);
+        long[] last = rows.longs(4);
+        long[] count = rows.longs(5);
+        long[] busy = rows.longs(6);
+        long[] id = rows.longs(7);
+        String[] name = rows.texts(8);
+        String[] category = rows.texts(9);
+        long[] matches = rows.longs(10);
+        for (int i = 0; i < rows.rows(); i++) {
+            out.computeIfAbsent(track[i], k -> new ArrayList<>()).add(new Keyed((int) depth[i], key[i],
+                    new WindowItem((int) depth[i], first[i] - origin, last[i] - origin, count[i], busy[i], id[i],
+                            name[i], category[i], matches[i])));
+        }
+    }
+
+    /** The level's slices too long for a bucket that overlap the window, keyed like single slices. */
+    private void addLongSlices(List<Keyed> out, TrackBuckets tb, Shape s) {
+        String[][] names = lod.names();
+        for (int i = 0; i < tb.longTs().length; i++) {
+            long ts = tb.longTs()[i];
+            long dur = tb.longDur()[i];
+            if (ts < s.b && ts + dur >= s.a) {
+                String[] nc = names[tb.longCode()[i]];
+                out.add(new Keyed(tb.longDepth()[i], s.key(tb.longId()[i], ts, dur), new WindowItem(tb.longDepth()[i],
+                        ts - origin, ts + dur - origin, 1, s.clipped(ts, dur), tb.longId()[i], nc[0], nc[1], 0)));
+            }
+        }
+    }
+
+    /**
+     * Appends the track's buckets that lie wholly inside the window, merged per (depth, pixel of their first
+     * start), together with the extra items (sorted by depth and key), merging those of equal keys.
+     */
+    private void emitBuckets(TrackBuckets tb, BucketRange range, Shape s, List<Keyed> extra, List<WindowItem> out) {
+        String[][] names = lod.names();
+        int n = tb.buckets();
+        int e = 0;
+        int i = 0;
+        int lastDepth = -1;
+        long lastPixel = Long.MIN_VALUE;
+        while (i < n) {
+            int j0 = tb.bucket()[i];
+            if (j0 < range.from || j0 > range.to || range.isCut(j0) || BucketRange.placement(tb, i, s) < 0) {
+                i++;
+                continue;
+            }
+            int depth = tb.depth()[i];
+            long pixel = (tb.first()[i] - s.a) * s.pixels / s.span;
+            long first = tb.first()[i];
+            long last = tb.lastEnd()[i];
+            long count = tb.count()[i];
+            long busy = tb.busy()[i];
+            int best = i;
+            int j = i + 1;
+            for (; j < n && tb.depth()[j] == depth; j++) {
+                int bj = tb.bucket()[j];
+                if (bj > range.to || range.isCut(bj) || BucketRange.placement(tb, j, s) < 0
+                        || (tb.first()[j] - s.a) * s.pixels / s.span != pixel) {
+                    break;
+                }
+                first = Math.min(first, tb.first()[j]);
+                last = Math.max(last, tb.lastEnd()[j]);
+                count += tb.count()[j];
+                // As WindowItem.mergeWith: the name of the larger part so far wins.
+                if (tb.busy()[j] > busy) {
+                    best = j;
+                }
+                busy += tb.busy()[j];
+            }
+            for (; e < extra.size() && compare(extra.get(e), depth, pixel) < 0; e++) {
+                out.add(extra.get(e).item());
+            }
+            String[] nc = names[tb.code()[best]];
+            WindowItem item = new WindowItem(depth, first - origin, last - origin, count, busy, tb.id()[best], nc[0],
+                    nc[1], 0);
+            if (e < extra.size() && compare(extra.get(e), depth, pixel) == 0) {
+                item = item.mergeWith(extra.get(e++).item());
+            }
+            if (depth == lastDepth && pixel == lastPixel) {
+                // Same pixel as the previous group, which a cut or empty bucket interrupted.
+                out.set(out.size() - 1, out.get(out.size() - 1).mergeWith(item));
+            } else {
+                out.add(item);
+            }
+            lastDepth = depth;
+            lastPixel = pixel;
+            i = j;
+        }
+        for (; e < extra.size(); e++) {
+            out.add(extra.get(e).item());
+        }
+    }
+
+    private static int compare(Keyed k, int depth, long key) {
+        return k.depth() != depth ? Integer.compare(k.depth(), depth) : Long.compare(k.key(), key);
+    }
+
+    /** Sorts by (depth, key) and merges entries with equal keys. */
+    private static List<Keyed> mergeEqualKeys(List<Keyed> in) {
+        in.sort(ORDER);
+        List<Keyed> out = new ArrayList<>(in.size());
+        for (Keyed k : in) {
+            Keyed last = out.isEmpty() ? null : out.get(out.size() - 1);
+            if (last != null && last.depth() == k.depth() && last.key() == k.key()) {
+                out.set(out.size() - 1, new Keyed(k.depth(), k.key(), last.item().mergeWith(k.item())));
+            } else {
+                out.add(k);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The SQL condition selecting these tracks. The range lets DuckDB skip row groups by their track_id zone maps;
+     * the IN list alone would not.
+     */
+    static String tracksWhere(List<Long> trackIds) {
+        long lo = trackIds.stream().mapToLong(Long::longValue).min().orElseThrow();
+        long hi = trackIds.stream().mapToLong(Long::longValue).max().orElseThrow();
+        return "track_id BETWEEN " + lo + " AND " + hi + " AND track_id IN ("
+                + trackIds.stream().map(String::valueOf).collect(Collectors.joining(",")) + ")";
+    }
+}
