@@ -9,6 +9,14 @@ package org.hetscope.analysis.mining.itemsets;
  * {@link Long#compress}), so deeper levels work on ever smaller words arrays.
  */
 final class BitsetSearch {
+    /** Words between two checks of whether a count can still reach the threshold. */
+    private static final int BLOCK = 64;
+    /**
+     * Fewest extensions worth compressing for: packing a word costs about ten ANDs of one (bit extraction and
+     * shifts against a vectorised AND), which a few extensions' pairwise ANDs do not repay.
+     */
+    private static final int COMPRESS_FROM = 8;
+
     private final CurrentItemset set;
     private final PrefixPreservation prefix;
     private final int minCount;
@@ -30,41 +38,44 @@ final class BitsetSearch {
     void mine(int universe, int[] tids, int[] items, long[][] bits, int[] supports) {
         int k = items.length;
         int words = (universe + 63) >>> 6;
-        long[] scratch = new long[words];
         for (int i = 0; i < k; i++) {
             int e = items[i];
             long[] own = bits[i];
-            bits[i] = null;
             int support = supports[i];
-            if (prefix != null && !prefix.holds(e, own, tids)) {
+            if (prefix != null && !prefixPreserving(e, own, bits, i, tids)) {
                 continue;
             }
             int setBase = set.size();
             set.push(e);
             int[] nextItems = new int[k - i - 1];
-            long[][] nextBits = new long[k - i - 1][];
             int[] nextSupports = new int[k - i - 1];
+            int[] nextFrom = new int[k - i - 1];
             int next = 0;
+            int[] ownAfter = k - i > 1 ? blockSuffixCounts(own) : null;
             for (int j = i + 1; j < k; j++) {
-                int count = and(own, bits[j], scratch);
+                // Most pairs turn out infrequent, so they are only counted; the kept ones are built below.
+                int count = andCount(own, bits[j], ownAfter);
                 if (prefix != null && count == support) {
                     set.push(items[j]); // in every transaction of the extension: part of its closure
                 } else if (count >= minCount) {
                     nextItems[next] = items[j];
                     nextSupports[next] = count;
-                    nextBits[next++] = scratch;
-                    scratch = new long[words];
+                    nextFrom[next++] = j;
                 }
             }
             set.report(support);
             if (next > 0) {
-                if (support <= universe - (universe >>> 2)) {
+                long[][] nextBits = new long[next][];
+                if (next >= COMPRESS_FROM && support <= universe - (universe >>> 2)) {
                     for (int q = 0; q < next; q++) {
-                        nextBits[q] = compress(nextBits[q], own, support);
+                        nextBits[q] = compress(bits[nextFrom[q]], own, support);
                     }
                     mine(support, tids == null ? null : gather(tids, own, support),
                             java.util.Arrays.copyOf(nextItems, next), nextBits, nextSupports);
                 } else {
+                    for (int q = 0; q < next; q++) {
+                        nextBits[q] = and(own, bits[nextFrom[q]]);
+                    }
                     mine(universe, tids, java.util.Arrays.copyOf(nextItems, next), nextBits, nextSupports);
                 }
             }
@@ -72,15 +83,68 @@ final class BitsetSearch {
         }
     }
 
-    /** {@code into = a AND b}; returns its number of bits. */
-    private static int and(long[] a, long[] b, long[] into) {
-        int count = 0;
+    /**
+     * LCM's prefix-preservation test for the extension {@code bits[i]} (item {@code e}). An earlier sibling whose
+     * transactions include all of the extension's joins the closure below {@code e}: found on the bitsets at once,
+     * which is how the test nearly always fails. Otherwise the test over the transactions themselves, which then
+     * nearly always succeeds after reading a few.
+     */
+    private boolean prefixPreserving(int e, long[] own, long[][] bits, int i, int[] tids) {
+        for (int k = 0; k < i; k++) {
+            if (isSubset(own, bits[k])) {
+                return false;
+            }
+        }
+        return prefix.holds(e, own, tids);
+    }
+
+    private static boolean isSubset(long[] a, long[] b) {
         for (int w = 0; w < a.length; w++) {
-            long x = a[w] & b[w];
-            into[w] = x;
-            count += Long.bitCount(x);
+            if ((a[w] & ~b[w]) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** For each block of {@link #BLOCK} words, the number of bits of {@code bits} from that block on. */
+    private static int[] blockSuffixCounts(long[] bits) {
+        int blocks = (bits.length + BLOCK - 1) / BLOCK;
+        int[] after = new int[blocks + 1];
+        for (int b = blocks - 1; b >= 0; b--) {
+            int count = 0;
+            for (int w = b * BLOCK, end = Math.min(bits.length, w + BLOCK); w < end; w++) {
+                count += Long.bitCount(bits[w]);
+            }
+            after[b] = after[b + 1] + count;
+        }
+        return after;
+    }
+
+    /**
+     * The number of bits of {@code own AND other}, or some number below {@link #minCount} as soon as the bits of
+     * {@code own} left ({@code ownAfter}) cannot lift it to {@code minCount}: most pairs are infrequent, and deep
+     * in the search the extensions' supports lie close to the threshold, so this usually stops early.
+     */
+    private int andCount(long[] own, long[] other, int[] ownAfter) {
+        int count = 0;
+        for (int b = 0, start = 0; start < own.length; b++, start += BLOCK) {
+            for (int w = start, end = Math.min(own.length, start + BLOCK); w < end; w++) {
+                count += Long.bitCount(own[w] & other[w]);
+            }
+            if (count + ownAfter[b + 1] < minCount) {
+                return count;
+            }
         }
         return count;
+    }
+
+    private static long[] and(long[] a, long[] b) {
+        long[] out = new long[a.length];
+        for (int w = 0; w < a.length; w++) {
+            out[w] = a[w] & b[w];
+        }
+        return out;
     }
 
     /** The bits of {@code bits} at the positions set in {@code mask}, packed into a universe of {@code size}. */
