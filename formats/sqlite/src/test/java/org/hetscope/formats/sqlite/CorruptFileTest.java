@@ -111,4 +111,24 @@ class CorruptFileTest {
         assertTrue(e.getMessage().contains("page " + leafPage + " ") && e.getMessage().contains("do not fit"),
                 e.getMessage());
     }
+
+    @Test
+    void absurdPayloadSizeIsAnErrorNotAnAllocation() throws Exception {
+        long leafPage;
+        try (SqliteFile f = SqliteFile.open(db)) {
+            leafPage = f.pageCount();
+        }
+        long pageStart = (leafPage - 1) * pageSize;
+        int firstCell;
+        try (RandomAccessFile f = new RandomAccessFile(db.toFile(), "r")) {
+            f.seek(pageStart + 8);
+            firstCell = f.readUnsignedShort();
+        }
+        // a 9-byte varint: a payload of about 2^62 bytes
+        overwrite(pageStart + firstCell, (byte) 0xBF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
+                (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF);
+        SqliteFormatException e = scanAll();
+        assertTrue(e.getMessage().contains("page " + leafPage + " ") && e.getMessage().contains("larger than the file"),
+                e.getMessage());
+    }
 }
