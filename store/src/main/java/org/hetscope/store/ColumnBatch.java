@@ -47,6 +47,7 @@ final class ColumnBatch {
     final String table;
     final List<Column> columns;
     private final int width;
+    private final Type[] types;
     private final long[][] longs;
     private final int[][] ints;
     private final double[][] doubles;
@@ -63,6 +64,7 @@ final class ColumnBatch {
         this.table = table;
         this.columns = List.copyOf(columns);
         this.width = columns.size();
+        this.types = columns.stream().map(Column::type).toArray(Type[]::new);
         longs = new long[width][];
         ints = new int[width][];
         doubles = new double[width][];
@@ -72,7 +74,7 @@ final class ColumnBatch {
         valid = new long[width][ROWS / 64];
         nulls = new int[width];
         for (int c = 0; c < width; c++) {
-            switch (columns.get(c).type()) {
+            switch (types[c]) {
                 case BIGINT -> longs[c] = new long[ROWS];
                 case INTEGER, BOOLEAN -> ints[c] = new int[ROWS];
                 case DOUBLE -> doubles[c] = new double[ROWS];
@@ -127,7 +129,7 @@ final class ColumnBatch {
         int c = column++;
         valid[c][rows >>> 6] &= ~(1L << rows);
         nulls[c]++;
-        if (columns.get(c).type() == Type.VARCHAR) {
+        if (types[c] == Type.VARCHAR) {
             textEnds[c][rows] = textUsed[c];
         }
         return this;
@@ -135,7 +137,7 @@ final class ColumnBatch {
 
     ColumnBatch append(long v) {
         int c = next();
-        switch (columns.get(c).type()) {
+        switch (types[c]) {
             case BIGINT -> longs[c][rows] = v;
             case INTEGER -> ints[c][rows] = Math.toIntExact(v);
             case DOUBLE -> doubles[c][rows] = v;
@@ -163,7 +165,7 @@ final class ColumnBatch {
 
     ColumnBatch append(double v) {
         int c = next();
-        switch (columns.get(c).type()) {
+        switch (types[c]) {
             case DOUBLE -> doubles[c][rows] = v;
             case VARCHAR -> putText(c, Double.toString(v).getBytes(StandardCharsets.US_ASCII));
             default -> throw new IllegalArgumentException(
@@ -174,7 +176,7 @@ final class ColumnBatch {
 
     ColumnBatch append(boolean v) {
         int c = next();
-        switch (columns.get(c).type()) {
+        switch (types[c]) {
             case BOOLEAN, INTEGER -> ints[c][rows] = v ? 1 : 0;
             case BIGINT -> longs[c][rows] = v ? 1 : 0;
             case VARCHAR -> putText(c, (v ? "true" : "false").getBytes(StandardCharsets.US_ASCII));
@@ -188,7 +190,7 @@ final class ColumnBatch {
         if (v == null) {
             return appendNull();
         }
-        Type type = columns.get(column < width ? column : width - 1).type();
+        Type type = types[column < width ? column : width - 1];
         return switch (type) {
             case VARCHAR -> {
                 int c = next();
