@@ -42,7 +42,7 @@ public final class TableCursor {
     private final int[] interiorCells = new int[MAX_DEPTH];
     private final int[] nextChild = new int[MAX_DEPTH];
     private int depth;
-    private final byte[] leaf;
+    private byte[] leaf;
     private long leafPage;
     private int leafHeader;
     private int leafCells;
@@ -180,7 +180,8 @@ public final class TableCursor {
             if (header + 8 + 2 * cells > usable) {
                 throw corrupt(page, header + 3, cells + " cells do not fit on the page");
             }
-            System.arraycopy(p, 0, leaf, 0, pageSize);
+            interior[depth] = leaf; // the two buffers swap roles instead of copying the page
+            leaf = p;
             leafPage = page;
             leafHeader = header;
             leafCells = cells;
