@@ -17,32 +17,60 @@ final class BitsetSearch {
      */
     private static final int COMPRESS_FROM = 8;
 
+    /** Transactions of the prefix test read before the survivors are confirmed on bitsets. */
+    private static final int FEW = 8;
+
     private final CurrentItemset set;
     private final PrefixPreservation prefix;
     private final int minCount;
+    /** For the search under way: each entry item's bitset over the entry universe, by rank (closed mining). */
+    private final long[][] entryBits;
+    /** For the search under way: the transaction of each entry universe position (closed mining). */
+    private int[] entryTids;
 
     /** {@code prefix} is the closed miner's test; {@code null} mines all frequent itemsets. */
-    BitsetSearch(CurrentItemset set, PrefixPreservation prefix, int minCount) {
+    BitsetSearch(CurrentItemset set, PrefixPreservation prefix, int minCount, int items) {
         this.set = set;
         this.prefix = prefix;
         this.minCount = minCount;
+        this.entryBits = prefix == null ? null : new long[items][];
     }
 
     /**
-     * Mines every extension {@code items[i]} (ranks, ascending) of the current itemset and what lies below it.
+     * Mines every extension {@code items[i]} (ranks, ascending) of the current itemset and what lies below it, on
+     * the universe of the {@code universe} transactions of the current node (the entry universe).
      *
-     * @param tids     original transaction of each universe position (closed mining), or {@code null}
+     * @param tids     the transaction of each universe position (closed mining), or {@code null}
      * @param bits     for each extension, the universe positions of the transactions holding it and the itemset
      * @param supports the number of bits of each
      */
-    void mine(int universe, int[] tids, int[] items, long[][] bits, int[] supports) {
+    void search(int universe, int[] tids, int[] items, long[][] bits, int[] supports) {
+        if (prefix != null) {
+            entryTids = tids;
+            for (int i = 0; i < items.length; i++) {
+                entryBits[items[i]] = bits[i];
+            }
+        }
+        mine(universe, null, items, bits, supports);
+        if (prefix != null) {
+            for (int item : items) {
+                entryBits[item] = null;
+            }
+            entryTids = null;
+        }
+    }
+
+    /**
+     * The search below one node: {@code positions} maps this universe to the entry universe ({@code null}: the
+     * same).
+     */
+    private void mine(int universe, int[] positions, int[] items, long[][] bits, int[] supports) {
         int k = items.length;
-        int words = (universe + 63) >>> 6;
         for (int i = 0; i < k; i++) {
             int e = items[i];
             long[] own = bits[i];
             int support = supports[i];
-            if (prefix != null && !prefixPreserving(e, own, bits, i, tids)) {
+            if (prefix != null && !prefixPreserving(e, own, positions)) {
                 continue;
             }
             int setBase = set.size();
@@ -66,17 +94,18 @@ final class BitsetSearch {
             set.report(support);
             if (next > 0) {
                 long[][] nextBits = new long[next][];
+                int[] kept = java.util.Arrays.copyOf(nextItems, next);
                 if (next >= COMPRESS_FROM && support <= universe - (universe >>> 2)) {
                     for (int q = 0; q < next; q++) {
                         nextBits[q] = compress(bits[nextFrom[q]], own, support);
                     }
-                    mine(support, tids == null ? null : gather(tids, own, support),
-                            java.util.Arrays.copyOf(nextItems, next), nextBits, nextSupports);
+                    mine(support, prefix == null ? null : gather(positions, own, support), kept, nextBits,
+                            nextSupports);
                 } else {
                     for (int q = 0; q < next; q++) {
                         nextBits[q] = and(own, bits[nextFrom[q]]);
                     }
-                    mine(universe, tids, java.util.Arrays.copyOf(nextItems, next), nextBits, nextSupports);
+                    mine(universe, positions, kept, nextBits, nextSupports);
                 }
             }
             set.truncate(setBase);
@@ -84,18 +113,66 @@ final class BitsetSearch {
     }
 
     /**
-     * LCM's prefix-preservation test for the extension {@code bits[i]} (item {@code e}). An earlier sibling whose
-     * transactions include all of the extension's joins the closure below {@code e}: found on the bitsets at once,
-     * which is how the test nearly always fails. Otherwise the test over the transactions themselves, which then
-     * nearly always succeeds after reading a few.
+     * LCM's prefix-preservation test for the extension {@code own} (item {@code e}): no item below {@code e} outside
+     * the set may be in all its transactions. The items below {@code e} of its first transactions are intersected
+     * (this nearly always empties after a few); the few survivors that were entry items are then confirmed or
+     * dropped on their entry bitsets, a cache-friendly walk over the extension's positions, and any others by
+     * reading the rest of the transactions.
      */
-    private boolean prefixPreserving(int e, long[] own, long[][] bits, int i, int[] tids) {
-        for (int k = 0; k < i; k++) {
-            if (isSubset(own, bits[k])) {
-                return false;
+    private boolean prefixPreserving(int e, long[] own, int[] positions) {
+        int read = 0;
+        outer:
+        for (int w = 0; w < own.length; w++) {
+            for (long b = own[w]; b != 0; b &= b - 1) {
+                int t = entryTids[entry(positions, (w << 6) + Long.numberOfTrailingZeros(b))];
+                if (read++ == 0) {
+                    prefix.begin(e, t);
+                } else {
+                    prefix.narrow(t);
+                }
+                if (prefix.left() == 0) {
+                    return true;
+                }
+                if (read == FEW) {
+                    break outer;
+                }
             }
         }
-        return prefix.holds(e, own, tids);
+        for (int q = prefix.left() - 1; q >= 0; q--) {
+            long[] itemBits = entryBits[prefix.item(q)];
+            if (itemBits != null) {
+                if (holdsAll(itemBits, own, positions)) {
+                    return false;
+                }
+                prefix.drop(q);
+            }
+        }
+        for (int w = 0; w < own.length && prefix.left() > 0; w++) {
+            for (long b = own[w]; b != 0 && prefix.left() > 0; b &= b - 1) {
+                prefix.narrow(entryTids[entry(positions, (w << 6) + Long.numberOfTrailingZeros(b))]);
+            }
+        }
+        return prefix.left() == 0;
+    }
+
+    private static int entry(int[] positions, int position) {
+        return positions == null ? position : positions[position];
+    }
+
+    /** Whether {@code itemBits} (entry universe) has every position of {@code own}. */
+    private static boolean holdsAll(long[] itemBits, long[] own, int[] positions) {
+        if (positions == null) {
+            return isSubset(own, itemBits);
+        }
+        for (int w = 0; w < own.length; w++) {
+            for (long b = own[w]; b != 0; b &= b - 1) {
+                int p = positions[(w << 6) + Long.numberOfTrailingZeros(b)];
+                if ((itemBits[p >>> 6] & (1L << p)) == 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static boolean isSubset(long[] a, long[] b) {
@@ -175,13 +252,13 @@ final class BitsetSearch {
         return out;
     }
 
-    /** The entries of {@code tids} at the positions set in {@code mask}, in order. */
-    private static int[] gather(int[] tids, long[] mask, int size) {
+    /** The entry positions of the positions set in {@code mask} ({@code positions} {@code null}: identity). */
+    private static int[] gather(int[] positions, long[] mask, int size) {
         int[] out = new int[size];
         int o = 0;
         for (int w = 0; w < mask.length; w++) {
             for (long b = mask[w]; b != 0; b &= b - 1) {
-                out[o++] = tids[(w << 6) + Long.numberOfTrailingZeros(b)];
+                out[o++] = entry(positions, (w << 6) + Long.numberOfTrailingZeros(b));
             }
         }
         return out;

@@ -3,7 +3,8 @@ package org.hetscope.analysis.mining.itemsets;
 /**
  * LCM's prefix-preservation test for closure(set + e): the items below e outside the current set, intersected over
  * the full (ranked) transactions that hold set + e, must be empty. The intersection usually empties after a few
- * transactions, so the test rarely reads many.
+ * transactions, so the test rarely reads many. Used whole on a list of transactions, or step by step ({@link #begin},
+ * {@link #narrow}, {@link #drop}) by a caller that can settle the last candidates another way.
  */
 final class PrefixPreservation {
     private final RankedDatabase base;
@@ -19,36 +20,15 @@ final class PrefixPreservation {
 
     /** The test over the transactions {@code tids} (at least one). */
     boolean holds(int e, int[] tids) {
-        start(e, tids[0]);
+        begin(e, tids[0]);
         for (int k = 1; k < tids.length && length > 0; k++) {
             narrow(tids[k]);
         }
         return length == 0;
     }
 
-    /**
-     * The test over the transactions {@code tids[i]} for every bit {@code i} set in {@code bits} (at least one).
-     */
-    boolean holds(int e, long[] bits, int[] tids) {
-        boolean first = true;
-        for (int w = 0; w < bits.length; w++) {
-            for (long b = bits[w]; b != 0; b &= b - 1) {
-                int t = tids[(w << 6) + Long.numberOfTrailingZeros(b)];
-                if (first) {
-                    start(e, t);
-                    first = false;
-                } else {
-                    narrow(t);
-                }
-                if (length == 0) {
-                    return true;
-                }
-            }
-        }
-        return length == 0;
-    }
-
-    private void start(int e, int t) {
+    /** Starts a test for extension {@code e}: the items below it outside the set that transaction {@code t} holds. */
+    void begin(int e, int t) {
         int[] offsets = base.offsets;
         int[] ranks = base.ranks;
         length = 0;
@@ -59,7 +39,24 @@ final class PrefixPreservation {
         }
     }
 
-    private void narrow(int t) {
+    /** Items of the test still held by every transaction read. */
+    int left() {
+        return length;
+    }
+
+    /** The {@code k}-th item still held ({@code k < left()}). */
+    int item(int k) {
+        return buffer[k];
+    }
+
+    /** Drops the {@code k}-th item; the items after it move down by one. */
+    void drop(int k) {
+        System.arraycopy(buffer, k + 1, buffer, k, length - k - 1);
+        length--;
+    }
+
+    /** Keeps the items that transaction {@code t} holds too. */
+    void narrow(int t) {
         int[] ranks = base.ranks;
         int i = base.offsets[t];
         int end = base.offsets[t + 1];

@@ -25,8 +25,11 @@ final class ProjectedSearch {
     private final int[][] slotByDepth;
     private final Layout layout;
 
-    /** Where the search goes to bitsets: by the size rule, never, or at once (the last two for tests). */
-    enum Layout { AUTO, PROJECTIONS, BITSETS }
+    /**
+     * Where the search goes to bitsets: by the size rule; or, for tests, never, at the root, or at every node below
+     * the root.
+     */
+    enum Layout { AUTO, PROJECTIONS, BITSETS, BITSETS_BELOW_ROOT }
 
     /** A projected database: {@code n} transactions, items (ranks, ascending) packed with offsets. */
     private record Projection(int n, int[] offsets, int[] items, int[] tids) {}
@@ -42,7 +45,7 @@ final class ProjectedSearch {
         this.closed = closed;
         this.set = new CurrentItemset(base.itemOfRank, out);
         this.prefix = closed ? new PrefixPreservation(base, set) : null;
-        this.dense = new BitsetSearch(set, prefix, minCount);
+        this.dense = new BitsetSearch(set, prefix, minCount, base.items());
         int m = base.items();
         this.countsByDepth = new int[m + 2][];
         this.touchedByDepth = new int[m + 2][];
@@ -114,8 +117,8 @@ final class ProjectedSearch {
                 rowsOf[c] = counts[cand[c]];
                 counts[cand[c]] = 0;
             }
-            if (isDense(p, candidates)) {
-                dense.mine(p.n(), p.tids(), cand, bitsets(p, slot, candidates), rowsOf);
+            if (isDense(p, candidates, depth)) {
+                dense.search(p.n(), p.tids(), cand, bitsets(p, slot, candidates), rowsOf);
             } else {
                 children(depth, p, slot, cand, rowsOf);
             }
@@ -130,13 +133,15 @@ final class ProjectedSearch {
      * Whether the rest of the search below this node is cheaper on bitsets: one bit per transaction and candidate
      * against the projection's items.
      */
-    private boolean isDense(Projection p, int candidates) {
-        if (layout != Layout.AUTO) {
-            return layout == Layout.BITSETS;
-        }
+    private boolean isDense(Projection p, int candidates, int depth) {
         long bitsetWords = (long) candidates * ((p.n() + 63) >>> 6);
         long projected = p.offsets()[p.n()] - p.offsets()[0];
-        return bitsetWords * DENSE_FACTOR <= projected;
+        return switch (layout) {
+            case AUTO -> bitsetWords * DENSE_FACTOR <= projected;
+            case PROJECTIONS -> false;
+            case BITSETS -> true;
+            case BITSETS_BELOW_ROOT -> depth > 0;
+        };
     }
 
     /** For each candidate (by slot), the rows of {@code p} that hold it, as a bitset. */
