@@ -49,6 +49,15 @@ final class Columns {
 
     static Columns read(Connection connection, String sql, Object... params) {
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            return read(ps, params);
+        } catch (SQLException e) {
+            throw new StoreException("query failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Runs a prepared statement (left open for reuse) with these parameters. */
+    static Columns read(PreparedStatement ps, Object... params) {
+        try {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);
             }

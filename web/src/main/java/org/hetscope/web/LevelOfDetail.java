@@ -115,8 +115,8 @@ public final class LevelOfDetail implements AutoCloseable {
                 Files.deleteIfExists(cache);
                 Files.deleteIfExists(cache.resolveSibling(cache.getFileName() + ".wal"));
                 c = connect(cache, store);
-                build(c, origin, levels, slab, Math.max(1, (slices + settings.sortSlices() - 1) / settings.sortSlices()),
-                        stamp);
+                long sortRuns = Math.max(1, (slices + settings.sortSlices() - 1) / settings.sortSlices());
+                build(c, origin, levels, slab, sortRuns, stamp);
             }
             return new LevelOfDetail(c, settings, levels, slab, (span + slab - 1) / slab + 1);
         } catch (SQLException e) {
@@ -302,6 +302,41 @@ public final class LevelOfDetail implements AutoCloseable {
                 + " AND ts < ? AND ts + dur >= ? ORDER BY track_id, depth, ts", b, a);
     }
 
+    private final Map<String, java.sql.PreparedStatement> prepared = new HashMap<>();
+
+    /**
+     * The slices of {@code lod_slices} in slabs [s0, s1] of the given tracks that start in [from, to), are shorter
+     * than {@code shorterThan} and overlap [a, b) (absolute ns): columns track_id, depth, id, ts, dur, code, by
+     * slab, track and start.
+     *
+     * <p>The statement is prepared once and reused: planning costs more than running it for a short window. A
+     * track list that is not one contiguous run of ids goes in as an array parameter (a list of constants makes
+     * DuckDB evaluate it row by row).
+     */
+    Columns slices(long s0, long s1, List<Long> trackIds, long from, long to, long shorterThan, long a, long b) {
+        long lo = trackIds.stream().mapToLong(Long::longValue).min().orElseThrow();
+        long hi = trackIds.stream().mapToLong(Long::longValue).max().orElseThrow();
+        boolean contiguous = hi - lo + 1 == trackIds.stream().distinct().count();
+        String sql = "SELECT track_id, depth, id, ts, dur, code FROM lod_slices WHERE s BETWEEN ? AND ? "
+                + "AND track_id BETWEEN ? AND ? AND ts >= ? AND ts < ? AND dur < ? AND ts < ? AND ts + dur >= ?"
+                + (contiguous ? "" : " AND track_id IN (SELECT unnest(?::BIGINT[]))");
+        try {
+            java.sql.PreparedStatement ps = prepared.get(sql);
+            if (ps == null) {
+                ps = connection.prepareStatement(sql);
+                prepared.put(sql, ps);
+            }
+            Object[] params = {s0, s1, lo, hi, from, to, shorterThan, b, a};
+            if (!contiguous) {
+                params = java.util.Arrays.copyOf(params, params.length + 1);
+                params[params.length - 1] = connection.createArrayOf("BIGINT", trackIds.toArray());
+            }
+            return Columns.read(ps, params);
+        } catch (SQLException e) {
+            throw new org.hetscope.store.StoreException("zoom cache query failed: " + e.getMessage(), e);
+        }
+    }
+
     /** Rows of a query on the cache, read column-wise. */
     Columns query(String sql, Object... params) {
         return Columns.read(connection, sql, params);
@@ -321,6 +356,9 @@ public final class LevelOfDetail implements AutoCloseable {
     @Override
     public void close() {
         try {
+            for (java.sql.PreparedStatement ps : prepared.values()) {
+                ps.close();
+            }
             connection.close();
         } catch (SQLException ignored) {
             // read side only

@@ -22,6 +22,8 @@ import java.util.stream.Collectors;
  */
 final class SliceWindow {
     private static final boolean PROFILE = Boolean.getBoolean("hetscope.web.profile");
+    private static final java.lang.management.ThreadMXBean CPU =
+            java.lang.management.ManagementFactory.getThreadMXBean();
 
     private final Connection store;
     private final long origin;
@@ -62,6 +64,7 @@ final class SliceWindow {
             return byTrack;
         }
         long started = System.nanoTime();
+        long startedCpu = PROFILE ? CPU.getCurrentThreadCpuTime() : 0;
         Shape s = new Shape(origin + t0, origin + t1, t0, t1 - t0, pixels);
         String tracksWhere = tracksWhere(trackIds);
         Map<Long, List<Keyed>> singles = new HashMap<>();
@@ -90,6 +93,7 @@ final class SliceWindow {
             collectTexts(singles, fromStore(tracksWhere, s, highlight));
         }
         long queried = System.nanoTime();
+        long queriedCpu = PROFILE ? CPU.getCurrentThreadCpuTime() : 0;
         for (Long id : trackIds) {
             TrackBuckets tb = buckets.get(id);
             List<Keyed> keyed = singles.getOrDefault(id, new ArrayList<>());
@@ -97,7 +101,8 @@ final class SliceWindow {
                 addLongSlices(keyed, tb, s);
             }
             List<Keyed> extra = mergeEqualKeys(keyed);
-            List<WindowItem> items = new ArrayList<>();
+            int expected = extra.size() + (tb == null ? 0 : Math.min(tb.buckets(), 2 * pixels));
+            List<WindowItem> items = new ArrayList<>(expected);
             if (tb != null) {
                 emitBuckets(tb, range, s, extra, items);
             } else {
@@ -108,9 +113,10 @@ final class SliceWindow {
             byTrack.put(id, WindowAggregator.fit(items, t0, s.span, pixels));
         }
         if (PROFILE) {
-            System.err.printf("window %s: rows %.1f ms, merge and fit %.1f ms%n",
+            System.err.printf("window %s: rows %.1f ms (thread CPU %.1f), merge and fit %.1f ms (thread CPU %.1f)%n",
                     level != null ? level.table() : lod != null ? "single slices" : "store",
-                    (queried - started) / 1e6, (System.nanoTime() - queried) / 1e6);
+                    (queried - started) / 1e6, (queriedCpu - startedCpu) / 1e6, (System.nanoTime() - queried) / 1e6,
+                    (CPU.getCurrentThreadCpuTime() - queriedCpu) / 1e6);
         }
         return byTrack;
     }
@@ -232,9 +238,7 @@ final class SliceWindow {
         long tracked = trackIds.stream().mapToLong(id -> slicesPerTrack.getOrDefault(id, 0L)).sum();
         double expected = (double) tracked * (s0 == s1 ? 1 : s1 - s0 + 1) / lod.slabs();
         if (expected < lod.settings().groupHereBelow()) {
-            Columns rows = lod.query("SELECT track_id, depth, id, ts, dur, code FROM lod_slices WHERE " + where
-                    + " AND ts < " + s.b + " AND ts + dur >= " + s.a);
-            collectSlices(out, rows, s, highlighted);
+            collectSlices(out, lod.slices(s0, s1, trackIds, from, to, shorterThan, s.a, s.b), s, highlighted);
             return;
         }
         String matches = highlighted.isEmpty() ? "0" : "count(*) FILTER (WHERE code IN ("

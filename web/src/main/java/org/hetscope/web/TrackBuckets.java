@@ -42,7 +42,8 @@ record TrackBuckets(int[] depth, int[] bucket, long[] count, long[] busy, long[]
         int i = 0;
         int j = 0;
         while (i < buckets.rows() || j < longs.rows()) {
-            long track = Math.min(i < buckets.rows() ? bt[i] : Long.MAX_VALUE, j < longs.rows() ? lt[j] : Long.MAX_VALUE);
+            long track = Math.min(i < buckets.rows() ? bt[i] : Long.MAX_VALUE,
+                    j < longs.rows() ? lt[j] : Long.MAX_VALUE);
             int i2 = i;
             while (i2 < buckets.rows() && bt[i2] == track) {
                 i2++;

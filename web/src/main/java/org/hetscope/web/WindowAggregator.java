@@ -22,8 +22,9 @@ public final class WindowAggregator {
      * @return at most {@code pixels} items, sorted by lane and start
      */
     public static List<WindowItem> fit(List<WindowItem> items, long windowStart, long windowSpan, int pixels) {
-        List<WindowItem> sorted = new ArrayList<>(items);
-        if (!isSorted(sorted)) {
+        List<WindowItem> sorted = items;
+        if (!isSorted(items)) {
+            sorted = new ArrayList<>(items);
             sorted.sort(BY_LANE_AND_START);
         }
         sorted = joinSimilarRuns(sorted, windowSpan, pixels);

@@ -43,13 +43,16 @@ final class WindowJson {
             firstTrack = false;
             boolean firstItem = true;
             for (WindowItem it : e.getValue()) {
-                ascii(firstItem ? "[" : ",[");
+                if (!firstItem) {
+                    put(',');
+                }
                 firstItem = false;
-                number(it.depth()).comma().number(it.start()).comma().number(it.end()).comma().number(it.count())
-                        .comma().number(it.busy()).comma().number(it.id()).comma()
-                        .number(index(names, nameList, it.name())).comma()
-                        .number(index(categories, categoryList, it.category())).comma().number(it.matches())
-                        .ascii("]");
+                put('[');
+                number(it.depth()).put(',').number(it.start()).put(',').number(it.end()).put(',')
+                        .number(it.count()).put(',').number(it.busy()).put(',').number(it.id()).put(',')
+                        .number(index(names, nameList, it.name())).put(',')
+                        .number(index(categories, categoryList, it.category())).put(',').number(it.matches())
+                        .put(']');
             }
             ascii("]}");
         }
@@ -76,7 +79,7 @@ final class WindowJson {
         ascii("[");
         for (int i = 0; i < values.size(); i++) {
             if (i > 0) {
-                comma();
+                put(',');
             }
             byte[] quoted = JsonStringEncoder.getInstance().quoteAsUTF8(values.get(i));
             ensure(quoted.length + 2);
@@ -96,10 +99,20 @@ final class WindowJson {
         return this;
     }
 
-    private WindowJson comma() {
+    private WindowJson put(char c) {
         ensure(1);
-        buf[size++] = ',';
+        buf[size++] = (byte) c;
         return this;
+    }
+
+    /** "00" to "99": two digits per division. */
+    private static final byte[] PAIRS = new byte[200];
+
+    static {
+        for (int i = 0; i < 100; i++) {
+            PAIRS[2 * i] = (byte) ('0' + i / 10);
+            PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+        }
     }
 
     private WindowJson number(long v) {
@@ -115,9 +128,19 @@ final class WindowJson {
         for (long p = 10; digits < 19 && v >= p; p *= 10) {
             digits++;
         }
-        for (int i = size + digits - 1; i >= size; i--) {
-            buf[i] = (byte) ('0' + v % 10);
-            v /= 10;
+        int at = size + digits;
+        while (v >= 100) {
+            long q = v / 100;
+            int r = (int) (v - q * 100);
+            buf[--at] = PAIRS[2 * r + 1];
+            buf[--at] = PAIRS[2 * r];
+            v = q;
+        }
+        if (v >= 10) {
+            buf[--at] = PAIRS[2 * (int) v + 1];
+            buf[--at] = PAIRS[2 * (int) v];
+        } else {
+            buf[--at] = (byte) ('0' + v);
         }
         size += digits;
         return this;
