@@ -10,7 +10,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -174,10 +173,6 @@ public final class SqliteFile implements AutoCloseable {
     /** The number of rows of {@code table}, counted from the leaf page headers. */
     public long rowCount(String table) throws IOException {
         return cursor(table).countRemaining();
-    }
-
-    List<String> tableNames() {
-        return List.copyOf(tables.keySet());
     }
 
     /** Copies page {@code page} (1-based) into {@code into}, which holds at least one page. */
