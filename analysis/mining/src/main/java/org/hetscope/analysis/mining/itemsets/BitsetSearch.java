@@ -6,7 +6,9 @@ package org.hetscope.analysis.mining.itemsets;
  * universe); an extension's own extensions are the ANDs with its later siblings, counted by popcount, which costs a
  * few machine words per 64 transactions instead of a scan of every item. When an extension holds clearly fewer
  * transactions than the universe, its children's bitsets are compressed to its own transactions (bit extraction,
- * {@link Long#compress}), so deeper levels work on ever smaller words arrays.
+ * {@link Long#compress}), so deeper levels work on ever smaller words arrays. For closed mining, a later sibling
+ * in all of an extension's transactions joins its closure (equal counts), and LCM's prefix-preservation test
+ * decides whether the extension is explored at all (see {@link #prefixPreserving}).
  */
 final class BitsetSearch {
     /** Words between two checks of whether a count can still reach the threshold. */

@@ -9,6 +9,8 @@ import java.util.Arrays;
  * miner's prefix-preservation check. One counting scan gives every extension's support (and, for closed mining,
  * the items in all transactions, which join the closure); one more sequential scan per batch of extensions (batches
  * bounded in size) copies each extension's projection, so large databases are read in order, not row by row.
+ * A node whose projection is dense (one bit per transaction and candidate is much less than its items) hands the
+ * rest of its subtree to {@link BitsetSearch}; on dense databases that happens at the root.
  */
 final class ProjectedSearch {
     /** How many times smaller than the projection the bitsets must be for a node to go to {@link BitsetSearch}. */
