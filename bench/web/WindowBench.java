@@ -28,6 +28,7 @@ public class WindowBench {
     static final int PX = 1920;
     static final int VISIBLE_TRACKS = 48; // rows a 1080p screen shows at 21 px per stream row
     static final HttpClient HTTP = HttpClient.newHttpClient();
+    static final StringBuilder COLD_SAMPLES = new StringBuilder();
 
     record Shot(long t0, long t1, List<Long> tracks) {
     }
@@ -69,6 +70,8 @@ public class WindowBench {
             run("widest, all " + sliceTracks.size() + " tracks", file, widestAll, Math.max(3, repeats / 20));
         }
 
+        // The very first cold sample is also the first request this JVM serves (classes loaded, code not compiled).
+        System.out.print(COLD_SAMPLES);
         if (args.length > 2) {
             firstDraw(file, Path.of(args[2]));
         }
@@ -105,6 +108,9 @@ public class WindowBench {
         System.out.printf(Locale.ROOT, "| %s | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.2f | %d |%n", name,
                 pct(cold, 50), pct(cold, 95), pct(warm, 50), pct(warm, 95), pct(base, 50),
                 pct(warm, 50) / pct(base, 50), items / repeats);
+        COLD_SAMPLES.append(String.format(Locale.ROOT, "cold samples, %s, in order: %s ms%n", name,
+                Arrays.stream(cold).mapToObj(v -> String.format(Locale.ROOT, "%.1f", v))
+                        .collect(Collectors.joining(", "))));
     }
 
     static Long origin;
