@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.duckdb.DuckDBConnection;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 
@@ -15,7 +16,8 @@ import org.hetscope.store.Table;
  * of one slice. Times going out are nanoseconds relative to the trace origin (the earliest event), so that the
  * browser's doubles hold them exactly; the origin itself goes out as text.
  *
- * <p>DuckDB connections are not meant for concurrent statements, so queries on one store are serialised.
+ * <p>DuckDB connections are not meant for concurrent statements, so queries on one connection are serialised:
+ * windows and flows on a connection of their own, everything else on the store's.
  */
 public final class TraceView implements AutoCloseable {
     /** Caps that keep one request cheap; larger asks are refused with a message, not truncated silently. */
@@ -41,6 +43,8 @@ public final class TraceView implements AutoCloseable {
 
     private final LevelOfDetail lod;
     private final SliceWindow slices;
+    /** A second connection to the store for windows and flows, so that they never queue behind other queries. */
+    private final java.sql.Connection windowConnection;
 
     public TraceView(String name, Store store) {
         this(name, store, LOD_MIN_SLICES);
@@ -88,7 +92,12 @@ public final class TraceView implements AutoCloseable {
             }
         }
         this.lod = cache;
-        this.slices = new SliceWindow(store.connection(), origin, cache, inMemory, perTrack);
+        try {
+            this.windowConnection = store.connection().unwrap(DuckDBConnection.class).duplicate();
+        } catch (java.sql.SQLException e) {
+            throw new org.hetscope.store.StoreException("cannot open a second connection: " + e.getMessage(), e);
+        }
+        this.slices = new SliceWindow(windowConnection, origin, cache, inMemory, perTrack);
     }
 
     /** The zoom cache, or null when the store is small or the cache could not be built. */
@@ -174,11 +183,13 @@ public final class TraceView implements AutoCloseable {
      * @param t1 window end relative to the origin
      * @param highlight a slice name whose occurrences are counted per item, or null
      */
-    public synchronized Map<Long, List<WindowItem>> window(List<Long> trackIds, long t0, long t1, int pixels,
-                                                           String highlight) {
+    public Map<Long, List<WindowItem>> window(List<Long> trackIds, long t0, long t1, int pixels, String highlight) {
         checkWindow(t0, t1, pixels);
         checkTracks(trackIds);
-        return slices.window(trackIds, t0, t1, pixels, highlight);
+        // Not under this view's lock: a window must not wait for a statistics query of the same page.
+        synchronized (slices) {
+            return slices.window(trackIds, t0, t1, pixels, highlight);
+        }
     }
 
     /** Counter samples of one track in the window, at most one min/max/last group per pixel. */
@@ -217,23 +228,31 @@ public final class TraceView implements AutoCloseable {
     }
 
     /** Flows with at least one end in the window, capped at {@link #MAX_FLOWS}. */
-    public synchronized Map<String, Object> flows(long t0, long t1) {
+    public Map<String, Object> flows(long t0, long t1) {
         checkWindow(t0, t1, 1);
         long a = origin + t0;
         long b = origin + t1;
-        Table t = store.query(null, """
-                SELECT f.id, f.kind, f.rule, f.from_slice_id, s.track_id, s.ts, s.dur, s.depth,
-                       f.to_slice_id, d.track_id, d.ts, d.dur, d.depth
-                FROM flow f JOIN slice s ON s.id = f.from_slice_id JOIN slice d ON d.id = f.to_slice_id
-                WHERE (s.ts < ? AND s.ts + s.dur >= ?) OR (d.ts < ? AND d.ts + d.dur >= ?)
-                ORDER BY s.ts LIMIT ?""", b, a, b, a, (long) MAX_FLOWS + 1);
+        Columns t;
+        // The page asks for flows together with each window: same connection and lock as the window.
+        synchronized (slices) {
+            t = Columns.read(windowConnection, """
+                    SELECT f.id, f.kind, f.rule, f.from_slice_id, s.track_id, s.ts, s.dur, s.depth,
+                           f.to_slice_id, d.track_id, d.ts, d.dur, d.depth
+                    FROM flow f JOIN slice s ON s.id = f.from_slice_id JOIN slice d ON d.id = f.to_slice_id
+                    WHERE (s.ts < ? AND s.ts + s.dur >= ?) OR (d.ts < ? AND d.ts + d.dur >= ?)
+                    ORDER BY s.ts LIMIT ?""", b, a, b, a, (long) MAX_FLOWS + 1);
+        }
         List<Map<String, Object>> flows = new ArrayList<>();
-        for (Object[] r : t.rows().subList(0, Math.min(t.size(), MAX_FLOWS))) {
+        for (int i = 0; i < Math.min(t.rows(), MAX_FLOWS); i++) {
+            Object[] r = new Object[13];
+            for (int c = 0; c < r.length; c++) {
+                r[c] = c == 1 || c == 2 ? t.texts(c)[i] : (Object) t.longs(c)[i];
+            }
             flows.add(flowJson(r));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("flows", flows);
-        out.put("truncated", t.size() > MAX_FLOWS);
+        out.put("truncated", t.rows() > MAX_FLOWS);
         return out;
     }
 
@@ -405,8 +424,15 @@ public final class TraceView implements AutoCloseable {
 
     @Override
     public void close() {
-        if (lod != null) {
-            lod.close();
+        synchronized (slices) {
+            if (lod != null) {
+                lod.close();
+            }
+            try {
+                windowConnection.close();
+            } catch (java.sql.SQLException ignored) {
+                // read side only
+            }
         }
         store.close();
     }

@@ -291,6 +291,37 @@ class WindowApiTest {
     }
 
     @Test
+    void flowsInAWindowAreThoseWithAnEndInIt() {
+        Map<Long, Slice> byId = trace.slices.stream().collect(Collectors.toMap(Slice::id, s -> s));
+        long span = view.span();
+        for (long[] w : List.of(new long[] {0, span + 1}, new long[] {span / 3, span / 3 + span / 50})) {
+            long a = view.origin() + w[0];
+            long b = view.origin() + w[1];
+            List<Flow> expected = trace.flows.stream().filter(f -> inWindow(byId.get(f.fromSliceId()), a, b)
+                    || inWindow(byId.get(f.toSliceId()), a, b)).toList();
+            Map<String, Object> res = view.flows(w[0], w[1]);
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> flows = (List<Map<String, Object>>) res.get("flows");
+            assertEquals(expected.size(), flows.size());
+            Map<Long, Flow> want = expected.stream().collect(Collectors.toMap(Flow::id, f -> f));
+            for (Map<String, Object> f : flows) {
+                Flow x = want.get((Long) f.get("id"));
+                assertNotNull(x);
+                Map<?, ?> from = (Map<?, ?>) f.get("from");
+                Map<?, ?> to = (Map<?, ?>) f.get("to");
+                assertEquals(x.fromSliceId(), from.get("slice"));
+                assertEquals(x.toSliceId(), to.get("slice"));
+                Slice src = byId.get(x.fromSliceId());
+                assertEquals(src.trackId(), from.get("track"));
+                assertEquals(src.ts() - view.origin(), from.get("ts"));
+                assertEquals(src.dur(), from.get("dur"));
+                assertEquals((long) src.depth(), from.get("depth"));
+                assertEquals(x.kind(), f.get("kind"));
+            }
+        }
+    }
+
+    @Test
     void kernelStatisticsEqualAGroupingOfTheRawSlices() {
         Table t = StatisticsTables.kernels(view.store());
         Map<String, long[]> expected = new HashMap<>();
