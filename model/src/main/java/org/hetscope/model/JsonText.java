@@ -83,23 +83,45 @@ public final class JsonText {
 
     public static void quote(StringBuilder out, CharSequence s) {
         out.append('"');
-        for (int i = 0; i < s.length(); i++) {
+        int n = s.length();
+        int clean = 0; // start of the run not yet copied: runs without escapes are copied in one call
+        for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
+            if (c < 0x20 || c == '"' || c == '\\') {
+                out.append(s, clean, i);
+                escape(out, c);
+                clean = i + 1;
             }
         }
+        out.append(s, clean, n);
         out.append('"');
+    }
+
+    /** {@link #quote(StringBuilder, CharSequence)} for a range of a character buffer (a parser's, say). */
+    public static void quote(StringBuilder out, char[] chars, int offset, int length) {
+        out.append('"');
+        int end = offset + length;
+        int clean = offset;
+        for (int i = offset; i < end; i++) {
+            char c = chars[i];
+            if (c < 0x20 || c == '"' || c == '\\') {
+                out.append(chars, clean, i - clean);
+                escape(out, c);
+                clean = i + 1;
+            }
+        }
+        out.append(chars, clean, end - clean);
+        out.append('"');
+    }
+
+    private static void escape(StringBuilder out, char c) {
+        switch (c) {
+            case '"' -> out.append("\\\"");
+            case '\\' -> out.append("\\\\");
+            case '\n' -> out.append("\\n");
+            case '\r' -> out.append("\\r");
+            case '\t' -> out.append("\\t");
+            default -> out.append(String.format("\\u%04x", (int) c));
+        }
     }
 }

@@ -433,7 +433,8 @@ final class ChromeTraceReader {
                 }
                 out.append(']');
             }
-            case VALUE_STRING -> JsonText.quote(out, parser.getText());
+            case VALUE_STRING ->
+                    JsonText.quote(out, parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
             case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT ->
                     out.append(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
             case VALUE_TRUE -> out.append("true");
