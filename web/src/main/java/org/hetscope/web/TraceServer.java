@@ -42,6 +42,7 @@ public final class TraceServer implements AutoCloseable {
         if (policy.token() == null && !isLoopback(host)) {
             throw new IllegalArgumentException("binding to " + host + " needs an access token (--token)");
         }
+        warmUp();
         boolean hasAssets = TraceServer.class.getResource(ASSETS + "/index.html") != null;
         app = Javalin.create(config -> {
             config.showJavalinBanner = false;
@@ -70,6 +71,20 @@ public final class TraceServer implements AutoCloseable {
         routes();
         app.start(host, port);
         return app.port();
+    }
+
+    /**
+     * Computes and writes one whole-trace window per trace before serving, so that the page's first request does
+     * not also pay for loading and compiling the window code (several hundred ms in a fresh JVM).
+     */
+    private void warmUp() {
+        for (TraceView t : traces) {
+            List<Long> ids = t.tracks().stream().filter(x -> x.slices() > 0).map(TraceView.TrackInfo::id)
+                    .limit(64).toList();
+            if (!ids.isEmpty()) {
+                WindowJson.write(0, t.span(), 1920, t.window(ids, 0, t.span(), 1920, null));
+            }
+        }
     }
 
     private static boolean isLoopbackClient(Context ctx) {
