@@ -139,7 +139,13 @@ final class ColumnBatch {
         int c = next();
         switch (types[c]) {
             case BIGINT -> longs[c][rows] = v;
-            case INTEGER -> ints[c][rows] = Math.toIntExact(v);
+            case INTEGER -> {
+                if (v != (int) v) {
+                    throw new StoreException(table + "." + columns.get(c).name() + ": " + v
+                            + " does not fit an INTEGER column");
+                }
+                ints[c][rows] = (int) v;
+            }
             case DOUBLE -> doubles[c][rows] = v;
             case BOOLEAN -> ints[c][rows] = v != 0 ? 1 : 0;
             case VARCHAR -> putText(c, Long.toString(v).getBytes(StandardCharsets.US_ASCII));
@@ -197,10 +203,19 @@ final class ColumnBatch {
                 putText(c, v.getBytes(StandardCharsets.UTF_8));
                 yield this;
             }
-            case BIGINT, INTEGER -> append(Long.parseLong(v.trim()));
-            case DOUBLE -> append(Double.parseDouble(v.trim()));
+            case BIGINT, INTEGER -> append(parse(v, Long::parseLong).longValue());
+            case DOUBLE -> append(parse(v, Double::parseDouble).doubleValue());
             case BOOLEAN -> append(Boolean.parseBoolean(v.trim()));
         };
+    }
+
+    private <T> T parse(String v, java.util.function.Function<String, T> parser) {
+        try {
+            return parser.apply(v.trim());
+        } catch (NumberFormatException e) {
+            throw new StoreException(table + "." + columns.get(column < width ? column : width - 1).name()
+                    + ": '" + v + "' is not a number");
+        }
     }
 
     /** Appends any boxed value the sink's generic rows carry; {@code null} is SQL NULL. */

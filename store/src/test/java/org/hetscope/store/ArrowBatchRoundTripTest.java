@@ -135,6 +135,12 @@ class ArrowBatchRoundTripTest {
             w.defineTable("pair", "a BIGINT, b BIGINT");
             assertThrows(IllegalStateException.class, () -> w.row("pair", 1L));
             assertThrows(IllegalStateException.class, () -> w.row("pair", 1L, 2L, 3L));
+            w.defineTable("typed", "n INTEGER, x DOUBLE");
+            StoreException notANumber = assertThrows(StoreException.class, () -> w.row("typed", "twelve", 1.0));
+            org.junit.jupiter.api.Assertions.assertTrue(notANumber.getMessage().contains("typed.n"),
+                    notANumber.getMessage());
+            StoreException tooBig = assertThrows(StoreException.class, () -> w.row("typed", 1L << 40, 1.0));
+            org.junit.jupiter.api.Assertions.assertTrue(tooBig.getMessage().contains("typed.n"), tooBig.getMessage());
         }
     }
 }
