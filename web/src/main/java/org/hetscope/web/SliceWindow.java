@@ -15,10 +15,10 @@ import java.util.stream.Collectors;
  * name), then {@link WindowAggregator} caps the items per track at the pixel width.
  *
  * <p>Where the rows come from depends on the zoom. With a zoom cache ({@link LevelOfDetail}), a window whose pixel
- * spans at least one bucket of a level reads that level's whole buckets (the coarsest level from memory,
- * {@link ResidentLevel}) and only its two edges as single slices; a narrower window reads single slices from the
- * cache's time-ordered copy, or from the store when that scans fewer rows (few tracks over a long window).
- * Without a cache, everything comes from the store.
+ * spans at least one bucket of a level takes that level's buckets that lie wholly inside it (the coarsest level from
+ * memory, {@link ResidentLevel}) and reads only the buckets its edges cut as single slices; a narrower window reads
+ * single slices from the cache's time-ordered copy, or from the store when that scans fewer rows (few tracks over a
+ * long window). Without a cache, everything comes from the store.
  */
 final class SliceWindow {
     private static final boolean PROFILE = Boolean.getBoolean("hetscope.web.profile");
@@ -74,7 +74,7 @@ final class SliceWindow {
         if (level != null) {
             long w = level.width();
             // Every bucket holding a slice shorter than w that overlaps the window.
-            range = new BucketRange(w, Math.floorDiv(s.a - w - origin, w), Math.floorDiv(s.b - 1 - origin, w));
+            range = new BucketRange(Math.floorDiv(s.a - w - origin, w), Math.floorDiv(s.b - 1 - origin, w));
             buckets = resident != null && level.equals(resident.level()) ? resident.tracks(trackIds)
                     : TrackBuckets.split(lod.buckets(level, tracksWhere, range.from, range.to + 1),
                             lod.longSlices(level, tracksWhere, s.a, s.b), trackIds);
@@ -127,13 +127,11 @@ final class SliceWindow {
      * buckets are read as single slices for all tracks; the others are taken whole or left out.
      */
     private static final class BucketRange {
-        final long width;
         final long from;
         final long to;
         private final boolean[] cut;
 
-        BucketRange(long width, long from, long to) {
-            this.width = width;
+        BucketRange(long from, long to) {
             this.from = from;
             this.to = to;
             this.cut = new boolean[(int) (to - from + 1)];

@@ -160,6 +160,31 @@ class ServerSecurityTest {
         assertEquals(404, get(openPort, "/api/nothing-here").statusCode());
     }
 
+    /**
+     * Like {@link #raw}, for a request the server refuses before reading all of it: it answers and closes while the
+     * request is still being written, so the write can fail with a broken pipe and the connection reset can discard
+     * the answer. Returns what could be read, or "" when the server closed without an answer reaching us.
+     */
+    static String rawTolerant(int port, String target) throws Exception {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            try {
+                OutputStream out = s.getOutputStream();
+                out.write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+            } catch (java.io.IOException refusedWhileWriting) {
+                // read what the server sent before it closed
+            }
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            try {
+                s.getInputStream().transferTo(buf);
+            } catch (java.io.IOException reset) {
+                // keep what arrived before the reset
+            }
+            return buf.toString(StandardCharsets.ISO_8859_1);
+        }
+    }
+
     @Test
     void oversizedQueriesAreRefused() throws Exception {
         String many = "1,".repeat(TraceView.MAX_TRACKS_PER_REQUEST + 10) + "1";
@@ -169,9 +194,11 @@ class ServerSecurityTest {
         HttpResponse<String> longQuery = get(openPort, "/api/t/0/search?q=" + "x".repeat(TraceServer.MAX_QUERY_CHARS));
         assertEquals(414, longQuery.statusCode());
         assertTrue(json.readTree(longQuery.body()).get("error").asText().contains("longer"));
-        String huge = raw(openPort, "/api/t/0/search?q=" + "y".repeat(300_000));
-        int status = Integer.parseInt(huge.substring(9, 12));
-        assertTrue(status >= 400 && status < 500, huge.lines().findFirst().orElse(""));
-        assertNotEquals(200, status);
+        String huge = rawTolerant(openPort, "/api/t/0/search?q=" + "y".repeat(300_000));
+        if (!huge.isEmpty()) {
+            int status = Integer.parseInt(huge.substring(9, 12));
+            assertTrue(status >= 400 && status < 500, huge.lines().findFirst().orElse(""));
+            assertNotEquals(200, status);
+        }
     }
 }
