@@ -291,25 +291,22 @@ final class SliceWindow {
 
     private void collectCodes(Map<Long, List<Keyed>> out, Columns rows) {
         String[][] names = lod.names();
-        long[] track = rows.longs(0);
-        long[] depth = rows.longs(1);
-        long[] key = rows.longs(2);
-        long[] first = rows.longs(3);
-        long[] last = rows.longs(4);
-        long[] count = rows.longs(5);
-        long[] busy = rows.longs(6);
-        long[] id = rows.longs(7);
         long[] code = rows.longs(8);
-        long[] matches = rows.longs(9);
-        for (int i = 0; i < rows.rows(); i++) {
-            String[] nc = names[(int) code[i]];
-            out.computeIfAbsent(track[i], k -> new ArrayList<>()).add(new Keyed((int) depth[i], key[i],
-                    new WindowItem((int) depth[i], first[i] - origin, last[i] - origin, count[i], busy[i], id[i],
-                            nc[0], nc[1], matches[i])));
-        }
+        collect(out, rows, i -> names[(int) code[i]][0], i -> names[(int) code[i]][1], 9);
     }
 
     private void collectTexts(Map<Long, List<Keyed>> out, Columns rows) {
+        String[] name = rows.texts(8);
+        String[] category = rows.texts(9);
+        collect(out, rows, i -> name[i], i -> category[i], 10);
+    }
+
+    /**
+     * Columns 0-7 are track, depth, key, first, last, count, busy, id; names come from the zoom cache's codes or as
+     * text.
+     */
+    private void collect(Map<Long, List<Keyed>> out, Columns rows, java.util.function.IntFunction<String> nameOf,
+            java.util.function.IntFunction<String> categoryOf, int matchesColumn) {
         long[] track = rows.longs(0);
         long[] depth = rows.longs(1);
         long[] key = rows.longs(2);
@@ -318,13 +315,11 @@ final class SliceWindow {
         long[] count = rows.longs(5);
         long[] busy = rows.longs(6);
         long[] id = rows.longs(7);
-        String[] name = rows.texts(8);
-        String[] category = rows.texts(9);
-        long[] matches = rows.longs(10);
+        long[] matches = rows.longs(matchesColumn);
         for (int i = 0; i < rows.rows(); i++) {
             out.computeIfAbsent(track[i], k -> new ArrayList<>()).add(new Keyed((int) depth[i], key[i],
                     new WindowItem((int) depth[i], first[i] - origin, last[i] - origin, count[i], busy[i], id[i],
-                            name[i], category[i], matches[i])));
+                            nameOf.apply(i), categoryOf.apply(i), matches[i])));
         }
     }
 
