@@ -114,18 +114,25 @@ final class ColumnBatch {
         return this;
     }
 
-    private int next() {
+    private void checkRoom() {
         if (column == width) {
             throw new IllegalStateException(table + ": more values than the table's " + width + " columns");
         }
+    }
+
+    /** "table.column" of column {@code c}, for messages. */
+    private String where(int c) {
+        return table + "." + columns.get(c).name();
+    }
+
+    private int next() {
+        checkRoom();
         valid[column][rows >>> 6] |= 1L << rows;
         return column++;
     }
 
     ColumnBatch appendNull() {
-        if (column == width) {
-            throw new IllegalStateException(table + ": more values than the table's " + width + " columns");
-        }
+        checkRoom();
         int c = column++;
         valid[c][rows >>> 6] &= ~(1L << rows);
         nulls[c]++;
@@ -141,8 +148,7 @@ final class ColumnBatch {
             case BIGINT -> longs[c][rows] = v;
             case INTEGER -> {
                 if (v != (int) v) {
-                    throw new StoreException(table + "." + columns.get(c).name() + ": " + v
-                            + " does not fit an INTEGER column");
+                    throw new StoreException(where(c) + ": " + v + " does not fit an INTEGER column");
                 }
                 ints[c][rows] = (int) v;
             }
@@ -174,8 +180,7 @@ final class ColumnBatch {
         switch (types[c]) {
             case DOUBLE -> doubles[c][rows] = v;
             case VARCHAR -> putText(c, Double.toString(v).getBytes(StandardCharsets.US_ASCII));
-            default -> throw new IllegalArgumentException(
-                    table + "." + columns.get(c).name() + ": a double value for a " + columns.get(c).type() + " column");
+            default -> throw new IllegalArgumentException(where(c) + ": a double for a " + types[c] + " column");
         }
         return this;
     }
@@ -186,8 +191,7 @@ final class ColumnBatch {
             case BOOLEAN, INTEGER -> ints[c][rows] = v ? 1 : 0;
             case BIGINT -> longs[c][rows] = v ? 1 : 0;
             case VARCHAR -> putText(c, (v ? "true" : "false").getBytes(StandardCharsets.US_ASCII));
-            default -> throw new IllegalArgumentException(
-                    table + "." + columns.get(c).name() + ": a boolean value for a " + columns.get(c).type() + " column");
+            default -> throw new IllegalArgumentException(where(c) + ": a boolean for a " + types[c] + " column");
         }
         return this;
     }
@@ -196,8 +200,8 @@ final class ColumnBatch {
         if (v == null) {
             return appendNull();
         }
-        Type type = types[column < width ? column : width - 1];
-        return switch (type) {
+        checkRoom();
+        return switch (types[column]) {
             case VARCHAR -> {
                 int c = next();
                 putText(c, v.getBytes(StandardCharsets.UTF_8));
@@ -213,8 +217,7 @@ final class ColumnBatch {
         try {
             return parser.apply(v.trim());
         } catch (NumberFormatException e) {
-            throw new StoreException(table + "." + columns.get(column < width ? column : width - 1).name()
-                    + ": '" + v + "' is not a number");
+            throw new StoreException(where(column) + ": '" + v + "' is not a number");
         }
     }
 
@@ -242,7 +245,7 @@ final class ColumnBatch {
         int used = textUsed[c];
         int end = used + bytes.length;
         if (end < 0) {
-            throw new IllegalStateException(table + "." + columns.get(c).name() + ": more than 2 GB of text in one batch");
+            throw new IllegalStateException(where(c) + ": more than 2 GB of text in one batch");
         }
         if (end > text[c].length) {
             text[c] = Arrays.copyOf(text[c], Math.max(end, (int) Math.min(Integer.MAX_VALUE - 8, text[c].length * 2L)));
