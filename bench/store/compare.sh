@@ -3,6 +3,8 @@
 # (user + sys, all threads) and peak RSS of each run, with the ratio old / new per input (medians over REPS runs).
 # Used to measure changes of the store's write path on the import of every format.
 #   usage: bench/store/compare.sh OLD.jar NEW.jar INPUT...      (REPS=3 by default; JAVA_HOME 22+)
+# A copy of cli/target/hetscope.jar needs the libduckdb_java.so_* files of cli/target beside it (DuckDB's driver loads
+# its native library from the jar's folder).
 set -euo pipefail
 old="${1:?usage: compare.sh OLD.jar NEW.jar INPUT...}"
 new="${2:?usage: compare.sh OLD.jar NEW.jar INPUT...}"
