@@ -5,8 +5,13 @@ import picocli.CommandLine.Command;
 
 /** The {@code hetscope} command: one subcommand per job. */
 @Command(name = "hetscope", mixinStandardHelpOptions = true, version = "hetscope 0.1.0",
-        description = "Read, store, analyse and show traces of heterogeneous programs.",
-        subcommands = {
+        description = "Read, store, analyse and show traces of heterogeneous programs.")
+public final class Main implements Runnable {
+    /**
+     * The subcommands. A run that names one builds only that one's option model: picocli reflects over every
+     * option of every command it is given, which cost about 0.25 s at each start with all of them.
+     */
+    static final Class<?>[] SUBCOMMANDS = {
             ImportCommand.class,
             org.hetscope.cli.kernel.KernelCommand.class,
             SqlCommand.class,
@@ -28,12 +33,11 @@ import picocli.CommandLine.Command;
             org.hetscope.cli.profiling.AdviseCommand.class,
             org.hetscope.cli.profiling.Otf2Command.class,
             CommandLine.HelpCommand.class,
-        })
-public final class Main implements Runnable {
+    };
 
     @Override
     public void run() {
-        new CommandLine(this).usage(System.out);
+        commandLine(null).usage(System.out);
     }
 
     public static void main(String[] args) {
@@ -42,7 +46,7 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns its exit code (tests call this instead of {@link #main}). */
     public static int run(String... args) {
-        CommandLine cl = new CommandLine(new Main());
+        CommandLine cl = commandLine(args.length > 0 ? args[0] : null);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             cmd.getErr().println("hetscope: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
             if (Boolean.getBoolean("hetscope.debug")) {
@@ -51,5 +55,24 @@ public final class Main implements Runnable {
             return 1;
         });
         return cl.execute(args);
+    }
+
+    /** The command line with the subcommand called {@code first}, or with all of them if none is. */
+    static CommandLine commandLine(String first) {
+        CommandLine cl = new CommandLine(new Main());
+        Class<?> only = null;
+        for (Class<?> c : SUBCOMMANDS) {
+            Command command = c.getAnnotation(Command.class);
+            if (first != null && c != CommandLine.HelpCommand.class && command != null
+                    && (command.name().equals(first) || java.util.Arrays.asList(command.aliases()).contains(first))) {
+                only = c;
+            }
+        }
+        for (Class<?> c : SUBCOMMANDS) {
+            if (only == null || c == only) {
+                cl.addSubcommand(c);
+            }
+        }
+        return cl;
     }
 }
