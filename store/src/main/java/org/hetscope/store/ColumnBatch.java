@@ -56,6 +56,7 @@ final class ColumnBatch {
     private final int[] textUsed;
     private final long[][] valid;
     private final int[] nulls;
+    private int capacity;
     private int rows;
     private int column;
     private long textBytes;
@@ -71,19 +72,37 @@ final class ColumnBatch {
         text = new byte[width][];
         textEnds = new int[width][];
         textUsed = new int[width];
-        valid = new long[width][ROWS / 64];
+        valid = new long[width][];
         nulls = new int[width];
         for (int c = 0; c < width; c++) {
-            switch (types[c]) {
-                case BIGINT -> longs[c] = new long[ROWS];
-                case INTEGER, BOOLEAN -> ints[c] = new int[ROWS];
-                case DOUBLE -> doubles[c] = new double[ROWS];
-                case VARCHAR -> {
-                    text[c] = new byte[1024];
-                    textEnds[c] = new int[ROWS];
-                }
+            if (types[c] == Type.VARCHAR) {
+                text[c] = new byte[1024];
             }
         }
+        grow(FIRST_ROWS);
+    }
+
+    /**
+     * Batches start small and double up to {@link #ROWS}, so that a reader's many small side tables do not each
+     * hold a full batch's arrays.
+     */
+    private static final int FIRST_ROWS = 1024;
+
+    private void grow(int rowsWanted) {
+        for (int c = 0; c < width; c++) {
+            valid[c] = valid[c] == null ? new long[rowsWanted / 64] : Arrays.copyOf(valid[c], rowsWanted / 64);
+            switch (types[c]) {
+                case BIGINT -> longs[c] = longs[c] == null ? new long[rowsWanted]
+                        : Arrays.copyOf(longs[c], rowsWanted);
+                case INTEGER, BOOLEAN -> ints[c] = ints[c] == null ? new int[rowsWanted]
+                        : Arrays.copyOf(ints[c], rowsWanted);
+                case DOUBLE -> doubles[c] = doubles[c] == null ? new double[rowsWanted]
+                        : Arrays.copyOf(doubles[c], rowsWanted);
+                case VARCHAR -> textEnds[c] = textEnds[c] == null ? new int[rowsWanted]
+                        : Arrays.copyOf(textEnds[c], rowsWanted);
+            }
+        }
+        capacity = rowsWanted;
     }
 
     int rows() {
@@ -99,8 +118,11 @@ final class ColumnBatch {
     }
 
     ColumnBatch beginRow() {
-        if (rows == ROWS) {
-            throw new IllegalStateException("batch of " + table + " is full");
+        if (rows == capacity) {
+            if (capacity == ROWS) {
+                throw new IllegalStateException("batch of " + table + " is full");
+            }
+            grow(capacity * 2);
         }
         column = 0;
         return this;
