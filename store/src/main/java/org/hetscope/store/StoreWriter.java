@@ -211,7 +211,8 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         a.append(k.sliceId()).append(k.deviceId()).append(k.stream()).append(k.correlationId());
         dim(a, k.grid());
         dim(a, k.block());
-        a.append(k.registersPerThread()).append(k.sharedMemoryStatic()).append(k.sharedMemoryDynamic()).endRow();
+        a.append(k.registersPerThread()).append(k.sharedMemoryStatic()).append(k.sharedMemoryDynamic())
+                .append(k.fullName()).endRow();
     }
 
     @Override

@@ -1,4 +1,4 @@
--- hetscope store schema, version 1. Documented in docs/schema.md; keep both in step.
+-- hetscope store schema, version 2. Documented in docs/schema.md; keep both in step.
 -- Times are BIGINT nanoseconds on one timeline per store. Ids are dense per table, starting at 1.
 CREATE TABLE trace_info(key VARCHAR, value VARCHAR);
 CREATE TABLE skipped(what VARCHAR, location VARCHAR, count BIGINT);
@@ -18,7 +18,7 @@ CREATE TABLE flow(id BIGINT, from_slice_id BIGINT, to_slice_id BIGINT, kind VARC
                   rule VARCHAR);
 CREATE TABLE kernel(slice_id BIGINT, device_id BIGINT, stream BIGINT, correlation_id BIGINT,
                     grid_x BIGINT, grid_y BIGINT, grid_z BIGINT, block_x BIGINT, block_y BIGINT, block_z BIGINT,
-                    registers_per_thread INTEGER, shared_static BIGINT, shared_dynamic BIGINT);
+                    registers_per_thread INTEGER, shared_static BIGINT, shared_dynamic BIGINT, full_name VARCHAR);
 CREATE TABLE kernel_counter(slice_id BIGINT, name VARCHAR, value DOUBLE);
 CREATE TABLE transfer(id BIGINT, slice_id BIGINT, ts BIGINT, dur BIGINT, bytes BIGINT, kind VARCHAR,
                       src_device_id BIGINT, dst_device_id BIGINT, src_node_id BIGINT, dst_node_id BIGINT,

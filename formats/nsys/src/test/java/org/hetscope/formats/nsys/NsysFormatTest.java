@@ -77,6 +77,30 @@ class NsysFormatTest {
     }
 
     @Test
+    void everyKernelKeepsItsDemangledNameAsFullName() throws Exception {
+        // Independent reference: per (short name, demangled name) pair, how many launches the export holds.
+        Map<String, long[]> expected = sql("SELECT sn.value || ' | ' || dn.value, count(*), 0 "
+                + "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds sn ON sn.id = k.shortName "
+                + "JOIN StringIds dn ON dn.id = k.demangledName GROUP BY 1");
+        Map<Long, String> nameOfSlice = new java.util.HashMap<>();
+        for (Slice s : sink.slices) {
+            if (s.category() == Category.KERNEL) {
+                nameOfSlice.put(s.id(), s.name());
+                assertEquals(null, s.argsJson(), "kernel slices carry no args: the full name is in `kernel`");
+            }
+        }
+        Map<String, long[]> actual = new TreeMap<>();
+        for (org.hetscope.model.KernelLaunch k : sink.kernels) {
+            String shortName = nameOfSlice.get(k.sliceId());
+            String full = k.fullName() == null ? shortName : k.fullName();
+            assertTrue(k.fullName() == null || !k.fullName().equals(shortName), "full name given only when different");
+            actual.computeIfAbsent(shortName + " | " + full, x -> new long[2])[0]++;
+        }
+        assertEquals(expected.keySet(), actual.keySet());
+        expected.forEach((pair, v) -> assertEquals(v[0], actual.get(pair)[0], pair));
+    }
+
+    @Test
     void memcpyBytesPerKindMatchSql() throws Exception {
         Map<String, long[]> expected = sql("SELECT e.name, count(*), sum(m.bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY m "
                 + "JOIN ENUM_CUDA_MEMCPY_OPER e ON e.id = m.copyKind GROUP BY 1");
