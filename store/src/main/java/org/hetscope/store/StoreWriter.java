@@ -42,7 +42,8 @@ import org.hetscope.model.Transfer;
 /**
  * Writes the model into a new store file. Everything goes to {@code FILE.partial} first; only {@link #commit()}
  * finishes the derived columns, marks the store complete and renames it into place, so a failed or interrupted
- * import never leaves a file that opens as if complete. Not thread-safe: one reader thread feeds it.
+ * import never leaves a file that opens as if complete. Rows are gathered per table in {@link ColumnBatch}es and
+ * handed to DuckDB a batch at a time through {@link ArrowStream}. Not thread-safe: one thread feeds it.
  */
 public final class StoreWriter implements TraceSink, AutoCloseable {
     static final String COMPLETE_KEY = "import_complete";
