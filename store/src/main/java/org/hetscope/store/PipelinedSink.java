@@ -62,10 +62,7 @@ public final class PipelinedSink implements TraceSink {
                 Object[] b = queue.take();
                 if (b == END) {
                     target.flushRows();
-                    if (Boolean.getBoolean("hetscope.debug")) {
-                        System.err.printf("hetscope: store writer thread used %.2f s CPU%n",
-                                java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9);
-                    }
+                    StoreWriter.debugThreadCpu("store writer");
                     return;
                 }
                 for (Object o : b) {
@@ -161,10 +158,7 @@ public final class PipelinedSink implements TraceSink {
             handOver();
         }
         finished = true;
-        if (Boolean.getBoolean("hetscope.debug")) {
-            System.err.printf("hetscope: reader thread used %.2f s CPU%n",
-                    java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9);
-        }
+        StoreWriter.debugThreadCpu("reader");
         try {
             queue.put(END);
             writer.join();

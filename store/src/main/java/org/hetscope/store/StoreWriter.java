@@ -385,6 +385,14 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     private static final boolean DEBUG = Boolean.getBoolean("hetscope.debug");
     private long phaseStart = System.nanoTime();
 
+    /** With {@code -Dhetscope.debug=true}: the CPU time the calling thread (the reader, the writer) has used. */
+    static void debugThreadCpu(String thread) {
+        if (DEBUG) {
+            System.err.printf("hetscope: %s thread used %.2f s CPU%n", thread,
+                    java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9);
+        }
+    }
+
     private void phase(String what) {
         if (DEBUG) {
             long now = System.nanoTime();
