@@ -7,7 +7,6 @@ import java.sql.SQLException;
 import org.hetscope.formats.sqlite.RowSource;
 import org.hetscope.formats.sqlite.SqliteFiles;
 import org.hetscope.formats.sqlite.SqliteFormatException;
-import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormat;
 import org.hetscope.model.TraceFormatException;
@@ -38,14 +37,7 @@ public final class NsysFormat implements TraceFormat {
 
     @Override
     public boolean accepts(Path input) throws IOException {
-        if (!SqliteFiles.isSqlite(input)) {
-            return false;
-        }
-        try (Connection c = SqliteFiles.openReadOnly(input)) {
-            return NsysReader.isNsysExport(new SqliteSchema(c));
-        } catch (SQLException e) {
-            return false;
-        }
+        return SqliteFiles.hasSchema(input, NsysReader::isNsysExport);
     }
 
     @Override

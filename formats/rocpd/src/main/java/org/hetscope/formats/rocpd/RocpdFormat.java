@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.hetscope.formats.sqlite.SqliteFiles;
-import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormat;
 import org.hetscope.model.TraceFormatException;
@@ -21,14 +20,7 @@ public final class RocpdFormat implements TraceFormat {
 
     @Override
     public boolean accepts(Path input) throws IOException {
-        if (!SqliteFiles.isSqlite(input)) {
-            return false;
-        }
-        try (Connection c = SqliteFiles.openReadOnly(input)) {
-            return RocpdReader.isRocpd(new SqliteSchema(c));
-        } catch (SQLException e) {
-            return false;
-        }
+        return SqliteFiles.hasSchema(input, RocpdReader::isRocpd);
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.function.Predicate;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -26,6 +27,21 @@ public final class SqliteFiles {
         byte[] head = new byte[SQLITE_MAGIC.length];
         try (InputStream in = Files.newInputStream(input)) {
             return in.readNBytes(head, 0, head.length) == head.length && Arrays.equals(head, SQLITE_MAGIC);
+        }
+    }
+
+    /**
+     * Whether {@code input} is an SQLite file whose schema passes {@code test}: the format detection of the readers
+     * of SQLite-based traces. A file SQLite cannot open is not theirs.
+     */
+    public static boolean hasSchema(Path input, Predicate<SqliteSchema> test) throws IOException {
+        if (!isSqlite(input)) {
+            return false;
+        }
+        try (Connection c = openReadOnly(input)) {
+            return test.test(new SqliteSchema(c));
+        } catch (SQLException e) {
+            return false;
         }
     }
 
