@@ -69,6 +69,20 @@ public final class KernelCommand implements Runnable {
 
         @Option(names = "-D", paramLabel = "NAME[=VALUE]", description = "Macro definition.")
         List<String> defines = new ArrayList<>();
+
+        /** The preprocessed and parsed source file. */
+        Ast.TranslationUnit unit() throws IOException {
+            return parse(file, includes, defines);
+        }
+
+        /** The kernel's function; a missing one is reported as {@link KernelScope} reports it (naming the kernels). */
+        Ast.FunctionDef function(Ast.TranslationUnit unit) {
+            Ast.FunctionDef k = unit.function(kernel);
+            if (k == null) {
+                KernelScope.of(unit, kernel); // throws
+            }
+            return k;
+        }
     }
 
     /** Launch options of count and trace. */
@@ -122,7 +136,7 @@ public final class KernelCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            KernelScope scope = KernelScope.of(parse(source.file, source.includes, source.defines), source.kernel);
+            KernelScope scope = KernelScope.of(source.unit(), source.kernel);
             if (mode.equals("counters")) {
                 CounterPlan p = CounterInstrumenter.instrument(scope, slab ? CounterPlan.Mode.SLAB
                         : CounterPlan.Mode.ATOMIC);
@@ -156,11 +170,8 @@ public final class KernelCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            Ast.TranslationUnit unit = parse(source.file, source.includes, source.defines);
-            Ast.FunctionDef k = unit.function(source.kernel);
-            if (k == null) {
-                KernelScope.of(unit, source.kernel);
-            }
+            Ast.TranslationUnit unit = source.unit();
+            Ast.FunctionDef k = source.function(unit);
             List<KernelArgument> args = ArgumentSpecs.parse(k, launch.args);
             try (OpenClSession session = OpenClSession.open()) {
                 KernelRunner runner = new KernelRunner(session, unit, Files.readString(source.file), source.kernel);
@@ -231,11 +242,8 @@ public final class KernelCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            Ast.TranslationUnit unit = parse(source.file, source.includes, source.defines);
-            Ast.FunctionDef k = unit.function(source.kernel);
-            if (k == null) {
-                KernelScope.of(unit, source.kernel);
-            }
+            Ast.TranslationUnit unit = source.unit();
+            Ast.FunctionDef k = source.function(unit);
             List<KernelArgument> args = ArgumentSpecs.parse(k, launch.args);
             TraceOptions.Strategy s = TraceOptions.Strategy.valueOf(strategy.replace('-', '_').toUpperCase());
             TraceOptions opt = TraceOptions.of(s, !naive).withCapacity(capacity).withChunks(chunk, chunks);
