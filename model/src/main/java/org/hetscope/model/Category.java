@@ -6,8 +6,11 @@ import java.util.Locale;
 public enum Category {
     API, KERNEL, MEMCPY, MEMSET, SYNC, CPU_OP, ANNOTATION, TASK, STATE, ALLOC, MARKER, OTHER;
 
+    // every stored slice and instant asks for its label: made once, not lower-cased per row
+    private final String label = name().toLowerCase(Locale.ROOT);
+
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return label;
     }
 
     public static Category fromLabel(String label) {

@@ -8,7 +8,9 @@ public enum TrackKind {
     PROCESS, THREAD, API, DEVICE, STREAM, QUEUE, MEMORY_NODE, MEMORY_MANAGER, WORKER, COUNTER, TRANSFERS, BLOCK,
     GENERIC;
 
+    private final String label = name().toLowerCase(java.util.Locale.ROOT);
+
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return label;
     }
 }
