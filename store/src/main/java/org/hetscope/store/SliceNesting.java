@@ -8,8 +8,9 @@ import java.util.List;
 import org.duckdb.DuckDBConnection;
 
 /**
- * Computes each slice's nesting depth and enclosing slice on its track, for tracks where the reader could not
- * (depth given as -1). The depth of a slice is the number of slices of its track still open when it starts, with
+ * Computes each slice's nesting depth and enclosing slice on the given tracks: those where the reader could not
+ * (depth given as -1) and whose slices did not arrive in start order (the store writer runs the same {@link Sweep}
+ * itself on tracks that did). The depth of a slice is the number of slices of its track still open when it starts, with
  * starts taken in (ts, longer first, id) order; a slice that ended at or before that time is closed, except that a
  * zero-length slice stays open until every slice starting at its time has started (so a zero-length marker inside
  * another one nests). Its parent is the latest-starting slice one level up that started no later. Slices that only
@@ -22,11 +23,22 @@ import org.duckdb.DuckDBConnection;
 final class SliceNesting {
     private SliceNesting() {}
 
-    /** Creates the temporary table {@code slice_nesting(id, depth, parent_id)}. */
-    static void compute(DuckDBConnection connection) throws SQLException {
+    /** Creates the temporary table {@code slice_nesting(id, depth, parent_id)} for every slice of {@code tracks}. */
+    static void compute(DuckDBConnection connection, java.util.Collection<Long> tracks) throws SQLException {
         try (Statement st = connection.createStatement()) {
             st.execute("CREATE TEMP TABLE slice_nesting(id BIGINT, depth INTEGER, parent_id BIGINT)");
+            st.execute("CREATE TEMP TABLE slice_nesting_track(track_id BIGINT)");
         }
+        ColumnBatch which = new ColumnBatch("slice_nesting_track",
+                List.of(new ColumnBatch.Column("track_id", ColumnBatch.Type.BIGINT)));
+        for (long track : tracks) {
+            if (which.isFull()) {
+                ArrowStream.insert(connection, which);
+                which.clear();
+            }
+            which.beginRow().append(track).endRow();
+        }
+        ArrowStream.insert(connection, which);
         ColumnBatch out = new ColumnBatch("slice_nesting", List.of(
                 new ColumnBatch.Column("id", ColumnBatch.Type.BIGINT),
                 new ColumnBatch.Column("depth", ColumnBatch.Type.INTEGER),
@@ -35,7 +47,7 @@ final class SliceNesting {
         try (Statement st = connection.createStatement();
                 ResultSet rs = st.executeQuery("""
                         SELECT id, track_id, ts, dur FROM slice
-                        WHERE track_id IN (SELECT DISTINCT track_id FROM slice WHERE depth < 0)
+                        WHERE track_id IN (SELECT track_id FROM slice_nesting_track)
                         ORDER BY track_id, ts, dur DESC, id""")) {
             long track = Long.MIN_VALUE;
             while (rs.next()) {

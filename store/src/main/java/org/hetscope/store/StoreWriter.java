@@ -57,7 +57,15 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     private final Map<String, Long> skippedCounts = new LinkedHashMap<>();
     private final Map<String, String> skippedWhere = new LinkedHashMap<>();
     private final List<String[]> info = new ArrayList<>();
-    private boolean depthPending;
+    /** How each track's slice nesting is found; see {@link TrackNesting}. */
+    private final Map<Long, TrackNesting> nestingOf = new HashMap<>();
+    /** Tracks whose nesting is left to {@link SliceNesting} at commit. */
+    private final java.util.Set<Long> nestLater = new java.util.LinkedHashSet<>();
+
+    /** Number of tracks whose nesting waits for the commit (tests). */
+    int tracksNestedAtCommit() {
+        return nestLater.size();
+    }
     private boolean finished;
 
     private StoreWriter(Path target) throws IOException {
@@ -171,12 +179,61 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
 
     @Override
     public void slice(Slice s) {
+        int depth = s.depth();
+        Long parent = null;
+        TrackNesting track = nestingOf.get(s.trackId());
+        if (track == null) {
+            track = new TrackNesting(depth >= 0);
+            nestingOf.put(s.trackId(), track);
+        }
+        if (!track.later) {
+            if (depth < 0 && !track.given && track.inOrder(s)) {
+                track.sweep.start(s.id(), s.ts(), s.dur());
+                depth = track.sweep.depth;
+                parent = track.sweep.parent;
+            } else if (depth < 0 || !track.given) {
+                // out of start order, or given and missing depths mixed on one track: the whole track at commit
+                track.later = true;
+                nestLater.add(s.trackId());
+            }
+        }
         ColumnBatch a = startRow("slice");
         a.append(s.id()).append(s.trackId()).append(s.ts()).append(s.dur()).append(s.name())
-                .append(s.category().label()).append(s.sourceCategory()).append(s.depth()).appendNull()
+                .append(s.category().label()).append(s.sourceCategory()).append(depth).append(parent)
                 .append(s.correlationId()).append(s.argsJson()).endRow();
-        if (s.depth() < 0) {
-            depthPending = true;
+    }
+
+    /**
+     * The nesting of one track's slices as they arrive. Most readers emit a track's slices in start order (ts, then
+     * longer first, then id, the order {@link SliceNesting} sorts them in), so the same sweep runs here, one slice
+     * at a time, and the commit has nothing to sort or join for that track. A track whose slices arrive in another
+     * order, or that mixes depths the reader gave with missing ones, is left whole to {@link SliceNesting}.
+     */
+    private static final class TrackNesting {
+        /** Whether the reader gave the depth of the track's first slice (then the track keeps the reader's). */
+        final boolean given;
+        final SliceNesting.Sweep sweep = new SliceNesting.Sweep();
+        boolean later;
+        private boolean started;
+        private long lastTs;
+        private long lastDur;
+        private long lastId;
+
+        TrackNesting(boolean given) {
+            this.given = given;
+        }
+
+        /** Whether {@code s} comes after the previous slice in the sweep's order; remembers it if so. */
+        boolean inOrder(Slice s) {
+            if (started && (s.ts() < lastTs || (s.ts() == lastTs
+                    && (s.dur() > lastDur || (s.dur() == lastDur && s.id() < lastId))))) {
+                return false;
+            }
+            started = true;
+            lastTs = s.ts();
+            lastDur = s.dur();
+            lastId = s.id();
+            return true;
         }
     }
 
@@ -339,11 +396,12 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         try {
             flushRows();
             phase("rows written");
-            if (depthPending) {
-                SliceNesting.compute(connection);
-                phase("slice nesting");
+            boolean nest = !nestLater.isEmpty();
+            if (nest) {
+                SliceNesting.compute(connection, nestLater);
+                phase("slice nesting (" + nestLater.size() + " tracks)");
             }
-            sortSlices(depthPending);
+            sortSlices(nest);
             phase("slices sorted");
             try (PreparedStatement ps = connection.prepareStatement("INSERT INTO trace_info VALUES (?, ?)")) {
                 for (String[] kv : info) {
@@ -405,7 +463,9 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         // Time-window queries read one track at a time: sorting by (track, ts) lets zone maps skip the rest.
         String select = withNesting
                 ? "SELECT s.id, s.track_id, s.ts, s.dur, s.name, s.category, s.source_category,"
-                        + " coalesce(n.depth, s.depth) AS depth, coalesce(n.parent_id, s.parent_id) AS parent_id,"
+                        + " coalesce(n.depth, s.depth) AS depth,"
+                        // a track left to the commit may have had rows nested here before it went out of order
+                        + " CASE WHEN n.id IS NULL THEN s.parent_id ELSE n.parent_id END AS parent_id,"
                         + " s.correlation_id, s.args FROM slice s LEFT JOIN slice_nesting n ON n.id = s.id"
                 : "SELECT * FROM slice s";
         try (Statement st = connection.createStatement()) {
@@ -414,6 +474,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             st.execute("ALTER TABLE slice_sorted RENAME TO slice");
             if (withNesting) {
                 st.execute("DROP TABLE slice_nesting");
+                st.execute("DROP TABLE slice_nesting_track");
             }
         }
     }

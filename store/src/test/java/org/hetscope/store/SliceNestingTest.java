@@ -73,6 +73,9 @@ class SliceNestingTest {
         return result;
     }
 
+    private static final Comparator<S> START_ORDER = Comparator.comparingLong(S::ts)
+            .thenComparing(Comparator.comparingLong(S::dur).reversed()).thenComparingLong(S::id);
+
     @Test
     void depthAndParentFollowTheDefinitionOnCrowdedTracks() throws Exception {
         Random random = new Random(42);
@@ -95,14 +98,30 @@ class SliceNestingTest {
                 S s = new S(w.newId(Entity.SLICE), track, ts, dur);
                 slices.add(s);
             }
-            // Emitted in random order, as readers of unsorted formats do.
-            List<S> shuffled = new ArrayList<>(slices);
-            java.util.Collections.shuffle(shuffled, random);
-            for (S s : shuffled) {
-                w.slice(new Slice(s.id(), track, s.ts(), s.dur(), "s", Category.CPU_OP, null, -1, null, null));
+            // Emitted in start order (nested as they arrive), in random order as readers of unsorted formats do
+            // (nested at commit), in start order up to a point and then not (rows nested on arrival are redone at
+            // commit), or with one depth given by the reader among missing ones (the whole track at commit).
+            List<S> emitted = new ArrayList<>(slices);
+            int mode = t % 4;
+            if (mode == 1) {
+                java.util.Collections.shuffle(emitted, random);
+            } else {
+                emitted.sort(START_ORDER);
+                if (mode == 2 && n > 2) {
+                    java.util.Collections.shuffle(emitted.subList(n / 2, n), random);
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                S s = emitted.get(i);
+                int depth = mode == 3 && i == n / 2 ? 7 : -1;
+                w.slice(new Slice(s.id(), track, s.ts(), s.dur(), "s", Category.CPU_OP, null, depth, null, null));
             }
             tracks.add(slices);
         }
+        org.junit.jupiter.api.Assertions.assertTrue(w.tracksNestedAtCommit() < 40,
+                "tracks emitted in start order are nested on arrival");
+        org.junit.jupiter.api.Assertions.assertTrue(w.tracksNestedAtCommit() >= 10,
+                "tracks emitted out of order are nested at commit");
         w.commit();
 
         try (Store store = Store.open(file)) {
