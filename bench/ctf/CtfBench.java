@@ -11,7 +11,9 @@ import org.hetscope.store.StoreWriter;
 /**
  * Times hetscope on a CTF trace: {@code count} decodes every field of every event (as {@code hetscope ctf count}),
  * {@code import} writes the model into a store file (as {@code hetscope import}). Prints one line:
- * mode, events, seconds, events/s, peak heap MiB.
+ * mode, events, seconds, events/s, peak heap MiB. {@code bench/ctf/run.sh} times the commands themselves; this
+ * driver stays for the splits they do not give ({@code map}: decode and mapping without a store; the decoder's
+ * heap). Run it on the built jar: {@code java -cp cli/target/hetscope.jar bench/ctf/CtfBench.java map DIR}.
  */
 public class CtfBench {
     public static void main(String[] args) throws Exception {
