@@ -23,8 +23,10 @@ public final class ImportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "Store file to write.")
     Path output;
 
-    @Option(names = "--keep-partial", description = "On damaged input, keep what was read before the damage: the "
-            + "store is written, the error recorded in it, and the exit code is 3.")
+    @Option(names = "--keep-partial", description = "On input damaged so that reading must stop, keep what was read "
+            + "before the damage: the store is written, the error recorded in it, and the exit code is 3. (Damage "
+            + "the reader can step over, such as a corrupt packet, is always kept past, counted, and also ends "
+            + "with exit code 3.)")
     boolean keepPartial;
 
     @Option(names = "--format", description = "Input format (default: detected). One of the known format names.")
@@ -83,6 +85,12 @@ public final class ImportCommand implements Callable<Integer> {
             Runtime.getRuntime().removeShutdownHook(cleanup);
         }
         printSkipped(writer);
+        long damaged = writer.damagedTotal();
+        if (damaged > 0) {
+            System.err.println("hetscope: the input is damaged (" + damaged + " item(s) lost, listed above); everything "
+                    + "intact is stored in " + output);
+            return 3;
+        }
         return 0;
     }
 

@@ -127,6 +127,51 @@ class ImportCommandTest {
     }
 
     @Test
+    void damageTheReaderStepsOverKeepsTheStoreButFailsTheExitCode() throws Exception {
+        // A Paje trace with one line that does not parse between two good ones: the reader skips that line.
+        Path in = dir.resolve("damaged.trace");
+        Files.writeString(in, """
+                %EventDef PajeDefineContainerType 0
+                %       Alias string
+                %       Type string
+                %       Name string
+                %EndEventDef
+                %EventDef PajeCreateContainer 1
+                %       Time date
+                %       Alias string
+                %       Type string
+                %       Container string
+                %       Name string
+                %EndEventDef
+                %EventDef PajeDefineStateType 2
+                %       Alias string
+                %       Type string
+                %       Name string
+                %EndEventDef
+                %EventDef PajeSetState 3
+                %       Time date
+                %       Type string
+                %       Container string
+                %       Value string
+                %EndEventDef
+                0 W 0 Worker
+                1 0 w1 W 0 worker1
+                2 S W State
+                3 1.0 S w1 run
+                3 x.5 S w1 idle
+                3 2.0 S w1 idle
+                """);
+        CliRun r = CliRun.of("import", in.toString(), "-o", dir.resolve("out.duckdb").toString());
+        assertEquals(3, r.exitCode(), r.err());
+        assertTrue(r.err().contains("damaged input: bad field value"), r.err());
+        assertTrue(r.err().contains("the input is damaged (1 item(s) lost"), r.err());
+        try (Store s = Store.open(dir.resolve("out.duckdb"))) {
+            assertEquals(2L, s.scalarLong("select count(*) from slice where name in ('run', 'idle')"));
+            assertEquals(1L, s.scalarLong("select sum(count) from skipped where what like 'damaged input: %'"));
+        }
+    }
+
+    @Test
     void unfinishedStoreDoesNotOpen() throws Exception {
         Path fake = dir.resolve("fake.duckdb");
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + fake);

@@ -67,4 +67,16 @@ public interface TraceSink {
      * @param where the file and position of the first such item
      */
     void skipped(String what, String where, long count);
+
+    /** The prefix of {@link #skipped} reasons that are damage in the input, not items kept generically. */
+    String DAMAGE = "damaged input: ";
+
+    /**
+     * Counts {@code count} items lost to damage in the input (a corrupt packet, page or line) that the reader
+     * stepped over: reported like skipped items, and an import that met any ends with a non-zero exit code even
+     * though it keeps everything intact.
+     */
+    default void damaged(String what, String where, long count) {
+        skipped(DAMAGE + what, where, count);
+    }
 }

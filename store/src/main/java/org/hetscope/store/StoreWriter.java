@@ -376,6 +376,12 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         }
     }
 
+    /** Total of the items reported as damage in the input ({@link TraceSink#damaged}). */
+    public long damagedTotal() {
+        return skippedCounts.entrySet().stream().filter(e -> e.getKey().startsWith(TraceSink.DAMAGE))
+                .mapToLong(Map.Entry::getValue).sum();
+    }
+
     /** Total of everything reported through {@link #skipped}. */
     public long skippedTotal() {
         return skippedCounts.values().stream().mapToLong(Long::longValue).sum();

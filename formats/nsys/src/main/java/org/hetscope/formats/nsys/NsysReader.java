@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.hetscope.formats.sqlite.RowSource;
+import org.hetscope.formats.sqlite.SqliteFormatException;
 import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.formats.sqlite.TableRows;
 import org.hetscope.model.Category;
@@ -74,6 +75,8 @@ final class NsysReader {
     private final Map<Long, String> syncTypes = new HashMap<>();
     private LongLongMap apiByCorrelation;
     private long rowsDone;
+    /** Rows read from any table so far, lookups included (what {@link #tolerant} counts as kept). */
+    private long tableRows;
     private long rowsTotal;
 
     NsysReader(Path file, Connection db, RowSource rows, TraceSink sink, Progress progress) {
@@ -114,30 +117,69 @@ final class NsysReader {
                 + count(NVTX);
         progress.start("nsys " + file.getFileName(), rowsTotal);
         sink.info("nsys.tables", String.valueOf(schema.tables().size()));
-        loadKeyValue("StringIds", "id", "value", strings);
-        loadKeyValue("ThreadNames", "globalTid", "nameId", null);
-        loadProcessNames();
-        loadEnum("ENUM_CUDA_MEMCPY_OPER", memcpyKinds);
-        loadEnum("ENUM_CUDA_MEM_KIND", memKinds);
-        loadEnum("ENUM_CUPTI_SYNC_TYPE", syncTypes);
-        readMetadata();
-        readDevices();
+        // Each table is read on its own: a damaged page cuts that table short (what came before it is kept, the
+        // rest is counted as skipped) and the import goes on with the other tables.
+        tolerant("StringIds", () -> loadKeyValue("StringIds", "id", "value", strings));
+        tolerant("ThreadNames", () -> loadKeyValue("ThreadNames", "globalTid", "nameId", null));
+        tolerant("PROCESSES", this::loadProcessNames);
+        tolerant("ENUM_CUDA_MEMCPY_OPER", () -> loadEnum("ENUM_CUDA_MEMCPY_OPER", memcpyKinds));
+        tolerant("ENUM_CUDA_MEM_KIND", () -> loadEnum("ENUM_CUDA_MEM_KIND", memKinds));
+        tolerant("ENUM_CUPTI_SYNC_TYPE", () -> loadEnum("ENUM_CUPTI_SYNC_TYPE", syncTypes));
+        tolerant("META_DATA_EXPORT", this::readMetadata);
+        tolerant("TARGET_INFO_GPU", this::readDevices);
         apiByCorrelation = new LongLongMap((int) Math.min(1 << 26, count(RUNTIME) + count(DRIVER) + 16));
-        readApi(RUNTIME, "CUDA API", "cuda_runtime");
-        readApi(DRIVER, "CUDA driver", "cuda_driver");
-        readKernels();
-        readMemcpy();
-        readMemset();
-        readSync();
-        readNvtx();
+        tolerant(RUNTIME, () -> readApi(RUNTIME, "CUDA API", "cuda_runtime"));
+        tolerant(DRIVER, () -> readApi(DRIVER, "CUDA driver", "cuda_driver"));
+        tolerant(KERNEL, this::readKernels);
+        tolerant(MEMCPY, this::readMemcpy);
+        tolerant(MEMSET, this::readMemset);
+        tolerant(SYNC, this::readSync);
+        tolerant(NVTX, this::readNvtx);
         progress.advance(rowsTotal);
     }
 
-    private long count(String table) throws IOException {
-        return schema.has(table) ? rows.count(table) : 0;
+    /** Rows of a table found by walking its b-tree, or 0 when that walk meets damage (reported when read). */
+    private long count(String table) {
+        if (!schema.has(table)) {
+            return 0;
+        }
+        try {
+            return rows.count(table);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private interface TableStep {
+        void run() throws SQLException, IOException;
+    }
+
+    /**
+     * Runs the read of one table; when the file is damaged there, keeps what was read before the damage and
+     * reports the rest of the table as skipped: the rows lost where the table's row count could be read, else 1.
+     */
+    private void tolerant(String table, TableStep step) throws IOException {
+        long before = tableRows;
+        try {
+            step.run();
+        } catch (SqliteFormatException | SQLException e) {
+            long expected = count(table);
+            long read = tableRows - before;
+            String where = e instanceof SqliteFormatException f && f.page() > 0
+                    ? file + " page " + f.page() + ", table " + table : file + " table " + table;
+            if (expected > read) {
+                sink.damaged("rows of " + table + " after a damaged SQLite page (" + e.getMessage() + ")", where,
+                        expected - read);
+            } else {
+                // the damage also stops the count of the table's rows: one entry, the number lost is unknown
+                sink.damaged("rest of " + table + " after a damaged SQLite page, rows lost unknown ("
+                        + e.getMessage() + ")", where, 1);
+            }
+        }
     }
 
     private void tick() {
+        tableRows++;
         if ((++rowsDone & 0xFFFF) == 0) {
             progress.advance(rowsDone);
         }
@@ -150,6 +192,7 @@ final class NsysReader {
         try (Statement st = db.createStatement();
              ResultSet rs = st.executeQuery("SELECT \"" + key + "\", \"" + value + "\" FROM " + table)) {
             while (rs.next()) {
+                tableRows++;
                 if (into != null) {
                     into.put(rs.getLong(1), rs.getString(2));
                 } else {
@@ -164,6 +207,7 @@ final class NsysReader {
             try (Statement st = db.createStatement();
                  ResultSet rs = st.executeQuery("SELECT globalPid, name FROM PROCESSES")) {
                 while (rs.next()) {
+                    tableRows++;
                     processNames.put(rs.getLong(1), rs.getString(2));
                 }
             }
@@ -181,6 +225,7 @@ final class NsysReader {
         try (Statement st = db.createStatement();
              ResultSet rs = st.executeQuery("SELECT id, " + label + " FROM " + table)) {
             while (rs.next()) {
+                tableRows++;
                 into.put(rs.getLong(1), rs.getString(2));
             }
         }

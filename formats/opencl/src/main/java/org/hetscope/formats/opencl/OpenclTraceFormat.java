@@ -61,7 +61,7 @@ public final class OpenclTraceFormat implements TraceFormat {
             }
             m.finish();
             for (CtfProblem p : trace.problems()) {
-                sink.skipped("CTF damage: " + p, dir.toString(), 1);
+                sink.damaged("CTF packet: " + p, dir.toString(), 1);
             }
         }
     }

@@ -193,7 +193,7 @@ public final class PajeReader {
             j++;
         }
         if (j == i || (j < end && buf[j] != ' ' && buf[j] != '\t')) {
-            problem("line that is neither a header line nor an event", "'" + text(buf, i, Math.min(end, i + 40))
+            damage("line that is neither a header line nor an event", "'" + text(buf, i, Math.min(end, i + 40))
                     + "'");
             return;
         }
@@ -202,19 +202,19 @@ public final class PajeReader {
         }
         EventDefinition def = id < byId.length ? byId[id] : null;
         if (def == null) {
-            problem("undefined event id", "id " + id);
+            damage("undefined event id", "id " + id);
             return;
         }
         if (!tokenize(buf, j, end)) {
-            problem(last ? "truncated last line" : "unterminated quoted string", "event id " + id);
+            damage(last ? "truncated last line" : "unterminated quoted string", "event id " + id);
             return;
         }
         if (nf != def.fieldCount()) {
             if (nf < def.fieldCount()) {
-                problem(last ? "truncated last line" : "line with missing fields",
+                damage(last ? "truncated last line" : "line with missing fields",
                         def.kind().pajeName() + " " + id + " needs " + def.fieldCount() + " fields, found " + nf);
             } else {
-                problem("line with extra fields",
+                damage("line with extra fields",
                         def.kind().pajeName() + " " + id + " has " + def.fieldCount() + " fields, found " + nf);
             }
             return;
@@ -222,7 +222,7 @@ public final class PajeReader {
         try {
             event(def, buf);
         } catch (IllegalArgumentException e) {
-            problem("bad field value", e.getMessage());
+            damage("bad field value", e.getMessage());
         }
     }
 
@@ -273,7 +273,7 @@ public final class PajeReader {
         }
         if (parts[0].equals("EventDef")) {
             if (parts.length < 3) {
-                problem("bad %EventDef line", line.trim());
+                damage("bad %EventDef line", line.trim());
                 defName = null;
                 return;
             }
@@ -281,7 +281,7 @@ public final class PajeReader {
             try {
                 defId = Integer.parseInt(parts[2]);
             } catch (NumberFormatException e) {
-                problem("bad %EventDef id", line.trim());
+                damage("bad %EventDef id", line.trim());
                 defName = null;
                 return;
             }
@@ -292,12 +292,12 @@ public final class PajeReader {
                 if (kind == null) {
                     problem("unknown Paje event kind in header (its lines are skipped)", defName + " " + defId);
                 } else if (defId < 0 || defId > 1_000_000) {
-                    problem("event id out of range", defName + " " + defId);
+                    damage("event id out of range", defName + " " + defId);
                 } else {
                     EventDefinition d = new EventDefinition(defId, kind, defFields);
                     List<Field> missing = d.required().stream().filter(f -> d.index(f) < 0).toList();
                     if (!missing.isEmpty()) {
-                        problem("event definition lacks required fields (its lines are skipped)",
+                        damage("event definition lacks required fields (its lines are skipped)",
                                 defName + " " + defId + " lacks " + missing);
                     } else {
                         definitions.put(defId, d);
@@ -572,6 +572,11 @@ public final class PajeReader {
 
     private void problem(String what, String detail) {
         listener.problem(what, lineNo, detail);
+    }
+
+    /** A line or header definition that does not parse: skipped and reported as damage in the input. */
+    private void damage(String what, String detail) {
+        listener.problem(org.hetscope.model.TraceSink.DAMAGE + what, lineNo, detail);
     }
 
     // ---- end of trace: replay states and variables ----

@@ -100,10 +100,10 @@ class PajeFormatTest {
         new PajeFormat().read(folder, s, Progress.NONE);
         Path trace = folder.resolve("paje.trace");
         assertEquals(Map.of(
-                "undefined event id @ " + trace + ":" + (body + 21) + " (id 77)", 1L,
+                "damaged input: undefined event id @ " + trace + ":" + (body + 21) + " (id 77)", 1L,
                 "pop without push @ " + trace + ":" + (body + 22) + " (mm0 MS)", 1L,
                 "link end without start @ " + trace + ":" + (body + 23) + " (key never started)", 1L,
-                "truncated last line @ " + trace + ":" + bad.size()
+                "damaged input: truncated last line @ " + trace + ":" + bad.size()
                         + " (PajeSetVariable 13 needs 4 fields, found 1)", 1L,
                 "state change after its container was destroyed @ " + trace + ":" + (bad.indexOf("10\t101.067308000\tt18260\tS\tB") + 1)
                         + " (t18260 destroyed earlier)", 1L), withoutRounding(where));

@@ -248,11 +248,11 @@ class PajeReaderTest {
                 6 5 c9 C nowhere c9
                 8 5 ST c1""", null);
         assertEquals(List.of(
-                (headerLines + 1) + ": undefined event id",
-                (headerLines + 5) + ": bad field value",
-                (headerLines + 6) + ": line with extra fields",
-                (headerLines + 7) + ": bad field value",
-                (headerLines + 8) + ": truncated last line",
+                (headerLines + 1) + ": damaged input: undefined event id",
+                (headerLines + 5) + ": damaged input: bad field value",
+                (headerLines + 6) + ": damaged input: line with extra fields",
+                (headerLines + 7) + ": damaged input: bad field value",
+                (headerLines + 8) + ": damaged input: truncated last line",
                 (headerLines + 3) + ": pop without push",
                 (headerLines + 4) + ": link end without start"), r.problems);
         // The good set state survives, closed at the trace end (5 s, the latest valid time).

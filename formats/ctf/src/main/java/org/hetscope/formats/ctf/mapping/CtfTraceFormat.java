@@ -132,7 +132,7 @@ public final class CtfTraceFormat implements TraceFormat {
         List<CtfProblem> problems = trace.problems();
         for (int i = 0; i < problems.size(); i++) {
             CtfProblem p = problems.get(i);
-            sink.skipped("damaged CTF packet: " + p.reason(), p.where(), 1);
+            sink.damaged("CTF packet: " + p.reason(), p.where(), 1);
             if (i < 100) {
                 sink.info("ctf.problem." + i, p.toString());
             }
