@@ -1,8 +1,6 @@
 package org.hetscope.formats.starpu;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,19 +24,28 @@ public final class DagDot {
         Map<Long, String> nodes = new LinkedHashMap<>();
         List<long[]> edges = new ArrayList<>();
         long no = 0;
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            no++;
-            Matcher e = EDGE.matcher(line);
-            if (e.find()) {
-                edges.add(new long[] {Long.parseLong(e.group(1)), Long.parseLong(e.group(2))});
-                continue;
-            }
-            Matcher n = NODE.matcher(line);
-            if (n.find()) {
-                Matcher l = LABEL.matcher(n.group(2));
-                nodes.put(Long.parseLong(n.group(1)), l.find() ? l.group(1) : null);
-            } else if (line.contains("task_")) {
-                problems.add("dag.dot line not understood", file, no, line.trim());
+        try (java.io.BufferedReader r = StarpuProblems.open(file)) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                no++;
+                problems.checkText(file, no, line);
+                try {
+                    Matcher e = EDGE.matcher(line);
+                    if (e.find()) {
+                        edges.add(new long[] {Long.parseLong(e.group(1)), Long.parseLong(e.group(2))});
+                        continue;
+                    }
+                    Matcher n = NODE.matcher(line);
+                    if (n.find()) {
+                        Matcher l = LABEL.matcher(n.group(2));
+                        nodes.put(Long.parseLong(n.group(1)), l.find() ? l.group(1) : null);
+                    } else if (line.contains("task_")) {
+                        problems.add("dag.dot line not understood", file, no, line.trim());
+                    }
+                } catch (NumberFormatException tooLong) {
+                    problems.add(org.hetscope.model.TraceSink.DAMAGE + "dag.dot task number out of range", file, no,
+                            line.trim());
+                }
             }
         }
         return new Graph(nodes, edges);

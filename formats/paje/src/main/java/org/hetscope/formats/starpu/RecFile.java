@@ -2,8 +2,6 @@ package org.hetscope.formats.starpu;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,13 +24,14 @@ final class RecFile {
 
     static List<Record> read(Path file, StarpuProblems problems) throws IOException {
         List<Record> out = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (BufferedReader r = StarpuProblems.open(file)) {
             String line;
             long no = 0;
             Map<String, String> cur = null;
             long start = 0;
             while ((line = r.readLine()) != null) {
                 no++;
+                problems.checkText(file, no, line);
                 if (line.isBlank()) {
                     if (cur != null) {
                         out.add(new Record(cur, start));

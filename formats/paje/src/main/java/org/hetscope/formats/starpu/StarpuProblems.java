@@ -13,6 +13,27 @@ public final class StarpuProblems {
     private final Map<String, long[]> counts = new LinkedHashMap<>();
     private final Map<String, String> first = new LinkedHashMap<>();
 
+    /**
+     * Opens a text file of the StarPU set for reading line by line: bytes that are not UTF-8 become U+FFFD instead
+     * of ending the read (see {@link #checkText}).
+     */
+    static java.io.BufferedReader open(Path file) throws java.io.IOException {
+        return new java.io.BufferedReader(new java.io.InputStreamReader(java.nio.file.Files.newInputStream(file),
+                java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
+                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE)));
+    }
+
+    /** Counts a line holding replaced bytes as damage; true when the line is clean. */
+    boolean checkText(Path file, long line, String text) {
+        if (text.indexOf('\uFFFD') < 0) {
+            return true;
+        }
+        add(org.hetscope.model.TraceSink.DAMAGE + "line with bytes that are not UTF-8 (read with them replaced)", file,
+                line, null);
+        return false;
+    }
+
     public void add(String what, Path file, long line, String detail) {
         counts.computeIfAbsent(what, k -> new long[1])[0]++;
         first.putIfAbsent(what, file + ":" + line + (detail == null || detail.isEmpty() ? "" : " (" + detail + ")"));

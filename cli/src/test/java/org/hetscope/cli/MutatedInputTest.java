@@ -1,0 +1,183 @@
+package org.hetscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import org.hetscope.model.CollectingSink;
+import org.hetscope.model.Progress;
+import org.hetscope.model.TraceFormat;
+import org.hetscope.model.TraceFormatException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Damaged copies of the real fixtures of every binary and text format, made from fixed seeds (bits flipped, the
+ * file cut short, junk inserted, extreme integers written over the data): each read must end within a time
+ * limit, either with what was intact or with a {@link TraceFormatException} or {@link IOException} naming the
+ * file, never with another exception, a hang or running out of memory.
+ */
+class MutatedInputTest {
+    private static final Path FIXTURES = Path.of(System.getProperty("hetscope.root", ".")).resolve("../shared/fixtures");
+    private static final int CASES = 40;
+    private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "mutated-input");
+        t.setDaemon(true);
+        return t;
+    });
+
+    @AfterAll
+    static void stop() {
+        POOL.shutdownNow();
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "chrome, chrome/kineto-cuda-simple-add.json.gz",
+        "ctf, ctf/cyg-profile/glxgears-cyg-profile",
+        "ctf, ctf/CTF2-7.0-trace-with-index",
+        "otf2, otf2/ping-pong-otf2",
+        "nsys, nsys/perlmutter-cloverleaf-cuda.sqlite",
+        "paje, starpu/chol-dmda-nb6",
+    })
+    void damagedCopiesEndCleanly(String formatName, String fixture, @org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        TraceFormat format = Formats.find(null, formatName);
+        Path input = FIXTURES.resolve(fixture);
+        for (int c = 0; c < CASES; c++) {
+            Random random = new Random(c * 7919L + fixture.hashCode());
+            Path work = Files.createDirectories(dir.resolve("case" + c));
+            Path target = work.resolve(input.getFileName().toString().replace(".gz", ""));
+            List<Path> files = copy(input, target);
+            Path victim = files.get(random.nextInt(files.size()));
+            String what = mutate(victim, random);
+            Future<Throwable> read = POOL.submit(() -> {
+                try {
+                    format.read(target, new CollectingSink(), Progress.NONE);
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            });
+            Throwable outcome;
+            try {
+                outcome = read.get(30, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                read.cancel(true);
+                fail(fixture + " case " + c + " (" + what + " in " + victim.getFileName() + "): still reading after 30 s");
+                return;
+            }
+            if (outcome == null) {
+                continue;
+            }
+            if (!(outcome instanceof TraceFormatException || outcome instanceof IOException)) {
+                throw new AssertionError(fixture + " case " + c + " (" + what + " in " + victim.getFileName()
+                        + "): " + outcome, outcome);
+            }
+            String message = String.valueOf(outcome.getMessage());
+            assertTrue(message.contains(target.getFileName().toString()) || message.contains(victim.getFileName().toString()),
+                    fixture + " case " + c + ": the error does not name the file: " + message);
+            deleteTree(work);
+        }
+    }
+
+    /** Copies the fixture (a gzip file is unpacked, so the damage hits the format, not the compression). */
+    private static List<Path> copy(Path from, Path to) throws IOException {
+        List<Path> files = new ArrayList<>();
+        if (Files.isDirectory(from)) {
+            try (Stream<Path> s = Files.walk(from)) {
+                for (Path p : s.sorted().toList()) {
+                    Path q = to.resolve(from.relativize(p).toString());
+                    if (Files.isDirectory(p)) {
+                        Files.createDirectories(q);
+                    } else {
+                        Files.copy(p, q);
+                        q.toFile().setWritable(true);
+                        files.add(q);
+                    }
+                }
+            }
+        } else if (from.toString().endsWith(".gz")) {
+            try (InputStream in = new GZIPInputStream(Files.newInputStream(from))) {
+                Files.copy(in, to);
+            }
+            files.add(to);
+        } else {
+            Files.copy(from, to);
+            to.toFile().setWritable(true);
+            files.add(to);
+        }
+        return files;
+    }
+
+    private static String mutate(Path file, Random random) throws IOException {
+        byte[] b = Files.readAllBytes(file);
+        String what;
+        switch (random.nextInt(4)) {
+            case 0 -> {
+                int n = 1 + random.nextInt(20);
+                for (int i = 0; i < n && b.length > 0; i++) {
+                    b[random.nextInt(b.length)] ^= (byte) (1 << random.nextInt(8));
+                }
+                what = n + " bits flipped";
+            }
+            case 1 -> {
+                int at = b.length == 0 ? 0 : random.nextInt(b.length);
+                b = java.util.Arrays.copyOf(b, at);
+                what = "cut at byte " + at;
+            }
+            case 2 -> {
+                int at = b.length == 0 ? 0 : random.nextInt(b.length);
+                byte[] junk = new byte[1 + random.nextInt(64)];
+                random.nextBytes(junk);
+                byte[] out = new byte[b.length + junk.length];
+                System.arraycopy(b, 0, out, 0, at);
+                System.arraycopy(junk, 0, out, at, junk.length);
+                System.arraycopy(b, at, out, at + junk.length, b.length - at);
+                b = out;
+                what = junk.length + " junk bytes at " + at;
+            }
+            default -> {
+                int n = 1 + random.nextInt(8);
+                for (int i = 0; i < n && b.length > 8; i++) {
+                    int at = random.nextInt(b.length - 8);
+                    long v = switch (random.nextInt(4)) {
+                        case 0 -> 0xFFFFFFFFL;
+                        case 1 -> Long.MAX_VALUE;
+                        case 2 -> 0x80000000L;
+                        default -> random.nextLong();
+                    };
+                    for (int k = 0; k < 8; k++) {
+                        b[at + k] = (byte) (v >>> (8 * k));
+                    }
+                }
+                what = n + " integers overwritten";
+            }
+        }
+        Files.write(file, b);
+        return what;
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> s = Files.walk(root)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
