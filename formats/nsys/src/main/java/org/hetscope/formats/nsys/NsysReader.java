@@ -10,7 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.hetscope.formats.sqlite.RowSource;
-import org.hetscope.formats.sqlite.SqliteFormatException;
+import org.hetscope.formats.sqlite.TableByTable;
 import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.formats.sqlite.TableRows;
 import org.hetscope.model.Category;
@@ -75,7 +75,7 @@ final class NsysReader {
     private final Map<Long, String> syncTypes = new HashMap<>();
     private LongLongMap apiByCorrelation;
     private long rowsDone;
-    /** Rows read from any table so far, lookups included (what {@link #tolerant} counts as kept). */
+    /** Rows read from any table so far, lookups included (what a table cut short by damage kept). */
     private long tableRows;
     private long rowsTotal;
 
@@ -118,23 +118,24 @@ final class NsysReader {
         progress.start("nsys " + file.getFileName(), rowsTotal);
         sink.info("nsys.tables", String.valueOf(schema.tables().size()));
         // Each table is read on its own: a damaged page cuts that table short (what came before it is kept, the
-        // rest is counted as skipped) and the import goes on with the other tables.
-        tolerant("StringIds", () -> loadKeyValue("StringIds", "id", "value", strings));
-        tolerant("ThreadNames", () -> loadKeyValue("ThreadNames", "globalTid", "nameId", null));
-        tolerant("PROCESSES", this::loadProcessNames);
-        tolerant("ENUM_CUDA_MEMCPY_OPER", () -> loadEnum("ENUM_CUDA_MEMCPY_OPER", memcpyKinds));
-        tolerant("ENUM_CUDA_MEM_KIND", () -> loadEnum("ENUM_CUDA_MEM_KIND", memKinds));
-        tolerant("ENUM_CUPTI_SYNC_TYPE", () -> loadEnum("ENUM_CUPTI_SYNC_TYPE", syncTypes));
-        tolerant("META_DATA_EXPORT", this::readMetadata);
-        tolerant("TARGET_INFO_GPU", this::readDevices);
+        // rest is counted as damage) and the import goes on with the other tables.
+        TableByTable tables = new TableByTable(file, sink, () -> tableRows, this::count);
+        tables.read("StringIds", () -> loadKeyValue("StringIds", "id", "value", strings));
+        tables.read("ThreadNames", () -> loadKeyValue("ThreadNames", "globalTid", "nameId", null));
+        tables.read("PROCESSES", this::loadProcessNames);
+        tables.read("ENUM_CUDA_MEMCPY_OPER", () -> loadEnum("ENUM_CUDA_MEMCPY_OPER", memcpyKinds));
+        tables.read("ENUM_CUDA_MEM_KIND", () -> loadEnum("ENUM_CUDA_MEM_KIND", memKinds));
+        tables.read("ENUM_CUPTI_SYNC_TYPE", () -> loadEnum("ENUM_CUPTI_SYNC_TYPE", syncTypes));
+        tables.read("META_DATA_EXPORT", this::readMetadata);
+        tables.read("TARGET_INFO_GPU", this::readDevices);
         apiByCorrelation = new LongLongMap((int) Math.min(1 << 26, count(RUNTIME) + count(DRIVER) + 16));
-        tolerant(RUNTIME, () -> readApi(RUNTIME, "CUDA API", "cuda_runtime"));
-        tolerant(DRIVER, () -> readApi(DRIVER, "CUDA driver", "cuda_driver"));
-        tolerant(KERNEL, this::readKernels);
-        tolerant(MEMCPY, this::readMemcpy);
-        tolerant(MEMSET, this::readMemset);
-        tolerant(SYNC, this::readSync);
-        tolerant(NVTX, this::readNvtx);
+        tables.read(RUNTIME, () -> readApi(RUNTIME, "CUDA API", "cuda_runtime"));
+        tables.read(DRIVER, () -> readApi(DRIVER, "CUDA driver", "cuda_driver"));
+        tables.read(KERNEL, this::readKernels);
+        tables.read(MEMCPY, this::readMemcpy);
+        tables.read(MEMSET, this::readMemset);
+        tables.read(SYNC, this::readSync);
+        tables.read(NVTX, this::readNvtx);
         progress.advance(rowsTotal);
     }
 
@@ -147,34 +148,6 @@ final class NsysReader {
             return rows.count(table);
         } catch (IOException e) {
             return 0;
-        }
-    }
-
-    private interface TableStep {
-        void run() throws SQLException, IOException;
-    }
-
-    /**
-     * Runs the read of one table; when the file is damaged there, keeps what was read before the damage and
-     * reports the rest of the table as skipped: the rows lost where the table's row count could be read, else 1.
-     */
-    private void tolerant(String table, TableStep step) throws IOException {
-        long before = tableRows;
-        try {
-            step.run();
-        } catch (SqliteFormatException | SQLException e) {
-            long expected = count(table);
-            long read = tableRows - before;
-            String where = e instanceof SqliteFormatException f && f.page() > 0
-                    ? file + " page " + f.page() + ", table " + table : file + " table " + table;
-            if (expected > read) {
-                sink.damaged("rows of " + table + " after a damaged SQLite page (" + e.getMessage() + ")", where,
-                        expected - read);
-            } else {
-                // the damage also stops the count of the table's rows: one entry, the number lost is unknown
-                sink.damaged("rest of " + table + " after a damaged SQLite page, rows lost unknown ("
-                        + e.getMessage() + ")", where, 1);
-            }
         }
     }
 

@@ -1,5 +1,6 @@
 package org.hetscope.formats.rocpd;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.hetscope.formats.sqlite.SqliteSchema;
+import org.hetscope.formats.sqlite.TableByTable;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Device;
@@ -98,7 +100,7 @@ final class RocpdReader {
                 || resolve(schema, "rocpd_region") != null || resolve(schema, "rocpd_memory_copy") != null);
     }
 
-    void read() throws SQLException, TraceFormatException {
+    void read() throws SQLException, IOException, TraceFormatException {
         schema = new SqliteSchema(db);
         if (!isRocpd(schema)) {
             throw new TraceFormatException(file, "sqlite_master", "not a rocpd database: no rocpd_string table "
@@ -111,18 +113,20 @@ final class RocpdReader {
         }
         progress.start("rocpd " + file.getFileName(), -1);
         sink.info("clock", "rocprofiler timestamps (ns)");
-        loadStrings();
-        loadMetadata();
-        loadEvents();
-        loadProcessesAndThreads();
-        loadAgents();
-        loadKernelSymbols();
-        loadPmcNames();
-        readRegions();
-        readDispatches();
-        readCopies();
-        readPmcEvents();
-        readSamples();
+        // Each table is read on its own: a damaged page cuts only that table short, the rest counted as damage.
+        TableByTable tables = new TableByTable(file, sink, () -> 0, table -> -1);
+        tables.read("rocpd_string", this::loadStrings);
+        tables.read("rocpd_metadata", this::loadMetadata);
+        tables.read("rocpd_event", this::loadEvents);
+        tables.read("rocpd_info_process / rocpd_info_thread", this::loadProcessesAndThreads);
+        tables.read("rocpd_info_agent", this::loadAgents);
+        tables.read("rocpd_info_kernel_symbol", this::loadKernelSymbols);
+        tables.read("rocpd_info_pmc", this::loadPmcNames);
+        tables.read("rocpd_region", this::readRegions);
+        tables.read("rocpd_kernel_dispatch", this::readDispatches);
+        tables.read("rocpd_memory_copy", this::readCopies);
+        tables.read("rocpd_pmc_event", this::readPmcEvents);
+        tables.read("rocpd_sample", this::readSamples);
     }
 
     private String table(String logical) {
