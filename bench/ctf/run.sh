@@ -15,7 +15,10 @@ measure() { # label command... -> "wall user sys maxrss_kb" on stdout, command o
   /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$@" > "$work/out.txt" 2>"$work/err.txt"
   cat "$work/time.txt"
 }
-printf '%-5s %-10s %10s %8s %8s %12s %10s %9s %9s\n' size tool events wall_s cpu_s events/s rss_MiB x_wall x_cpu
+# The launcher's debug flag makes hetscope print its peak Java heap (the RSS also counts the mapped trace pages).
+export HETSCOPE_JAVA_OPTS="${HETSCOPE_JAVA_OPTS:-} -Dhetscope.debug=true"
+heap() { awk '/peak heap/ { print $4 }' "$work/err.txt"; }
+printf '%-5s %-10s %10s %8s %8s %12s %8s %8s %9s %9s\n' size tool events wall_s cpu_s events/s heap_MiB rss_MiB x_wall x_cpu
 for n in "${sizes[@]}"; do
   dir="$work/trace-${n}x"
   if [ ! -f "$dir/.done" ]; then
@@ -27,19 +30,21 @@ for n in "${sizes[@]}"; do
   bcpu=$(echo "$bu + $bs" | bc)
   read -r cw cu cs crss < <(measure "$hetscope" ctf count "$dir")
   events=$(awk '$1 == "total" { print $2 }' "$work/out.txt")
+  cheap=$(heap)
   ccpu=$(echo "$cu + $cs" | bc)
   if [ "${CTF_BENCH_SKIP_IMPORT:-0}" != 1 ]; then
     rm -f "$work/import.duckdb"
     read -r iw iu is irss < <(measure "$hetscope" import "$dir" -o "$work/import.duckdb")
-    stored=$("$hetscope" sql "$work/import.duckdb" "select count(*) from slice" --csv | tail -1)
+    iheap=$(heap)
+    stored=$("$hetscope" sql "$work/import.duckdb" "select count(*) from slice" --csv 2>/dev/null | tail -1)
     icpu=$(echo "$iu + $is" | bc)
   fi
-  row() { printf '%-5s %-10s %10s %8.2f %8.2f %12.0f %10s %9.2f %9.2f\n' "${n}x" "$1" "$events" "$2" "$3" \
-      "$(echo "$events / $2" | bc -l)" "$4" "$(echo "$bw / $2" | bc -l)" "$(echo "$bcpu / $3" | bc -l)"; }
-  row babeltrace2 "$bw" "$bcpu" -
-  row count "$cw" "$ccpu" $((crss / 1024))
+  row() { printf '%-5s %-10s %10s %8.2f %8.2f %12.0f %8s %8s %9.2f %9.2f\n' "${n}x" "$1" "$events" "$2" "$3" \
+      "$(echo "$events / $2" | bc -l)" "$4" "$5" "$(echo "$bw / $2" | bc -l)" "$(echo "$bcpu / $3" | bc -l)"; }
+  row babeltrace2 "$bw" "$bcpu" - -
+  row count "$cw" "$ccpu" "$cheap" $((crss / 1024))
   if [ "${CTF_BENCH_SKIP_IMPORT:-0}" != 1 ]; then
-    row import "$iw" "$icpu" $((irss / 1024))
+    row import "$iw" "$icpu" "$iheap" $((irss / 1024))
     echo "      (import stored $stored slices)"
   fi
 done

@@ -41,7 +41,18 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        int code = run(args);
+        if (Boolean.getBoolean("hetscope.debug")) {
+            // benchmarks read this line to check that the heap stays bounded as inputs grow
+            long peak = 0;
+            for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+                    peak += pool.getPeakUsage().getUsed();
+                }
+            }
+            System.err.printf("hetscope: peak heap %.1f MiB%n", peak / 1048576.0);
+        }
+        System.exit(code);
     }
 
     /** Runs the command line and returns its exit code (tests call this instead of {@link #main}). */
