@@ -61,11 +61,6 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     private final Map<Long, TrackNesting> nestingOf = new HashMap<>();
     /** Tracks whose nesting is left to {@link SliceNesting} at commit. */
     private final java.util.Set<Long> nestLater = new java.util.LinkedHashSet<>();
-
-    /** Number of tracks whose nesting waits for the commit (tests). */
-    int tracksNestedAtCommit() {
-        return nestLater.size();
-    }
     private boolean finished;
 
     private StoreWriter(Path target) throws IOException {
@@ -201,6 +196,11 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         a.append(s.id()).append(s.trackId()).append(s.ts()).append(s.dur()).append(s.name())
                 .append(s.category().label()).append(s.sourceCategory()).append(depth).append(parent)
                 .append(s.correlationId()).append(s.argsJson()).endRow();
+    }
+
+    /** Number of tracks whose nesting waits for the commit (tests). */
+    int tracksNestedAtCommit() {
+        return nestLater.size();
     }
 
     /**
