@@ -1,5 +1,11 @@
 package org.hetscope.formats.starpu;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,11 +23,9 @@ public final class StarpuProblems {
      * Opens a text file of the StarPU set for reading line by line: bytes that are not UTF-8 become U+FFFD instead
      * of ending the read (see {@link #checkText}).
      */
-    static java.io.BufferedReader open(Path file) throws java.io.IOException {
-        return new java.io.BufferedReader(new java.io.InputStreamReader(java.nio.file.Files.newInputStream(file),
-                java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                        .onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE)
-                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE)));
+    static BufferedReader open(Path file) throws IOException {
+        return new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE)));
     }
 
     /** Counts a line holding replaced bytes as damage; true when the line is clean. */
@@ -29,7 +33,7 @@ public final class StarpuProblems {
         if (text.indexOf('\uFFFD') < 0) {
             return true;
         }
-        add(org.hetscope.model.TraceSink.DAMAGE + "line with bytes that are not UTF-8 (read with them replaced)", file,
+        add(TraceSink.DAMAGE + "line with bytes that are not UTF-8 (read with them replaced)", file,
                 line, null);
         return false;
     }
