@@ -15,6 +15,11 @@ public final class ActivityFlows {
     }
 
     public List<FlowMatcher.Match> matches() {
+        // Every rule links a host call to something: a store without host calls (a GPU-only export) has no
+        // arrows, and its possibly millions of activities are not loaded at all.
+        if (ProfileData.load(store, false).calls.isEmpty()) {
+            return List.of();
+        }
         ProfileData d = ProfileData.load(store);
         FlowMatcher m = new FlowMatcher(tolerance);
         List<FlowMatcher.Match> out = new java.util.ArrayList<>(m.match(d.calls, d.activities));

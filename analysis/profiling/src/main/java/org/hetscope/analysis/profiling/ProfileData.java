@@ -5,7 +5,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.hetscope.store.Store;
@@ -21,11 +23,24 @@ public final class ProfileData {
     public final List<Span> deviceSyncs = new ArrayList<>();
 
     public static ProfileData load(Store store) {
+        return load(store, true);
+    }
+
+    /**
+     * @param devices whether to load the device side too (activities and device syncs); without, only the host
+     *                calls, which tells a caller cheaply whether there is anything to link at all
+     */
+    public static ProfileData load(Store store, boolean devices) {
         ProfileData d = new ProfileData();
-        String sql = "SELECT s.id, s.ts, s.dur, s.name, s.category, s.correlation_id, s.args, t.kind, "
-                + "COALESCE(t.process_id, p.process_id), COALESCE(t.device_id, p.device_id), t.stream, s.track_id "
-                + "FROM slice s JOIN track t ON t.id = s.track_id LEFT JOIN track p ON p.id = t.parent_id "
-                + "WHERE s.category IN ('api', 'sync', 'kernel', 'memcpy', 'memset') ORDER BY s.ts, s.id";
+        // Arguments are read only where a stream may hide in them (host calls, device rows of unknown stream):
+        // on stores of millions of kernels they would otherwise be most of what is held in memory.
+        String sql = "SELECT s.id, s.ts, s.dur, s.name, s.category, s.correlation_id,"
+                + " CASE WHEN t.kind NOT IN ('stream', 'queue', 'device') OR t.stream IS NULL THEN s.args END,"
+                + " t.kind, COALESCE(t.process_id, p.process_id), COALESCE(t.device_id, p.device_id), t.stream,"
+                + " s.track_id FROM slice s JOIN track t ON t.id = s.track_id LEFT JOIN track p ON p.id = t.parent_id"
+                + " WHERE s.category IN ('api', 'sync', 'kernel', 'memcpy', 'memset')"
+                + (devices ? "" : " AND t.kind NOT IN ('stream', 'queue', 'device')") + " ORDER BY s.ts, s.id";
+        Map<String, String> names = new HashMap<>();
         try (PreparedStatement ps = store.connection().prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 String kind = rs.getString(8);
@@ -36,7 +51,10 @@ public final class ProfileData {
                     Long fromArgs = streamArg(args);
                     stream = fromArgs != null ? fromArgs : stream;
                 }
-                Span s = new Span(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getString(5),
+                // names and categories repeat across millions of rows: one String each
+                String name = names.computeIfAbsent(rs.getString(4), n -> n);
+                String category = names.computeIfAbsent(rs.getString(5), n -> n);
+                Span s = new Span(rs.getLong(1), rs.getLong(2), rs.getLong(3), name, category,
                         longOrNull(rs, 6), longOrNull(rs, 9), host ? null : longOrNull(rs, 10), stream,
                         rs.getLong(12), host, args);
                 if (host) {
