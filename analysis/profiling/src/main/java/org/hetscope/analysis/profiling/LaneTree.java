@@ -47,7 +47,6 @@ public final class LaneTree {
     private void build(Store store) {
         Map<String, Integer> index = new LinkedHashMap<>();
         Map<Integer, List<SubLanes.Interval>> members = new LinkedHashMap<>();
-        Map<Long, Integer> depthOf = new java.util.HashMap<>();
         String sql = "SELECT s.id, s.ts, s.dur, s.category, s.depth, t.kind, t.name, "
                 + "COALESCE(t.device_id, p.device_id), d.name, d.ordinal, th.tid, s.source_category, "
                 + "tr.src_device_id, tr.dst_device_id, t.id, pt.name "
@@ -56,37 +55,55 @@ public final class LaneTree {
                 + "LEFT JOIN thread th ON th.id = COALESCE(t.thread_id, p.thread_id) "
                 + "LEFT JOIN transfer tr ON tr.slice_id = s.id LEFT JOIN track pt ON pt.id = t.parent_id "
                 + "ORDER BY s.ts, s.id";
-        for (Object[] r : store.query(sql).rows()) {
-            long id = (Long) r[0];
-            long ts = (Long) r[1];
-            long dur = (Long) r[2];
-            String category = (String) r[3];
-            String trackKind = (String) r[5];
-            String trackName = (String) r[6];
-            int laneId;
-            boolean device = "stream".equals(trackKind) || "queue".equals(trackKind) || "device".equals(trackKind);
-            if (device) {
-                String dev = r[8] != null ? "GPU " + r[9] + " " + r[8] : "GPU " + r[7];
-                int top = lane(index, "dev/" + r[7], -1, "device", dev);
-                laneId = lane(index, "dev/" + r[7] + "/" + r[14], top, trackKind, trackName);
-                if ("memcpy".equals(category)) {
-                    int mem = lane(index, "mem", -1, "transfers", "Memory transfers");
-                    String pair = label(store, r[12]) + " -> " + label(store, r[13]);
-                    int pairLane = lane(index, "mem/" + pair, mem, "transfer", pair);
-                    members.computeIfAbsent(pairLane, k -> new ArrayList<>()).add(new SubLanes.Interval(id, ts,
-                            ts + dur));
+        // Streamed row by row: a store of 10 M slices held as a table of boxed values needed more than 1 GB.
+        try (java.sql.PreparedStatement ps = store.connection().prepareStatement(sql);
+             java.sql.ResultSet rs = ps.executeQuery()) {
+            Object[] r = new Object[16];
+            while (rs.next()) {
+                for (int c : ROW_OBJECTS) {
+                    r[c] = rs.getObject(c + 1);
                 }
-                members.computeIfAbsent(laneId, k -> new ArrayList<>()).add(new SubLanes.Interval(id, ts, ts + dur));
-            } else {
-                String api = "api".equals(trackKind) ? trackName : r[11] != null ? (String) r[11] : "Host";
-                int top = lane(index, "api/" + api, -1, "api", api);
-                String thread = r[10] != null ? "Thread " + r[10] : trackName;
-                laneId = lane(index, "api/" + api + "/" + thread, top, "thread", thread);
-                // properly nested calls are a call stack: drawn by depth, not spread over sub-lanes
-                depthOf.put(id, r[4] == null ? 0 : ((Number) r[4]).intValue());
-                placements.add(new Placement(id, laneId, 0, depthOf.get(id)));
+                place(store, index, members, rs.getLong(1), rs.getLong(2), rs.getLong(3), r);
             }
+        } catch (java.sql.SQLException e) {
+            throw new org.hetscope.store.StoreException("cannot load slices for the lane tree: " + e.getMessage(), e);
         }
+        finish(members);
+    }
+
+    /** The columns {@link #place} reads as objects (the others are read as longs). */
+    private static final int[] ROW_OBJECTS = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+
+    private void place(Store store, Map<String, Integer> index, Map<Integer, List<SubLanes.Interval>> members,
+                       long id, long ts, long dur, Object[] r) {
+        String category = (String) r[3];
+        String trackKind = (String) r[5];
+        String trackName = (String) r[6];
+        int laneId;
+        boolean device = "stream".equals(trackKind) || "queue".equals(trackKind) || "device".equals(trackKind);
+        if (device) {
+            String dev = r[8] != null ? "GPU " + r[9] + " " + r[8] : "GPU " + r[7];
+            int top = lane(index, "dev/" + r[7], -1, "device", dev);
+            laneId = lane(index, "dev/" + r[7] + "/" + r[14], top, trackKind, trackName);
+            if ("memcpy".equals(category)) {
+                int mem = lane(index, "mem", -1, "transfers", "Memory transfers");
+                String pair = label(store, r[12]) + " -> " + label(store, r[13]);
+                int pairLane = lane(index, "mem/" + pair, mem, "transfer", pair);
+                members.computeIfAbsent(pairLane, k -> new ArrayList<>()).add(new SubLanes.Interval(id, ts,
+                        ts + dur));
+            }
+            members.computeIfAbsent(laneId, k -> new ArrayList<>()).add(new SubLanes.Interval(id, ts, ts + dur));
+        } else {
+            String api = "api".equals(trackKind) ? trackName : r[11] != null ? (String) r[11] : "Host";
+            int top = lane(index, "api/" + api, -1, "api", api);
+            String thread = r[10] != null ? "Thread " + r[10] : trackName;
+            laneId = lane(index, "api/" + api + "/" + thread, top, "thread", thread);
+            // properly nested calls are a call stack: drawn by depth, not spread over sub-lanes
+            placements.add(new Placement(id, laneId, 0, r[4] == null ? 0 : ((Number) r[4]).intValue()));
+        }
+    }
+
+    private void finish(Map<Integer, List<SubLanes.Interval>> members) {
         for (Map.Entry<Integer, List<SubLanes.Interval>> e : members.entrySet()) {
             int[] sub = SubLanes.assign(e.getValue());
             int max = 0;
