@@ -17,7 +17,7 @@ public final class ActivityFlows {
     public List<FlowMatcher.Match> matches() {
         // Every rule links a host call to something: a store without host calls (a GPU-only export) has no
         // arrows, and its possibly millions of activities are not loaded at all.
-        if (ProfileData.load(store, false).calls.isEmpty()) {
+        if (!ProfileData.hasHostCalls(store)) {
             return List.of();
         }
         ProfileData d = ProfileData.load(store);

@@ -22,24 +22,27 @@ public final class ProfileData {
     /** Synchronisation records the tracer put on device tracks (CUPTI SYNCHRONIZATION, Kineto cuda_sync). */
     public final List<Span> deviceSyncs = new ArrayList<>();
 
-    public static ProfileData load(Store store) {
-        return load(store, true);
-    }
+    private static final String PROFILED = "s.category IN ('api', 'sync', 'kernel', 'memcpy', 'memset')";
+    private static final String HOST_TRACK = "coalesce(t.kind, '') NOT IN ('stream', 'queue', 'device')";
 
     /**
-     * @param devices whether to load the device side too (activities and device syncs); without, only the host
-     *                calls, which tells a caller cheaply whether there is anything to link at all
+     * Whether the store has any host call {@link #load} would return: every arrow starts at one, so without them
+     * the linking analyses have nothing to do and need not load the (possibly millions of) device activities.
      */
-    public static ProfileData load(Store store, boolean devices) {
+    public static boolean hasHostCalls(Store store) {
+        return store.scalarLong("SELECT count(*) FROM (SELECT 1 FROM slice s JOIN track t ON t.id = s.track_id WHERE "
+                + PROFILED + " AND " + HOST_TRACK + " LIMIT 1)") > 0;
+    }
+
+    public static ProfileData load(Store store) {
         ProfileData d = new ProfileData();
         // Arguments are read only where a stream may hide in them (host calls, device rows of unknown stream):
         // on stores of millions of kernels they would otherwise be most of what is held in memory.
         String sql = "SELECT s.id, s.ts, s.dur, s.name, s.category, s.correlation_id,"
-                + " CASE WHEN t.kind NOT IN ('stream', 'queue', 'device') OR t.stream IS NULL THEN s.args END,"
+                + " CASE WHEN " + HOST_TRACK + " OR t.stream IS NULL THEN s.args END,"
                 + " t.kind, COALESCE(t.process_id, p.process_id), COALESCE(t.device_id, p.device_id), t.stream,"
                 + " s.track_id FROM slice s JOIN track t ON t.id = s.track_id LEFT JOIN track p ON p.id = t.parent_id"
-                + " WHERE s.category IN ('api', 'sync', 'kernel', 'memcpy', 'memset')"
-                + (devices ? "" : " AND t.kind NOT IN ('stream', 'queue', 'device')") + " ORDER BY s.ts, s.id";
+                + " WHERE " + PROFILED + " ORDER BY s.ts, s.id";
         Map<String, String> names = new HashMap<>();
         try (PreparedStatement ps = store.connection().prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
