@@ -49,16 +49,16 @@ public final class LaneTree {
         Map<Integer, List<SubLanes.Interval>> members = new LinkedHashMap<>();
         String sql = "SELECT s.id, s.ts, s.dur, s.category, s.depth, t.kind, t.name, "
                 + "COALESCE(t.device_id, p.device_id), d.name, d.ordinal, th.tid, s.source_category, "
-                + "tr.src_device_id, tr.dst_device_id, t.id, pt.name "
+                + "tr.src_device_id, tr.dst_device_id, t.id "
                 + "FROM slice s JOIN track t ON t.id = s.track_id LEFT JOIN track p ON p.id = t.parent_id "
                 + "LEFT JOIN device d ON d.id = COALESCE(t.device_id, p.device_id) "
                 + "LEFT JOIN thread th ON th.id = COALESCE(t.thread_id, p.thread_id) "
-                + "LEFT JOIN transfer tr ON tr.slice_id = s.id LEFT JOIN track pt ON pt.id = t.parent_id "
+                + "LEFT JOIN transfer tr ON tr.slice_id = s.id "
                 + "ORDER BY s.ts, s.id";
         // Streamed row by row: a store of 10 M slices held as a table of boxed values needed more than 1 GB.
         try (java.sql.PreparedStatement ps = store.connection().prepareStatement(sql);
              java.sql.ResultSet rs = ps.executeQuery()) {
-            Object[] r = new Object[16];
+            Object[] r = new Object[15];
             while (rs.next()) {
                 for (int c : ROW_OBJECTS) {
                     r[c] = rs.getObject(c + 1);
