@@ -59,6 +59,9 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     private final List<String[]> info = new ArrayList<>();
     /** How each track's slice nesting is found; see {@link TrackNesting}. */
     private final Map<Long, TrackNesting> nestingOf = new HashMap<>();
+    // Readers emit long runs of slices on one track: skip the boxed map lookup while the track stays the same.
+    private TrackNesting lastNesting;
+    private long lastNestingTrack;
     /** Tracks whose nesting is left to {@link SliceNesting} at commit. */
     private final java.util.Set<Long> nestLater = new java.util.LinkedHashSet<>();
     private boolean finished;
@@ -113,9 +116,14 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     }
 
     private void flush(ColumnBatch b) {
+        long t0 = System.nanoTime();
         ArrowStream.insert(connection, b);
+        if (DEBUG) {
+            insertNanos.merge(b.table, System.nanoTime() - t0, Long::sum);
+        }
         b.clear();
     }
+    private final Map<String, Long> insertNanos = new java.util.TreeMap<>();
 
     private void readColumns(String onlyTable) throws SQLException {
         String sql = "SELECT table_name, column_name, data_type FROM information_schema.columns"
@@ -176,10 +184,15 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     public void slice(Slice s) {
         int depth = s.depth();
         Long parent = null;
-        TrackNesting track = nestingOf.get(s.trackId());
-        if (track == null) {
-            track = new TrackNesting(depth >= 0);
-            nestingOf.put(s.trackId(), track);
+        TrackNesting track = lastNesting;
+        if (track == null || lastNestingTrack != s.trackId()) {
+            track = nestingOf.get(s.trackId());
+            if (track == null) {
+                track = new TrackNesting(depth >= 0);
+                nestingOf.put(s.trackId(), track);
+            }
+            lastNesting = track;
+            lastNestingTrack = s.trackId();
         }
         if (!track.later) {
             if (depth < 0 && !track.given && track.inOrder(s)) {
@@ -402,6 +415,9 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         try {
             flushRows();
             phase("rows written");
+            if (DEBUG) {
+                insertNanos.forEach((t, n) -> System.err.printf("hetscope:   insert %s %.2f s%n", t, n / 1e9));
+            }
             boolean nest = !nestLater.isEmpty();
             if (nest) {
                 SliceNesting.compute(connection, nestLater);

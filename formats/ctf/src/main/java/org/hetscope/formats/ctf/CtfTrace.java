@@ -176,11 +176,11 @@ public final class CtfTrace implements AutoCloseable {
             // Packets are independent (each starts its clock at timestamp_begin), so the packets of every stream
             // are cut into ranges and the ranges decoded in parallel; a first pass reads only packet headers.
             List<Future<long[]>> parts = new ArrayList<>();
+            List<Runnable> afterwards = new ArrayList<>();
             for (int i = 0; i < streamFiles.size(); i++) {
                 CompiledTrace t = streamOwners.get(i);
                 Path f = streamFiles.get(i);
                 long[] offsets;
-                long[] eventsOfStream = new long[1];
                 StreamDecoder scan = new StreamDecoder(t, f, p -> { });
                 try (scan) {
                     offsets = scan.scanPackets();
@@ -206,17 +206,16 @@ public final class CtfTrace implements AutoCloseable {
                     }));
                 }
                 parts.addAll(streamParts);
-                final StreamDecoder scanned = scan;
-                parts.add(pool.submit(() -> {
+                // Per-stream figures once its parts are done, on this thread: a pool task waiting for them would
+                // hold one of the decoding threads idle.
+                afterwards.add(() -> {
                     long events = 0;
                     for (Future<long[]> p : streamParts) {
-                        events += p.get()[eventClasses.size()];
+                        events += done(p)[eventClasses.size()];
                     }
-                    eventsOfStream[0] = events;
-                    stats.add(new StreamStats(f, scanned.streamClassId, scanned.packets, events, scanned.discarded,
-                            scanned.lostPackets));
-                    return new long[eventClasses.size() + 1];
-                }));
+                    stats.add(new StreamStats(f, scan.streamClassId, scan.packets, events, scan.discarded,
+                            scan.lostPackets));
+                });
             }
             for (Future<long[]> p : parts) {
                 long[] c = p.get();
@@ -224,6 +223,7 @@ public final class CtfTrace implements AutoCloseable {
                     total[k] += c[k];
                 }
             }
+            afterwards.forEach(Runnable::run);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
@@ -246,6 +246,15 @@ public final class CtfTrace implements AutoCloseable {
         }
         out.sort(Comparator.comparing(ClassCount::name));
         return out;
+    }
+
+    /** The result of a part that has completed. */
+    private static long[] done(Future<long[]> part) {
+        try {
+            return part.get();
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException("part read before it completed", e);
+        }
     }
 
     /** Number of events of one event class. */

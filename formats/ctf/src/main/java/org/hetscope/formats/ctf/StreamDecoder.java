@@ -371,6 +371,13 @@ final class StreamDecoder implements AutoCloseable {
     }
 
     private long bitsAt(long pos, int size, boolean bigEndian) {
+        int at = base + (int) (pos >>> 3);
+        int shift = (int) (pos & 7);
+        if (shift + size <= 64 && at + 8 <= le.limit()) {
+            // one 8-byte load holds the whole field (the bytes after it, still in the buffer, are ignored)
+            return bigEndian ? (be.getLong(at) << shift) >>> (64 - size)
+                    : (le.getLong(at) >>> shift) & (size == 64 ? -1L : (1L << size) - 1);
+        }
         long v = 0;
         int got = 0;
         long p = pos;

@@ -1,8 +1,11 @@
 package org.hetscope.formats.ctf.mapping;
 
+import java.util.BitSet;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import org.hetscope.formats.ctf.CtfEvent;
+import org.hetscope.formats.ctf.meta.EventClass;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Entity;
@@ -18,15 +21,28 @@ final class LibcHeapMapper implements EventMapper {
     static final String PREFIX = "lttng_ust_libc:";
     static final String COUNTER = "heap live bytes";
 
+    private static final int OTHER = 0;
+    private static final int MALLOC = 1;
+    private static final int CALLOC = 2;
+    private static final int MEMALIGN = 3;
+    private static final int POSIX_MEMALIGN = 4;
+    private static final int REALLOC = 5;
+    private static final int FREE = 6;
+
     private final TrackRegistry tracks;
     private final Map<String, Heap> heaps = new HashMap<>();
+    /** The call each event class stands for; a libc trace has a handful of classes, looked up per event. */
+    private final Map<EventClass, Integer> calls = new IdentityHashMap<>();
     private long unknownFrees;
     private String firstUnknown;
+    // Events of one process come in long runs: remember the last pid's heap instead of building its key each time.
+    private long lastPid = Long.MIN_VALUE;
+    private Heap lastHeap;
 
     private static final class Heap {
-        final Map<Long, long[]> live = new HashMap<>();
+        final LiveBlocks live = new LiveBlocks();
         /** Lanes in use: each live block gets the lowest free one as its depth, so overlaps never share a row. */
-        final java.util.BitSet lanes = new java.util.BitSet();
+        final BitSet lanes = new BitSet();
         long bytes;
         long counterTrack;
         long sliceTrack;
@@ -38,12 +54,64 @@ final class LibcHeapMapper implements EventMapper {
 
     @Override
     public boolean map(CtfEvent e) {
-        String name = e.name();
-        if (!name.startsWith(PREFIX)) {
+        int call = call(e.eventClass());
+        if (call == OTHER) {
             return false;
         }
-        String call = name.substring(PREFIX.length());
         long ts = e.timestampNs();
+        Heap h = heap(e);
+        long before = h.bytes;
+        switch (call) {
+            case MALLOC, MEMALIGN -> allocate(h, e.getLong("ptr"), e.getLong("size"), ts);
+            case CALLOC -> allocate(h, e.getLong("ptr"), e.getLong("nmemb") * e.getLong("size"), ts);
+            case POSIX_MEMALIGN -> {
+                if (e.getLong("result", 0) == 0) {
+                    allocate(h, e.getLong("out_ptr"), e.getLong("size"), ts);
+                }
+            }
+            case REALLOC -> {
+                long in = e.getLong("in_ptr");
+                long out = e.getLong("ptr");
+                long size = e.getLong("size");
+                if (out != 0 || size == 0) {
+                    release(h, in, ts, e);
+                }
+                allocate(h, out, size, ts);
+            }
+            default -> release(h, e.getLong("ptr"), ts, e);
+        }
+        if (h.bytes != before) {
+            tracks.sink.counter(new CounterSample(h.counterTrack, ts, h.bytes));
+        }
+        return true;
+    }
+
+    private int call(EventClass c) {
+        Integer known = calls.get(c);
+        if (known == null) {
+            String name = c.name();
+            known = !name.startsWith(PREFIX) ? OTHER : switch (name.substring(PREFIX.length())) {
+                case "malloc" -> MALLOC;
+                case "calloc" -> CALLOC;
+                case "memalign" -> MEMALIGN;
+                case "posix_memalign" -> POSIX_MEMALIGN;
+                case "realloc" -> REALLOC;
+                case "free" -> FREE;
+                default -> OTHER;
+            };
+            calls.put(c, known);
+        }
+        return known;
+    }
+
+    private Heap heap(CtfEvent e) {
+        long pid = e.contextLong("vpid", Long.MIN_VALUE);
+        if (pid == Long.MIN_VALUE) {
+            pid = e.contextLong("pid", Long.MIN_VALUE);
+        }
+        if (pid != Long.MIN_VALUE && pid == lastPid) {
+            return lastHeap;
+        }
         String pkey = TrackRegistry.processKey(e);
         Heap h = heaps.get(pkey);
         if (h == null) {
@@ -52,46 +120,20 @@ final class LibcHeapMapper implements EventMapper {
             h.sliceTrack = tracks.processChild(pkey, TrackKind.MEMORY_MANAGER, "heap allocations", null);
             heaps.put(pkey, h);
         }
-        long before = h.bytes;
-        switch (call) {
-            case "malloc" -> allocate(h, e.getLong("ptr"), e.getLong("size"), ts, call);
-            case "calloc" -> allocate(h, e.getLong("ptr"), e.getLong("nmemb") * e.getLong("size"), ts, call);
-            case "memalign" -> allocate(h, e.getLong("ptr"), e.getLong("size"), ts, call);
-            case "posix_memalign" -> {
-                if (e.getLong("result", 0) == 0) {
-                    allocate(h, e.getLong("out_ptr"), e.getLong("size"), ts, call);
-                }
-            }
-            case "realloc" -> {
-                long in = e.getLong("in_ptr");
-                long out = e.getLong("ptr");
-                long size = e.getLong("size");
-                if (out != 0 || size == 0) {
-                    release(h, in, ts, e);
-                }
-                allocate(h, out, size, ts, call);
-            }
-            case "free" -> release(h, e.getLong("ptr"), ts, e);
-            default -> {
-                return false;
-            }
-        }
-        if (h.bytes != before) {
-            tracks.sink.counter(new CounterSample(h.counterTrack, ts, h.bytes));
-        }
-        return true;
+        lastPid = pid;
+        lastHeap = h;
+        return h;
     }
 
-    private void allocate(Heap h, long ptr, long size, long ts, String call) {
+    private void allocate(Heap h, long ptr, long size, long ts) {
         if (ptr == 0) {
             return;
         }
         int lane = h.lanes.nextClearBit(0);
         h.lanes.set(lane);
-        long[] old = h.live.put(ptr, new long[] {size, ts, lane});
-        if (old != null) {
-            h.bytes -= old[0]; // a pointer handed out twice: the first block was freed unseen
-            h.lanes.clear((int) old[2]);
+        if (h.live.put(ptr, size, ts, lane)) {
+            h.bytes -= h.live.removedSize; // a pointer handed out twice: the first block was freed unseen
+            h.lanes.clear(h.live.removedLane);
         }
         h.bytes += size;
     }
@@ -100,31 +142,31 @@ final class LibcHeapMapper implements EventMapper {
         if (ptr == 0) {
             return;
         }
-        long[] a = h.live.remove(ptr);
-        if (a == null) {
+        LiveBlocks live = h.live;
+        if (!live.remove(ptr)) {
             if (unknownFrees++ == 0) {
                 firstUnknown = e.streamFile() + " at " + ts + " ns";
             }
             return;
         }
-        h.bytes -= a[0];
-        h.lanes.clear((int) a[2]);
-        slice(h, ptr, a, ts, true);
+        h.bytes -= live.removedSize;
+        h.lanes.clear(live.removedLane);
+        slice(h, ptr, live.removedSize, live.removedStart, live.removedLane, ts, true);
     }
 
-    private void slice(Heap h, long ptr, long[] a, long end, boolean freed) {
-        String args = "{\"ptr\":\"0x" + Long.toHexString(ptr) + "\",\"size\":" + a[0] + (freed ? "" : ",\"freed\":false")
+    private void slice(Heap h, long ptr, long size, long start, int lane, long end, boolean freed) {
+        String args = "{\"ptr\":\"0x" + Long.toHexString(ptr) + "\",\"size\":" + size + (freed ? "" : ",\"freed\":false")
                 + "}";
-        tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), h.sliceTrack, a[1], Math.max(0, end - a[1]),
-                "heap block", Category.ALLOC, "lttng_ust_libc", (int) a[2], null, args));
+        tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), h.sliceTrack, start, Math.max(0, end - start),
+                "heap block", Category.ALLOC, "lttng_ust_libc", lane, null, args));
     }
 
     @Override
     public void finish(long endNs) {
         for (Heap h : heaps.values()) {
-            for (Map.Entry<Long, long[]> en : h.live.entrySet()) {
-                slice(h, en.getKey(), en.getValue(), endNs, false);
-            }
+            LiveBlocks live = h.live;
+            live.forEachSlot(i -> slice(h, live.ptrAt(i), live.sizeAt(i), live.startAt(i), live.laneAt(i), endNs,
+                    false));
         }
         if (unknownFrees > 0) {
             tracks.sink.skipped("free/realloc of a pointer allocated before tracing", firstUnknown, unknownFrees);
