@@ -121,6 +121,30 @@ public final class CtfEvent {
                 : Long.toString(d.tape[(int) at]);
     }
 
+    /**
+     * Whether a text field of the contexts holds exactly {@code utf8} (up to its first NUL for text arrays), read in
+     * place without building a string: for mappers that remember the last process or thread name.
+     */
+    public boolean contextTextIs(String field, byte[] utf8) {
+        long at = locate(field, true);
+        if (at < 0 || !(foundNode instanceof FieldNode.Str || foundNode instanceof FieldNode.Bytes)) {
+            return false;
+        }
+        int off = (int) d.tape[(int) at];
+        int len = (int) d.tape[(int) at + 1];
+        ByteBuffer b = d.le;
+        if (len < utf8.length) {
+            return false;
+        }
+        for (int i = 0; i < utf8.length; i++) {
+            if (b.get(off + i) != utf8[i]) {
+                return false;
+            }
+        }
+        // a text array may be padded with NULs after the name; a string field's length is exact
+        return len == utf8.length || foundNode instanceof FieldNode.Bytes && b.get(off + utf8.length) == 0;
+    }
+
     /** A string field (or text array); null when absent. */
     public String getString(String field) {
         long at = locate(field);

@@ -38,6 +38,8 @@ final class LibcHeapMapper implements EventMapper {
     // Events of one process come in long runs: remember the last pid's heap instead of building its key each time.
     private long lastPid = Long.MIN_VALUE;
     private Heap lastHeap;
+    /** Without a pid, processes are keyed by name: the last name's bytes, compared in place. */
+    private byte[] lastName;
 
     private static final class Heap {
         final LiveBlocks live = new LiveBlocks();
@@ -109,10 +111,13 @@ final class LibcHeapMapper implements EventMapper {
         if (pid == Long.MIN_VALUE) {
             pid = e.contextLong("pid", Long.MIN_VALUE);
         }
-        if (pid != Long.MIN_VALUE && pid == lastPid) {
+        if (lastHeap != null && pid == lastPid
+                && (pid != Long.MIN_VALUE || lastName != null && e.contextTextIs("procname", lastName))) {
             return lastHeap;
         }
         String pkey = TrackRegistry.processKey(e);
+        String procname = pid == Long.MIN_VALUE ? e.contextString("procname") : null;
+        lastName = procname != null ? procname.getBytes(java.nio.charset.StandardCharsets.UTF_8) : null;
         Heap h = heaps.get(pkey);
         if (h == null) {
             h = new Heap();
