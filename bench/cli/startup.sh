@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
-# Start-up cost of the command line with and without build.sh's ahead-of-time cache (cli/target/hetscope.aot):
+# Start-up cost of the command line with and without build.sh's ahead-of-time caches (cli/target/aot/*.aot):
 # runs `./hetscope ARGS...` REPS times each way, alternately, and prints the median and fastest wall time of each.
 #   usage: bench/cli/startup.sh ARGS...        (REPS=9 by default; after ./build.sh on JDK 25+)
-# The cache is moved aside for the runs without it and put back at the end, also on interruption.
+# The caches are moved aside for the runs without them and put back at the end, also on interruption.
+# AOT_CACHE=all runs the "with" side on the cache of every command instead of the command family's own.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-aot="$root/cli/target/hetscope.aot"
-[ -f "$aot" ] || { echo "startup.sh: no $aot (run ./build.sh with JDK 25 or newer)" >&2; exit 2; }
+aot="$root/cli/target/aot"
+[ -f "$aot/all.aot" ] || { echo "startup.sh: no $aot/all.aot (run ./build.sh with JDK 25 or newer)" >&2; exit 2; }
 reps="${REPS:-9}"
 work="$(mktemp -d)"
-trap 'if [ -f "$work/hetscope.aot" ]; then mv "$work/hetscope.aot" "$aot"; fi; rm -rf "$work"' EXIT
+restore() { # puts every cache back where build.sh left it
+  if [ -d "$work/aot" ]; then rm -rf "$aot"; mv "$work/aot" "$aot"; fi
+  if [ -d "$work/families" ]; then mv "$work/families"/*.aot "$aot"/ 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap restore EXIT
+if [ "${AOT_CACHE:-}" = all ]; then
+  # only all.aot stays for the "with" runs; the family caches wait in $work/families
+  mkdir -p "$work/families"
+  for f in "$aot"/*.aot; do [ "$(basename "$f")" = all.aot ] || mv "$f" "$work/families/"; done
+fi
 one() { # -> wall seconds of one run
   /usr/bin/time -f "%e" -o "$work/t" "$root/hetscope" "$@" > /dev/null 2>&1
   cat "$work/t"
@@ -17,11 +28,11 @@ one() { # -> wall seconds of one run
 : > "$work/with"; : > "$work/without"
 for _ in $(seq "$reps"); do
   one "$@" >> "$work/with"
-  mv "$aot" "$work/hetscope.aot"
+  mv "$aot" "$work/aot"
   one "$@" >> "$work/without"
-  mv "$work/hetscope.aot" "$aot"
+  mv "$work/aot" "$aot"
 done
 stat() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "median %.3f s, fastest %.3f s", v[int((NR + 1) / 2)], v[1] }'; }
 echo "hetscope $*"
-echo "  with the AOT cache:    $(stat "$work/with")"
+echo "  with the AOT cache${AOT_CACHE:+ ($AOT_CACHE)}:    $(stat "$work/with")"
 echo "  without the AOT cache: $(stat "$work/without")"
