@@ -242,29 +242,29 @@ public final class CtfEvent {
     }
 
     private int skip(FieldNode n, int pos) {
-        return switch (n) {
-            case FieldNode.Int i -> pos + 1;
-            case FieldNode.Enum e -> pos + 1;
-            case FieldNode.VarInt v -> pos + 1;
-            case FieldNode.Float f -> pos + 1;
-            case FieldNode.Str s -> pos + 2;
-            case FieldNode.Bytes b -> pos + 2;
-            case FieldNode.Struct s -> {
-                for (FieldNode m : s.members) {
-                    pos = skip(m, pos);
-                }
-                yield pos;
+        if (n instanceof FieldNode.Str || n instanceof FieldNode.Bytes) {
+            return pos + 2;
+        }
+        if (n instanceof FieldNode.Struct s) {
+            for (FieldNode m : s.members) {
+                pos = skip(m, pos);
             }
-            case FieldNode.Array a -> {
-                long len = d.tape[pos++];
-                for (long i = 0; i < len; i++) {
-                    pos = skip(a.element, pos);
-                }
-                yield pos;
+            return pos;
+        }
+        if (n instanceof FieldNode.Array a) {
+            long len = d.tape[pos++];
+            for (long i = 0; i < len; i++) {
+                pos = skip(a.element, pos);
             }
-            case FieldNode.Variant v -> skip(v.options[(int) d.tape[pos]], pos + 1);
-            case FieldNode.Optional o -> d.tape[pos] != 0 ? skip(o.inner, pos + 1) : pos + 1;
-        };
+            return pos;
+        }
+        if (n instanceof FieldNode.Variant v) {
+            return skip(v.options[(int) d.tape[pos]], pos + 1);
+        }
+        if (n instanceof FieldNode.Optional o) {
+            return d.tape[pos] != 0 ? skip(o.inner, pos + 1) : pos + 1;
+        }
+        return pos + 1; // integers, enumerations, floats: one slot
     }
 
     private String text(FieldNode n, int at) {

@@ -243,22 +243,20 @@ abstract sealed class FieldNode {
                     shape = 2;
                     return;
                 }
-                switch (leaf) {
-                    case Int in -> {
-                        k[i] = StreamDecoder.FLAT_INT;
-                        sz[i] = in.size;
-                        sg[i] = in.signed;
-                        be[i] = in.bigEndian;
-                    }
-                    case Bytes b when b.lengthReg < 0 -> {
-                        k[i] = StreamDecoder.FLAT_BYTES;
-                        sz[i] = b.length;
-                    }
-                    case Str str -> k[i] = StreamDecoder.FLAT_STRING;
-                    default -> {
-                        shape = 2;
-                        return;
-                    }
+                // if/else rather than a switch over types, whose first use costs a start (see LayoutCompiler)
+                if (leaf instanceof Int in) {
+                    k[i] = StreamDecoder.FLAT_INT;
+                    sz[i] = in.size;
+                    sg[i] = in.signed;
+                    be[i] = in.bigEndian;
+                } else if (leaf instanceof Bytes b && b.lengthReg < 0) {
+                    k[i] = StreamDecoder.FLAT_BYTES;
+                    sz[i] = b.length;
+                } else if (leaf instanceof Str) {
+                    k[i] = StreamDecoder.FLAT_STRING;
+                } else {
+                    shape = 2;
+                    return;
                 }
                 al[i] = leaf.align;
             }

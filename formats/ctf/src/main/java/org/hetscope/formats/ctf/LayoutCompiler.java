@@ -75,80 +75,86 @@ final class LayoutCompiler {
         return root;
     }
 
+    // Type tests below are if/else chains, not pattern switches: a switch over types bootstraps a chain of method
+    // handles at its first use, which cost about 40 ms of every start of `hetscope ctf` (its metadata is compiled
+    // once per run, so that first use is the only one).
     private FieldNode compile(String name, FieldType t, int depth) throws MetadataException {
-        return switch (t) {
-            case IntegerType i -> {
-                FieldNode.Int n = new FieldNode.Int(name, i, i.align(), i.size(), i.signed(), bigEndian(i.order()),
-                        i.base(), i.clock() != null);
-                n.role = role(name, i.role(), i.clock() != null, depth);
-                if (i.clock() != null && n.role == Role.TIMESTAMP && timestampClock == null) {
-                    timestampClock = i.clock();
-                }
-                if (i.size() < 1 || i.size() > 64) {
-                    throw new MetadataException(scope + "." + name, "integer size " + i.size() + " not supported");
-                }
-                yield n;
+        if (t instanceof IntegerType i) {
+            FieldNode.Int n = new FieldNode.Int(name, i, i.align(), i.size(), i.signed(), bigEndian(i.order()),
+                    i.base(), i.clock() != null);
+            n.role = role(name, i.role(), i.clock() != null, depth);
+            if (i.clock() != null && n.role == Role.TIMESTAMP && timestampClock == null) {
+                timestampClock = i.clock();
             }
-            case EnumType e -> {
-                FieldNode c = compile(name, e.container(), depth);
-                FieldNode.Enum n = new FieldNode.Enum(name, e, c);
-                n.role = c.role;
-                c.role = 0;
-                yield n;
+            if (i.size() < 1 || i.size() > 64) {
+                throw new MetadataException(scope + "." + name, "integer size " + i.size() + " not supported");
             }
-            case VarIntType v -> {
-                FieldNode.VarInt n = new FieldNode.VarInt(name, v, v.signed());
-                n.role = role(name, v.role(), false, depth);
-                yield n;
+            return n;
+        }
+        if (t instanceof EnumType e) {
+            FieldNode c = compile(name, e.container(), depth);
+            FieldNode.Enum n = new FieldNode.Enum(name, e, c);
+            n.role = c.role;
+            c.role = 0;
+            return n;
+        }
+        if (t instanceof VarIntType v) {
+            FieldNode.VarInt n = new FieldNode.VarInt(name, v, v.signed());
+            n.role = role(name, v.role(), false, depth);
+            return n;
+        }
+        if (t instanceof FloatType f) {
+            if (f.size() != 32 && f.size() != 64) {
+                throw new MetadataException(scope + "." + name, "floating point of " + f.size() + " bits");
             }
-            case FloatType f -> {
-                if (f.size() != 32 && f.size() != 64) {
-                    throw new MetadataException(scope + "." + name, "floating point of " + f.size() + " bits");
-                }
-                yield new FieldNode.Float(name, f, f.align(), f.size(), bigEndian(f.order()));
+            return new FieldNode.Float(name, f, f.align(), f.size(), bigEndian(f.order()));
+        }
+        if (t instanceof StringType s) {
+            return new FieldNode.Str(name, s);
+        }
+        if (t instanceof FixedStringType s) {
+            return new FieldNode.Bytes(name, s, 8, s.length(), s.lengthRef() == null ? -1 : reg(s.lengthRef()), true);
+        }
+        if (t instanceof BlobType b) {
+            return new FieldNode.Bytes(name, b, 8, b.length(), b.lengthRef() == null ? -1 : reg(b.lengthRef()), false);
+        }
+        if (t instanceof StructType s) {
+            List<FieldNode> members = new ArrayList<>();
+            frames.push(members);
+            for (Member m : s.members()) {
+                members.add(compile(m.name(), m.type(), depth + 1));
             }
-            case StringType s -> new FieldNode.Str(name, s);
-            case FixedStringType s -> new FieldNode.Bytes(name, s, 8, s.length(),
-                    s.lengthRef() == null ? -1 : reg(s.lengthRef()), true);
-            case BlobType b -> new FieldNode.Bytes(name, b, 8, b.length(),
-                    b.lengthRef() == null ? -1 : reg(b.lengthRef()), false);
-            case StructType s -> {
-                List<FieldNode> members = new ArrayList<>();
-                frames.push(members);
-                for (Member m : s.members()) {
-                    members.add(compile(m.name(), m.type(), depth + 1));
-                }
-                frames.pop();
-                // A structure is aligned on its most aligned member (CTF 1.8, 4.2.1).
-                int align = s.align();
-                for (FieldNode m : members) {
-                    align = Math.max(align, m.align);
-                }
-                yield new FieldNode.Struct(name, s, align, members.toArray(FieldNode[]::new));
+            frames.pop();
+            // A structure is aligned on its most aligned member (CTF 1.8, 4.2.1).
+            int align = s.align();
+            for (FieldNode m : members) {
+                align = Math.max(align, m.align);
             }
-            case ArrayType a -> {
-                if (isTextByte(a.element())) {
-                    yield new FieldNode.Bytes(name, a, a.align(), a.length(), -1, true);
-                }
-                yield new FieldNode.Array(name, a, a.align(), compile(name, a.element(), depth + 1), a.length(), -1);
+            return new FieldNode.Struct(name, s, align, members.toArray(FieldNode[]::new));
+        }
+        if (t instanceof ArrayType a) {
+            if (isTextByte(a.element())) {
+                return new FieldNode.Bytes(name, a, a.align(), a.length(), -1, true);
             }
-            case SequenceType q -> {
-                int r = reg(q.lengthRef());
-                if (isTextByte(q.element())) {
-                    yield new FieldNode.Bytes(name, q, q.align(), 0, r, true);
-                }
-                yield new FieldNode.Array(name, q, q.align(), compile(name, q.element(), depth + 1), 0, r);
+            return new FieldNode.Array(name, a, a.align(), compile(name, a.element(), depth + 1), a.length(), -1);
+        }
+        if (t instanceof SequenceType q) {
+            int r = reg(q.lengthRef());
+            if (isTextByte(q.element())) {
+                return new FieldNode.Bytes(name, q, q.align(), 0, r, true);
             }
-            case VariantType v -> variant(name, v, depth);
-            case OptionalType o -> {
-                int r = reg(o.selectorRef());
-                long[] ranges = null;
-                if (o.ranges() != null) {
-                    ranges = flatten(o.ranges());
-                }
-                yield new FieldNode.Optional(name, o, compile(name, o.inner(), depth + 1), ranges, r);
-            }
-        };
+            return new FieldNode.Array(name, q, q.align(), compile(name, q.element(), depth + 1), 0, r);
+        }
+        if (t instanceof VariantType v) {
+            return variant(name, v, depth);
+        }
+        if (t instanceof OptionalType o) {
+            int r = reg(o.selectorRef());
+            long[] ranges = o.ranges() != null ? flatten(o.ranges()) : null;
+            return new FieldNode.Optional(name, o, compile(name, o.inner(), depth + 1), ranges, r);
+        }
+        throw new MetadataException(scope + "." + name, "field type " + t.getClass().getSimpleName()
+                + " not supported");
     }
 
     private static boolean isTextByte(FieldType t) {
@@ -316,31 +322,33 @@ final class LayoutCompiler {
         if (n == null) {
             return false;
         }
-        boolean v = switch (n) {
-            case FieldNode.Int i -> (i.role == 0 && !i.clockMapped) || i.reg >= 0;
-            case FieldNode.Enum e -> {
-                boolean clock = e.container instanceof FieldNode.Int i && i.clockMapped;
-                yield (e.role == 0 && !clock) || e.reg >= 0;
+        boolean v;
+        if (n instanceof FieldNode.Int i) {
+            v = (i.role == 0 && !i.clockMapped) || i.reg >= 0;
+        } else if (n instanceof FieldNode.Enum e) {
+            boolean clock = e.container instanceof FieldNode.Int i && i.clockMapped;
+            v = (e.role == 0 && !clock) || e.reg >= 0;
+        } else if (n instanceof FieldNode.VarInt i) {
+            v = i.role == 0 || i.reg >= 0;
+        } else if (n instanceof FieldNode.Struct s) {
+            boolean any = false;
+            for (FieldNode m : s.members) {
+                any |= markVisibility(m);
             }
-            case FieldNode.VarInt i -> i.role == 0 || i.reg >= 0;
-            case FieldNode.Struct s -> {
-                boolean any = false;
-                for (FieldNode m : s.members) {
-                    any |= markVisibility(m);
-                }
-                yield any || s.members.length == 0;
+            v = any || s.members.length == 0;
+        } else if (n instanceof FieldNode.Array a) {
+            v = markVisibility(a.element);
+        } else if (n instanceof FieldNode.Variant va) {
+            boolean any = false;
+            for (FieldNode m : va.options) {
+                any |= markVisibility(m);
             }
-            case FieldNode.Array a -> markVisibility(a.element);
-            case FieldNode.Variant va -> {
-                boolean any = false;
-                for (FieldNode m : va.options) {
-                    any |= markVisibility(m);
-                }
-                yield any;
-            }
-            case FieldNode.Optional o -> markVisibility(o.inner);
-            default -> true;
-        };
+            v = any;
+        } else if (n instanceof FieldNode.Optional o) {
+            v = markVisibility(o.inner);
+        } else {
+            v = true;
+        }
         n.visible = v;
         return v;
     }
