@@ -47,9 +47,13 @@ public final class Main implements Runnable {
             long peak = 0;
             for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
                 if (pool.getType() == java.lang.management.MemoryType.HEAP) {
-                    peak += pool.getPeakUsage().getUsed();
+                    peak += Math.max(pool.getPeakUsage().getUsed(), pool.getUsage().getUsed());
                 }
             }
+            // With an AOT cache mapped, G1's pools may report nothing before the first collection: then the
+            // heap in use now is the best figure there is
+            Runtime rt = Runtime.getRuntime();
+            peak = Math.max(peak, rt.totalMemory() - rt.freeMemory());
             System.err.printf("hetscope: peak heap %.1f MiB%n", peak / 1048576.0);
         }
         System.exit(code);
