@@ -5,6 +5,8 @@
 # Needs lttng-tools, liblttng-ust-dev, gcc, babeltrace2 and the built CLI (./build.sh; HETSCOPE=path overrides the
 # launcher). Prints wall and CPU seconds, events/s, peak RSS and ratios per size.
 # CTF_BENCH_SKIP_IMPORT=1 times only babeltrace2 and the decode; CTF_BENCH_DIR keeps recorded traces.
+# REPS=N (default 3) runs babeltrace2 and the decode N times each, alternately, and keeps each one's median wall
+# time (with that run's CPU and memory): single runs of these short commands vary by 20 % on a shared machine.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 hetscope="${HETSCOPE:-$root/hetscope}"
@@ -26,11 +28,16 @@ for n in "${sizes[@]}"; do
     touch "$dir/.done"
   fi
   trace="$(dirname "$(find "$dir" -name metadata | head -1)")"
-  read -r bw bu bs _ < <(measure babeltrace2 -c source.ctf.fs -p "inputs=[\"$trace\"]" -c sink.utils.dummy)
-  bcpu=$(echo "$bu + $bs" | bc)
-  read -r cw cu cs crss < <(measure "$hetscope" ctf count "$dir")
+  : > "$work/b.runs"; : > "$work/c.runs"
+  for _ in $(seq "${REPS:-3}"); do
+    measure babeltrace2 -c source.ctf.fs -p "inputs=[\"$trace\"]" -c sink.utils.dummy >> "$work/b.runs"
+    echo "$(measure "$hetscope" ctf count "$dir") $(heap)" >> "$work/c.runs"
+  done
   events=$(awk '$1 == "total" { print $2 }' "$work/out.txt")
-  cheap=$(heap)
+  median() { sort -n "$1" | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }
+  read -r bw bu bs _ < <(median "$work/b.runs")
+  bcpu=$(echo "$bu + $bs" | bc)
+  read -r cw cu cs crss cheap < <(median "$work/c.runs")
   ccpu=$(echo "$cu + $cs" | bc)
   if [ "${CTF_BENCH_SKIP_IMPORT:-0}" != 1 ]; then
     rm -f "$work/import.duckdb"
