@@ -20,6 +20,18 @@ public final class Utilisation {
         this.store = store;
     }
 
+    /** How a device (table alias {@code d}) is named in the analyses' tables: its name and ordinal. */
+    private static final String DEVICE_LABEL = "coalesce(d.name, 'device ' || d.ordinal) || ' #' || d.ordinal";
+
+    /** Each device's label as the utilisation tables show it ("NVIDIA A100-SXM4-80GB #0"), by device id. */
+    public static java.util.Map<Long, String> deviceLabels(Store store) {
+        java.util.Map<Long, String> labels = new java.util.HashMap<>();
+        for (Object[] r : store.query(null, "SELECT d.id, " + DEVICE_LABEL + " FROM device d").rows()) {
+            labels.put((Long) r[0], (String) r[1]);
+        }
+        return labels;
+    }
+
     /** The trace's span [first start, last end) over all slices. */
     public long[] traceSpan() {
         Table t = store.query(null, "SELECT min(ts), max(ts + dur) FROM slice");
@@ -40,11 +52,10 @@ public final class Utilisation {
         Table.Builder out = Table.builder(perStream ? "utilisation per stream" : "utilisation per device",
                 cols.toArray(String[]::new));
         String groupSql = perStream
-                ? "SELECT d.id, coalesce(d.name, 'device ' || d.ordinal) || ' #' || d.ordinal, st.id, st.name"
+                ? "SELECT d.id, " + DEVICE_LABEL + ", st.id, st.name"
                         + " FROM device d JOIN track dt ON dt.device_id = d.id AND dt.kind = 'device'"
                         + " JOIN track st ON st.parent_id = dt.id ORDER BY d.ordinal, st.sort_index, st.id"
-                : "SELECT d.id, coalesce(d.name, 'device ' || d.ordinal) || ' #' || d.ordinal, NULL, NULL"
-                        + " FROM device d ORDER BY d.ordinal";
+                : "SELECT d.id, " + DEVICE_LABEL + ", NULL, NULL FROM device d ORDER BY d.ordinal";
         for (Object[] g : store.query(null, groupSql).rows()) {
             long device = (Long) g[0];
             Long stream = (Long) g[2];

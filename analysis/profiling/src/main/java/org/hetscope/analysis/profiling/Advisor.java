@@ -126,11 +126,13 @@ public final class Advisor {
         Map<Long, List<Span>> byDevice = new TreeMap<>();
         data.activities.forEach(a -> byDevice.computeIfAbsent(a.device() == null ? -1L : a.device(),
                 k -> new ArrayList<>()).add(a));
+        // named as in `hetscope gpu`, not by the store's internal id
+        Map<Long, String> labels = org.hetscope.analysis.gpu.Utilisation.deviceLabels(store);
         for (Map.Entry<Long, List<Span>> e : byDevice.entrySet()) {
             List<Span> kernels = e.getValue().stream().filter(Span::isKernel).toList();
             List<Span> copies = e.getValue().stream().filter(s -> !s.isKernel()).toList();
             Busy b = Busy.of(starts(kernels), ends(kernels), starts(copies), ends(copies), t0, t1);
-            String dev = "device " + e.getKey();
+            String dev = labels.getOrDefault(e.getKey(), e.getKey() < 0 ? "device unknown" : "device " + e.getKey());
             double busyShare = (double) b.busy() / b.window();
             if (busyShare < IDLE_SHARE) {
                 advice.add(new Advice("gpu-idle", "warning", dev, "the GPU is idle " + pct(1 - busyShare)

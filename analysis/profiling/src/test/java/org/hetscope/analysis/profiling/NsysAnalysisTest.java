@@ -173,7 +173,17 @@ class NsysAnalysisTest {
                      + "OR dstKind = 0")) {
             pageable = rs.getLong(1);
         }
+        String busyGpu;
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + SQLITE.toAbsolutePath());
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT g.name || ' #' || g.id FROM TARGET_INFO_GPU g WHERE g.id IN "
+                     + "(SELECT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL)")) {
+            busyGpu = rs.getString(1);
+        }
         Table t = new Advisor(store).table();
+        // the idle-GPU advice names the device as the export does (name and CUDA device id), not by a store id
+        assertTrue(t.rows().stream().anyMatch(r -> r[0].equals("gpu-idle") && r[2].equals(busyGpu)),
+                "gpu-idle for " + busyGpu + ": " + t.rows().stream().map(r -> r[0] + ": " + r[2]).toList());
         boolean found = false;
         for (Object[] r : t.rows()) {
             if (r[0].equals("pageable-memory")) {
