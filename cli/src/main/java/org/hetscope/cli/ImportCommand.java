@@ -48,7 +48,7 @@ public final class ImportCommand implements Callable<Integer> {
             int n = 0;
             for (Path in : inputs) {
                 TraceFormat f = Formats.find(in, format);
-                writer.info("source." + n + ".path", in.toAbsolutePath().toString());
+                writer.info("source." + n + ".path", in.toAbsolutePath().normalize().toString());
                 writer.info("source." + n + ".format", f.name());
                 n++;
                 // Decoding and storing run on two threads; the pipe is drained before anything else happens.

@@ -74,7 +74,7 @@ public final class CaptureCommand implements Callable<Integer> {
         }
         StoreWriter writer = StoreWriter.create(db);
         try {
-            writer.info("source.0.path", dir.toAbsolutePath().toString());
+            writer.info("source.0.path", dir.toAbsolutePath().normalize().toString());
             writer.info("source.0.format", "opencl");
             new OpenclTraceFormat().read(dir, writer, Progress.NONE);
             writer.commit();

@@ -32,7 +32,7 @@ final class StoreOpener {
                 tmp.toFile().deleteOnExit();
                 StoreWriter w = StoreWriter.create(tmp);
                 try {
-                    w.info("source.0.path", file.toAbsolutePath().toString());
+                    w.info("source.0.path", file.toAbsolutePath().normalize().toString());
                     w.info("source.0.format", f.name());
                     f.read(file, w, Progress.NONE);
                     w.commit();
