@@ -62,6 +62,8 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     // Readers emit long runs of slices on one track: skip the boxed map lookup while the track stays the same.
     private TrackNesting lastNesting;
     private long lastNestingTrack;
+    /** With {@code -Dhetscope.debug=true}: time spent in DuckDB's inserts, per table. */
+    private final Map<String, Long> insertNanos = new java.util.TreeMap<>();
     /** Tracks whose nesting is left to {@link SliceNesting} at commit. */
     private final java.util.Set<Long> nestLater = new java.util.LinkedHashSet<>();
     private boolean finished;
@@ -123,7 +125,6 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         }
         b.clear();
     }
-    private final Map<String, Long> insertNanos = new java.util.TreeMap<>();
 
     private void readColumns(String onlyTable) throws SQLException {
         String sql = "SELECT table_name, column_name, data_type FROM information_schema.columns"
