@@ -54,7 +54,11 @@ public final class Utilisation {
         String groupSql = perStream
                 ? "SELECT d.id, " + DEVICE_LABEL + ", st.id, st.name"
                         + " FROM device d JOIN track dt ON dt.device_id = d.id AND dt.kind = 'device'"
-                        + " JOIN track st ON st.parent_id = dt.id ORDER BY d.ordinal, st.sort_index, st.id"
+                        + " JOIN track st ON st.parent_id = dt.id"
+                        // a track of synchronisation records only (Nsight's CUPTI SYNCHRONIZATION row) is no stream
+                        + " WHERE st.id NOT IN (SELECT track_id FROM slice GROUP BY track_id"
+                        + " HAVING bool_and(category = 'sync'))"
+                        + " ORDER BY d.ordinal, st.sort_index, st.id"
                 : "SELECT d.id, " + DEVICE_LABEL + ", NULL, NULL FROM device d ORDER BY d.ordinal";
         for (Object[] g : store.query(null, groupSql).rows()) {
             long device = (Long) g[0];

@@ -165,6 +165,28 @@ class NsysAnalysisTest {
     }
 
     @Test
+    void utilisationPerStreamListsTheStreamsThatCarryWork() throws Exception {
+        Set<String> streams = new HashSet<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + SQLITE.toAbsolutePath());
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT streamId FROM CUPTI_ACTIVITY_KIND_KERNEL UNION "
+                     + "SELECT streamId FROM CUPTI_ACTIVITY_KIND_MEMCPY")) {
+            while (rs.next()) {
+                streams.add("Stream " + rs.getLong(1));
+            }
+        }
+        org.hetscope.analysis.gpu.Utilisation u = new org.hetscope.analysis.gpu.Utilisation(store);
+        long[] span = u.traceSpan();
+        Table t = u.table(span[0], span[1], true);
+        Set<String> listed = new HashSet<>();
+        for (int r = 0; r < t.rows().size(); r++) {
+            listed.add((String) t.get(r, "stream"));
+        }
+        // the export's synchronisation row (CUPTI SYNCHRONIZATION) is not a stream and is not listed as one
+        assertEquals(streams, listed);
+    }
+
+    @Test
     void advisorFindsPageableCopiesAndIdleGpu() throws Exception {
         long pageable;
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + SQLITE.toAbsolutePath());
