@@ -106,6 +106,9 @@ public final class TablePrinter {
             }
             out.println(line.toString().stripTrailing());
         }
+        if (cells.length == 0) {
+            out.println("(none)"); // a bare header reads like output cut short
+        }
         out.println();
     }
 
