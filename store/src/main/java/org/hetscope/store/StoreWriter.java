@@ -62,6 +62,8 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     // Readers emit long runs of slices on one track: skip the boxed map lookup while the track stays the same.
     private TrackNesting lastNesting;
     private long lastNestingTrack;
+    /** Full kernel names stored so far, each once (see {@code kernel_name} in schema.sql). */
+    private final Map<String, Long> kernelNameIds = new HashMap<>();
     /** With {@code -Dhetscope.debug=true}: time spent in DuckDB's inserts, per table. */
     private final Map<String, Long> insertNanos = new java.util.TreeMap<>();
     /** Tracks whose nesting is left to {@link SliceNesting} at commit. */
@@ -279,12 +281,24 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
 
     @Override
     public void kernel(KernelLaunch k) {
-        ColumnBatch a = startRow("kernel");
+        Long nameId = k.fullName() == null ? null : kernelNameId(k.fullName());
+        ColumnBatch a = startRow("kernel_dispatch");
         a.append(k.sliceId()).append(k.deviceId()).append(k.stream()).append(k.correlationId());
         dim(a, k.grid());
         dim(a, k.block());
         a.append(k.registersPerThread()).append(k.sharedMemoryStatic()).append(k.sharedMemoryDynamic())
-                .append(k.fullName()).endRow();
+                .append(nameId).endRow();
+    }
+
+    /** The id of a full kernel name in {@code kernel_name}, adding it on first sight. */
+    private long kernelNameId(String name) {
+        Long id = kernelNameIds.get(name);
+        if (id == null) {
+            id = (long) kernelNameIds.size() + 1;
+            kernelNameIds.put(name, id);
+            startRow("kernel_name").append(id).append(name).endRow();
+        }
+        return id;
     }
 
     @Override

@@ -1,4 +1,4 @@
--- hetscope store schema, version 2. Documented in docs/schema.md; keep both in step.
+-- hetscope store schema, version 3. Documented in docs/schema.md; keep both in step.
 -- Times are BIGINT nanoseconds on one timeline per store. Ids are dense per table, starting at 1.
 CREATE TABLE trace_info(key VARCHAR, value VARCHAR);
 CREATE TABLE skipped(what VARCHAR, location VARCHAR, count BIGINT);
@@ -16,9 +16,16 @@ CREATE TABLE instant(id BIGINT, track_id BIGINT, ts BIGINT, name VARCHAR, catego
 CREATE TABLE counter(track_id BIGINT, ts BIGINT, value DOUBLE);
 CREATE TABLE flow(id BIGINT, from_slice_id BIGINT, to_slice_id BIGINT, kind VARCHAR, correlation_id BIGINT,
                   rule VARCHAR);
-CREATE TABLE kernel(slice_id BIGINT, device_id BIGINT, stream BIGINT, correlation_id BIGINT,
+-- kernel: the dispatch attributes, with each full kernel name stored once (Nsight's demangled names run to
+-- hundreds of bytes and repeat millions of times); queries read the view, which joins the name back.
+CREATE TABLE kernel_dispatch(slice_id BIGINT, device_id BIGINT, stream BIGINT, correlation_id BIGINT,
                     grid_x BIGINT, grid_y BIGINT, grid_z BIGINT, block_x BIGINT, block_y BIGINT, block_z BIGINT,
-                    registers_per_thread INTEGER, shared_static BIGINT, shared_dynamic BIGINT, full_name VARCHAR);
+                    registers_per_thread INTEGER, shared_static BIGINT, shared_dynamic BIGINT, full_name_id BIGINT);
+CREATE TABLE kernel_name(id BIGINT, name VARCHAR);
+CREATE VIEW kernel AS
+    SELECT d.slice_id, d.device_id, d.stream, d.correlation_id, d.grid_x, d.grid_y, d.grid_z, d.block_x, d.block_y,
+           d.block_z, d.registers_per_thread, d.shared_static, d.shared_dynamic, n.name AS full_name
+    FROM kernel_dispatch d LEFT JOIN kernel_name n ON n.id = d.full_name_id;
 CREATE TABLE kernel_counter(slice_id BIGINT, name VARCHAR, value DOUBLE);
 CREATE TABLE transfer(id BIGINT, slice_id BIGINT, ts BIGINT, dur BIGINT, bytes BIGINT, kind VARCHAR,
                       src_device_id BIGINT, dst_device_id BIGINT, src_node_id BIGINT, dst_node_id BIGINT,

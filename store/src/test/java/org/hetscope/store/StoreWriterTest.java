@@ -136,4 +136,37 @@ class StoreWriterTest {
         assertFalse(Files.exists(w.partialPath()));
         assertTrue(Files.list(dir).findAny().isEmpty());
     }
+
+    @Test
+    void kernelFullNamesAreStoredOnceAndReadBackThroughTheView() throws Exception {
+        Path file = dir.resolve("k.duckdb");
+        StoreWriter w = StoreWriter.create(file);
+        long track = w.newId(Entity.TRACK);
+        w.track(Track.of(track, null, TrackKind.STREAM, "s"));
+        String longName = "void kernel<" + "T,".repeat(200) + "U>(float*)";
+        String[] names = {longName, null, "other(int)", longName, new String(longName.toCharArray()), null};
+        Random random = new Random(7);
+        long[] grid = new long[names.length];
+        for (int i = 0; i < names.length; i++) {
+            long slice = w.newId(Entity.SLICE);
+            w.slice(new Slice(slice, track, i * 10L, 5, "k" + i, Category.KERNEL, null, -1, null, null));
+            grid[i] = 1 + random.nextInt(1000);
+            w.kernel(new org.hetscope.model.KernelLaunch(slice, null, 7L, (long) i,
+                    new org.hetscope.model.Dim3(grid[i], 1, 1), null, 32, null, null, names[i]));
+        }
+        w.commit();
+        try (Store s = Store.open(file)) {
+            // two distinct names, each once, however many dispatches and String objects carried them
+            assertEquals(2L, s.scalarLong("select count(*) from kernel_name"));
+            Table t = s.query("select k.full_name, k.grid_x, k.stream, k.registers_per_thread from kernel k "
+                    + "join slice s on s.id = k.slice_id order by s.ts");
+            assertEquals(names.length, t.size());
+            for (int i = 0; i < names.length; i++) {
+                assertEquals(names[i], t.rows().get(i)[0], "dispatch " + i);
+                assertEquals(grid[i], t.rows().get(i)[1]);
+                assertEquals(7L, t.rows().get(i)[2]);
+                assertEquals(32, ((Number) t.rows().get(i)[3]).intValue());
+            }
+        }
+    }
 }

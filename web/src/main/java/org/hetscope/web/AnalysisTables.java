@@ -23,8 +23,9 @@ public final class AnalysisTables {
     public static final int MAX_GENERIC_ROWS = 10_000;
 
     private static final Set<String> CORE_TABLES = Set.of("trace_info", "skipped", "process", "thread", "device",
-            "track", "slice", "instant", "counter", "flow", "kernel", "kernel_counter", "transfer", "memory_node",
-            "memory_block", "residency", "task", "task_access", "task_dependency");
+            "track", "slice", "instant", "counter", "flow", "kernel", "kernel_dispatch", "kernel_name",
+            "kernel_counter", "transfer", "memory_node", "memory_block", "residency", "task", "task_access",
+            "task_dependency");
 
     /** A named table computed from a store, offered only for stores it applies to. */
     public record Provider(String name, String title, String group, Predicate<Store> applies,
