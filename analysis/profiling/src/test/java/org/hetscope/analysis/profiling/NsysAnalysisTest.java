@@ -166,15 +166,8 @@ class NsysAnalysisTest {
 
     @Test
     void utilisationPerStreamListsTheStreamsThatCarryWork() throws Exception {
-        Set<String> streams = new HashSet<>();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + SQLITE.toAbsolutePath());
-             Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT streamId FROM CUPTI_ACTIVITY_KIND_KERNEL UNION "
-                     + "SELECT streamId FROM CUPTI_ACTIVITY_KIND_MEMCPY")) {
-            while (rs.next()) {
-                streams.add("Stream " + rs.getLong(1));
-            }
-        }
+        Set<String> streams = new HashSet<>(raw("SELECT 'Stream ' || streamId FROM CUPTI_ACTIVITY_KIND_KERNEL UNION "
+                + "SELECT 'Stream ' || streamId FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
         org.hetscope.analysis.gpu.Utilisation u = new org.hetscope.analysis.gpu.Utilisation(store);
         long[] span = u.traceSpan();
         Table t = u.table(span[0], span[1], true);
@@ -188,20 +181,10 @@ class NsysAnalysisTest {
 
     @Test
     void advisorFindsPageableCopiesAndIdleGpu() throws Exception {
-        long pageable;
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + SQLITE.toAbsolutePath());
-             Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE srcKind = 0 "
-                     + "OR dstKind = 0")) {
-            pageable = rs.getLong(1);
-        }
-        String busyGpu;
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + SQLITE.toAbsolutePath());
-             Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT g.name || ' #' || g.id FROM TARGET_INFO_GPU g WHERE g.id IN "
-                     + "(SELECT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL)")) {
-            busyGpu = rs.getString(1);
-        }
+        long pageable = Long.parseLong(raw("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE srcKind = 0 "
+                + "OR dstKind = 0").get(0));
+        String busyGpu = raw("SELECT g.name || ' #' || g.id FROM TARGET_INFO_GPU g WHERE g.id IN "
+                + "(SELECT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL)").get(0);
         Table t = new Advisor(store).table();
         // the idle-GPU advice names the device as the export does (name and CUDA device id), not by a store id
         assertTrue(t.rows().stream().anyMatch(r -> r[0].equals("gpu-idle") && r[2].equals(busyGpu)),
@@ -217,5 +200,18 @@ class NsysAnalysisTest {
         for (Object[] r : t.rows()) {
             assertTrue(r[4] != null && !((String) r[4]).isBlank(), "evidence for " + r[0]);
         }
+    }
+
+    /** The first column of a query over the raw export (sqlite-jdbc, independent of hetscope's readers), as text. */
+    private static List<String> raw(String sql) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + SQLITE.toAbsolutePath());
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
     }
 }
