@@ -32,6 +32,7 @@ public final class AotTraining {
         Path work = Path.of(args[1]);
         Files.createDirectories(work);
         List<String[]> commands = new ArrayList<>();
+        boolean all = family.equals("all");
         int n = 0;
         for (int i = 2; i < args.length; i++) {
             String trace = args[i];
@@ -40,7 +41,6 @@ public final class AotTraining {
                 continue;
             }
             String store = work.resolve("t" + n++ + ".duckdb").toString();
-            boolean all = family.equals("all");
             if (all || family.equals("import")) {
                 commands.add(new String[] {"import", trace, "-o", store});
             }

@@ -176,7 +176,8 @@ public final class CtfTrace implements AutoCloseable {
             // Packets are independent (each starts its clock at timestamp_begin), so the packets of every stream
             // are cut into ranges and the ranges decoded in parallel; a first pass reads only packet headers.
             List<Future<long[]>> parts = new ArrayList<>();
-            List<Runnable> afterwards = new ArrayList<>();
+            List<Integer> streamOfPart = new ArrayList<>();
+            StreamDecoder[] scans = new StreamDecoder[streamFiles.size()];
             for (int i = 0; i < streamFiles.size(); i++) {
                 CompiledTrace t = streamOwners.get(i);
                 Path f = streamFiles.get(i);
@@ -185,15 +186,15 @@ public final class CtfTrace implements AutoCloseable {
                 try (scan) {
                     offsets = scan.scanPackets();
                 }
+                scans[i] = scan;
                 int chunks = Math.max(1, Math.min(offsets.length, workers * 4));
-                List<Future<long[]>> streamParts = new ArrayList<>();
                 for (int c = 0; c < chunks; c++) {
                     long[] range = java.util.Arrays.copyOfRange(offsets, (int) ((long) offsets.length * c / chunks),
                             (int) ((long) offsets.length * (c + 1) / chunks));
                     if (range.length == 0) {
                         continue;
                     }
-                    streamParts.add(pool.submit(() -> {
+                    parts.add(pool.submit(() -> {
                         long[] cnt = new long[eventClasses.size() + 1];
                         try (StreamDecoder d = new StreamDecoder(t, f, problems::add)) {
                             d.onlyPackets(range);
@@ -204,26 +205,24 @@ public final class CtfTrace implements AutoCloseable {
                         }
                         return cnt;
                     }));
-                }
-                parts.addAll(streamParts);
-                // Per-stream figures once its parts are done, on this thread: a pool task waiting for them would
-                // hold one of the decoding threads idle.
-                afterwards.add(() -> {
-                    long events = 0;
-                    for (Future<long[]> p : streamParts) {
-                        events += done(p)[eventClasses.size()];
-                    }
-                    stats.add(new StreamStats(f, scan.streamClassId, scan.packets, events, scan.discarded,
-                            scan.lostPackets));
-                });
-            }
-            for (Future<long[]> p : parts) {
-                long[] c = p.get();
-                for (int k = 0; k < total.length; k++) {
-                    total[k] += c[k];
+                    streamOfPart.add(i);
                 }
             }
-            afterwards.forEach(Runnable::run);
+            // Per-stream figures are summed here, on the calling thread: a pool task waiting for a stream's parts
+            // would hold one of the decoding threads idle.
+            long[] eventsOfStream = new long[streamFiles.size()];
+            for (int k = 0; k < parts.size(); k++) {
+                long[] c = parts.get(k).get();
+                for (int j = 0; j < total.length; j++) {
+                    total[j] += c[j];
+                }
+                eventsOfStream[streamOfPart.get(k)] += c[eventClasses.size()];
+            }
+            for (int i = 0; i < scans.length; i++) {
+                StreamDecoder s = scans[i];
+                stats.add(new StreamStats(streamFiles.get(i), s.streamClassId, s.packets, eventsOfStream[i],
+                        s.discarded, s.lostPackets));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
@@ -246,15 +245,6 @@ public final class CtfTrace implements AutoCloseable {
         }
         out.sort(Comparator.comparing(ClassCount::name));
         return out;
-    }
-
-    /** The result of a part that has completed. */
-    private static long[] done(Future<long[]> part) {
-        try {
-            return part.get();
-        } catch (InterruptedException | ExecutionException e) {
-            throw new IllegalStateException("part read before it completed", e);
-        }
     }
 
     /** Number of events of one event class. */

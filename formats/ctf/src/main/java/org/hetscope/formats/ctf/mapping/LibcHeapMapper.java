@@ -116,8 +116,9 @@ final class LibcHeapMapper implements EventMapper {
             return lastHeap;
         }
         String pkey = TrackRegistry.processKey(e);
-        String procname = pid == Long.MIN_VALUE ? e.contextString("procname") : null;
-        lastName = procname != null ? procname.getBytes(java.nio.charset.StandardCharsets.UTF_8) : null;
+        // a pid-less process is keyed "name:PROCNAME" (see processKey): its name is what later events compare
+        lastName = pkey.startsWith("name:") ? pkey.substring(5).getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                : null;
         Heap h = heaps.get(pkey);
         if (h == null) {
             h = new Heap();

@@ -24,19 +24,29 @@ final class LiveBlocks {
 
     /** Stores a block; if the pointer was live already, returns true and leaves the old one in removed*. */
     boolean put(long ptr, long size, long start, int lane) {
-        boolean replaced = remove(ptr);
         if ((count + 1) * 4L > keys.length * 3L) {
             grow();
         }
+        int mask = keys.length - 1;
         int i = slot(ptr, keys.length);
-        while (keys[i] != 0) {
-            i = (i + 1) & (keys.length - 1);
+        boolean replaced = false;
+        for (long k = keys[i]; k != 0; k = keys[i]) {
+            if (k == ptr) {
+                removedSize = sizes[i];
+                removedStart = starts[i];
+                removedLane = lanes[i];
+                replaced = true;
+                break;
+            }
+            i = (i + 1) & mask;
         }
-        keys[i] = ptr;
+        if (!replaced) {
+            keys[i] = ptr;
+            count++;
+        }
         sizes[i] = size;
         starts[i] = start;
         lanes[i] = lane;
-        count++;
         return replaced;
     }
 
