@@ -12,11 +12,21 @@ import org.hetscope.formats.ctf.meta.TraceClass;
 
 /** One trace folder's metadata compiled for decoding. */
 final class CompiledTrace {
+    /**
+     * Events of a stream class (for its header and context) or of an event class (for its context and payload)
+     * decoded by the {@link FieldNode} interpreter before their scopes are compiled to bytecode; 0: never compile.
+     * Generating a class costs about a millisecond while the JVM is cold, which rare event classes never earn back.
+     */
+    static final int DEFAULT_CODEGEN_AFTER = Boolean.parseBoolean(System.getProperty("hetscope.ctf.codegen", "true"))
+            ? 64 : 0;
+
     final Path dir;
     final TraceClass meta;
     final FieldNode packetHeader;
     final Map<Long, Stream> streams = new LinkedHashMap<>();
     final int registers;
+    /** See {@link #DEFAULT_CODEGEN_AFTER}. */
+    int codegenAfter = DEFAULT_CODEGEN_AFTER;
 
     /** A compiled stream class. */
     static final class Stream {
@@ -27,9 +37,20 @@ final class CompiledTrace {
         ClockClass clock;
         Event[] dense;
         final Map<Long, Event> byId = new HashMap<>();
+        /** Event header and stream event context as bytecode, once compiled (racy publication is safe: see ScopeCode). */
+        ScopeCode head;
+        int headDecodes;
+        boolean headTried;
 
         Stream(StreamClass meta) {
             this.meta = meta;
+        }
+
+        synchronized void compileHead() {
+            if (!headTried) {
+                head = generate(eventHeader, "eventContextStart", eventContext);
+                headTried = true;
+            }
         }
 
         Event event(long id) {
@@ -52,10 +73,33 @@ final class CompiledTrace {
         final java.util.concurrent.ConcurrentHashMap<String, Long> lookups = new java.util.concurrent.ConcurrentHashMap<>();
         final java.util.concurrent.ConcurrentHashMap<String, Long> contextLookups =
                 new java.util.concurrent.ConcurrentHashMap<>();
+        /** Event context and payload as bytecode, once compiled. */
+        ScopeCode body;
+        int bodyDecodes;
+        boolean bodyTried;
 
         Event(EventClass meta, Stream stream) {
             this.meta = meta;
             this.stream = stream;
+        }
+
+        synchronized void compileBody() {
+            if (!bodyTried) {
+                body = generate(context, "payloadStart", payload);
+                bodyTried = true;
+            }
+        }
+    }
+
+    /** The scopes' bytecode, or null where it cannot be had (the interpreter then stays, with the same result). */
+    private static ScopeCode generate(FieldNode first, String marker, FieldNode second) {
+        try {
+            return ScopeCompiler.compile(first, marker, second);
+        } catch (RuntimeException | LinkageError e) {
+            if (Boolean.getBoolean("hetscope.debug")) {
+                System.err.println("hetscope: CTF layout kept interpreted: " + e);
+            }
+            return null;
         }
     }
 

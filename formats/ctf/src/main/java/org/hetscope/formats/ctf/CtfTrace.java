@@ -155,6 +155,22 @@ public final class CtfTrace implements AutoCloseable {
         }
     }
 
+    /** Sets when event layouts are compiled to bytecode (see {@link CompiledTrace#DEFAULT_CODEGEN_AFTER}). */
+    void codegenAfter(int decodes) {
+        for (CompiledTrace t : traces) {
+            t.codegenAfter = decodes;
+        }
+    }
+
+    List<CompiledTrace> compiledTraces() {
+        return traces;
+    }
+
+    /** A decoder of the {@code i}th stream file on its own, reporting damage to {@code problems}. */
+    StreamDecoder stream(int i, java.util.function.Consumer<CtfProblem> problems) throws IOException {
+        return new StreamDecoder(streamOwners.get(i), streamFiles.get(i), problems);
+    }
+
     /** Events of all streams in time order (ties: stream file order). */
     public Cursor cursor() throws IOException {
         List<StreamDecoder> ds = new ArrayList<>();

@@ -145,12 +145,21 @@ final class StreamDecoder implements AutoCloseable {
         roleSeen[Role.EVENT_ID] = false;
         roleValue[Role.EVENT_ID] = 0;
         CompiledTrace.Stream s = stream;
-        if (s.eventHeader != null) {
-            s.eventHeader.decode(this);
-        }
-        eventContextStart = tapeLen;
-        if (s.eventContext != null) {
-            s.eventContext.decode(this);
+        int after = trace.codegenAfter;
+        ScopeCode head = s.head;
+        if (head != null) {
+            head.decode(this);
+        } else {
+            if (s.eventHeader != null) {
+                s.eventHeader.decode(this);
+            }
+            eventContextStart = tapeLen;
+            if (s.eventContext != null) {
+                s.eventContext.decode(this);
+            }
+            if (after > 0 && ++s.headDecodes >= after && !s.headTried) {
+                s.compileHead();
+            }
         }
         long id = roleValue[Role.EVENT_ID];
         CompiledTrace.Event e = s.event(id);
@@ -162,13 +171,22 @@ final class StreamDecoder implements AutoCloseable {
             }
         }
         event = e;
-        specificContextStart = tapeLen;
-        if (e.context != null) {
-            e.context.decode(this);
-        }
-        payloadStart = tapeLen;
-        if (e.payload != null) {
-            e.payload.decode(this);
+        ScopeCode body = e.body;
+        if (body != null) {
+            specificContextStart = tapeLen;
+            body.decode(this);
+        } else {
+            specificContextStart = tapeLen;
+            if (e.context != null) {
+                e.context.decode(this);
+            }
+            payloadStart = tapeLen;
+            if (e.payload != null) {
+                e.payload.decode(this);
+            }
+            if (after > 0 && ++e.bodyDecodes >= after && !e.bodyTried) {
+                e.compileBody();
+            }
         }
         if (bitPos == eventStartBits) {
             throw new DecodeException("event of zero size");
@@ -365,6 +383,25 @@ final class StreamDecoder implements AutoCloseable {
             if (signed && size < 64) {
                 v = (v << (64 - size)) >> (64 - size);
             }
+        }
+        bitPos = pos + size;
+        return v;
+    }
+
+    /**
+     * An integer of 8, 16, 32 or 64 bits at a position known to be byte-aligned ({@link ScopeCompiler} calls it
+     * with constant arguments, which the JIT folds): one bounds check and one load.
+     */
+    long readAlignedInt(int size, boolean bigEndian, boolean signed) {
+        long pos = bitPos;
+        if (pos + size > limitBits) {
+            return readInt(size, bigEndian, signed); // throws the out-of-bounds error
+        }
+        int idx = base + (int) (pos >>> 3);
+        ByteBuffer b = bigEndian ? be : le;
+        long v = size == 8 ? b.get(idx) : size == 16 ? b.getShort(idx) : size == 32 ? b.getInt(idx) : b.getLong(idx);
+        if (!signed && size < 64) {
+            v &= (1L << size) - 1;
         }
         bitPos = pos + size;
         return v;
