@@ -34,6 +34,14 @@
  * packet_seq_num) are found by name (CTF 1.8) or role (CTF 2). A damaged packet is reported and decoding
  * resumes at the next packet that can be located.
  *
+ * <p>Field nodes are an interpreter: each field costs a virtual call and reads its size, alignment and byte order
+ * from the node. Once a stream class or an event class has decoded 64 events, {@link
+ * org.hetscope.formats.ctf.ScopeCompiler} turns its scopes into a hidden class of straight-line bytecode (ASM)
+ * with those as constants and structures and variants inlined, which the JIT compiles like hand-written code:
+ * 3-4x faster per event. The generated code leaves the same tape, registers and errors as the interpreter; a test
+ * decodes every fixture, and damaged copies, both ways in lockstep. {@code -Dhetscope.ctf.codegen=false} keeps the
+ * interpreter.
+ *
  * <p>The {@code mapping} sub-package turns events into the hetscope model (format name {@code ctf}).
  */
 package org.hetscope.formats.ctf;

@@ -87,9 +87,14 @@ class TsdlGrammarTest {
     }
 
     static List<String> decode(Path dir) throws Exception {
+        return decode(dir, CompiledTrace.DEFAULT_CODEGEN_AFTER);
+    }
+
+    static List<String> decode(Path dir, int codegenAfter) throws Exception {
         List<String> out = new ArrayList<>();
         EventText text = new EventText();
         try (CtfTrace t = CtfTrace.open(dir); CtfTrace.Cursor c = t.cursor()) {
+            t.codegenAfter(codegenAfter);
             while (c.next()) {
                 out.add(c.event().timestampNs() + " " + text.format(c.event()));
             }
@@ -128,6 +133,18 @@ class TsdlGrammarTest {
             assertEquals(10_756_000_000L, c.event().timestampNs());
             assertEquals(256, c.event().cycles());
         }
+    }
+
+    /**
+     * The same events through bytecode compiled after the first event (ScopeCompiler): a variant whose options
+     * end at different offsets, bit fields after it, a float aligned past them, both byte orders.
+     */
+    @Test
+    void generatedDecoderReadsTheSameEvents(@TempDir Path tmp) throws Exception {
+        Files.writeString(tmp.resolve("metadata"), METADATA);
+        Files.write(tmp.resolve("stream"), stream());
+        assertEquals(EXPECTED, decode(tmp, 1));
+        assertTrue(ScopeCompilerTest.lockstep(tmp).compiledClasses() == 1, "the event class was compiled");
     }
 
     @Test
