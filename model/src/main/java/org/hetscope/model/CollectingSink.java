@@ -1,7 +1,6 @@
 package org.hetscope.model;
 
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +9,8 @@ import java.util.Map;
  * A sink that keeps every record in lists: the in-memory form of the model, for tests and small traces.
  */
 public class CollectingSink implements TraceSink {
-    private final Map<Entity, Long> nextIds = new EnumMap<>(Entity.class);
+    /** Last id handed out per entity, by ordinal (a boxed map here cost ~4 % of a CTF import's samples). */
+    private final long[] nextIds = new long[Entity.values().length];
     public final List<TraceProcess> processes = new ArrayList<>();
     public final List<TraceThread> threads = new ArrayList<>();
     public final List<Device> devices = new ArrayList<>();
@@ -38,7 +38,7 @@ public class CollectingSink implements TraceSink {
 
     @Override
     public long newId(Entity entity) {
-        return nextIds.merge(entity, 1L, Long::sum);
+        return ++nextIds[entity.ordinal()];
     }
 
     @Override public void process(TraceProcess p) { processes.add(p); }

@@ -10,7 +10,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +50,8 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     private final Path target;
     private final Path partial;
     private final DuckDBConnection connection;
-    private final Map<Entity, Long> nextIds = new EnumMap<>(Entity.class);
+    /** Last id handed out per entity, by ordinal (a boxed map here cost ~4 % of a CTF import's samples). */
+    private final long[] nextIds = new long[Entity.values().length];
     private final Map<String, List<ColumnBatch.Column>> columnsOf = new HashMap<>();
     private final Map<String, ColumnBatch> batches = new LinkedHashMap<>();
     private final Map<String, Long> skippedCounts = new LinkedHashMap<>();
@@ -149,7 +149,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
 
     @Override
     public long newId(Entity entity) {
-        return nextIds.merge(entity, 1L, Long::sum);
+        return ++nextIds[entity.ordinal()];
     }
 
     @Override

@@ -35,6 +35,8 @@ final class CompiledTrace {
         FieldNode eventHeader;
         FieldNode eventContext;
         ClockClass clock;
+        /** {@code clock.baseNs()}, which every timestamp conversion needs (two unsigned divisions). */
+        long clockBaseNs;
         Event[] dense;
         final Map<Long, Event> byId = new HashMap<>();
         /** Event header and stream event context as bytecode, once compiled (racy publication is safe: see ScopeCode). */
@@ -117,6 +119,7 @@ final class CompiledTrace {
             String clockName = c.timestampClock != null ? c.timestampClock : sc.defaultClock;
             s.clock = clockName != null && meta.clocks.containsKey(clockName) ? meta.clocks.get(clockName)
                     : meta.defaultClock();
+            s.clockBaseNs = s.clock == null ? 0 : s.clock.baseNs();
             long maxId = -1;
             for (EventClass ec : sc.events.values()) {
                 Event e = new Event(ec, s);

@@ -115,7 +115,8 @@ final class StreamDecoder implements AutoCloseable {
 
     /** Timestamp of the current event in ns from the clock's origin (the packet's clock if no clock: cycles). */
     long timestampNs() {
-        return stream.clock == null ? clock : stream.clock.toNs(clock);
+        CompiledTrace.Stream s = stream;
+        return s.clock == null ? clock : s.clockBaseNs + s.clock.cyclesToNs(clock);
     }
 
     /** Decodes the next event; false at the end of the stream. */
@@ -171,12 +172,11 @@ final class StreamDecoder implements AutoCloseable {
             }
         }
         event = e;
+        specificContextStart = tapeLen;
         ScopeCode body = e.body;
         if (body != null) {
-            specificContextStart = tapeLen;
             body.decode(this);
         } else {
-            specificContextStart = tapeLen;
             if (e.context != null) {
                 e.context.decode(this);
             }
