@@ -5,6 +5,7 @@ import picocli.CommandLine.Command;
 
 /** The {@code hetscope} command: one subcommand per job. */
 @Command(name = "hetscope", mixinStandardHelpOptions = true, version = "hetscope 0.1.0",
+        scope = CommandLine.ScopeType.INHERIT, // -h/--help and -V/--version on every subcommand too
         description = "Read, store, analyse and show traces of heterogeneous programs.")
 public final class Main implements Runnable {
     /**

@@ -54,14 +54,14 @@ public final class ContentionCommand implements Callable<Integer> {
     @Option(names = "--min-sup-c", defaultValue = "2", description = "Method 1: CPUs an event needs in a window.")
     int minSupC;
 
-    @Option(names = "--min-sup-w", defaultValue = "60%", description = "Method 1: windows a pattern needs (N|P%).")
+    @Option(names = "--min-sup-w", defaultValue = "60%", description = "Method 1: windows a pattern needs (N|P%%).")
     String minSupW;
 
     @Option(names = "--bound", defaultValue = "ln2", description = "Method 1: ln2 or liu-layland (n(2^(1/n)-1), "
             + "n = CPUs in the trace).")
     String bound;
 
-    @Option(names = "--epsilon", defaultValue = "65%", description = "Method 2: windows a pattern needs (N|P%).")
+    @Option(names = "--epsilon", defaultValue = "65%", description = "Method 2: windows a pattern needs (N|P%%).")
     String epsilon;
 
     @Option(names = "--hit-latency", defaultValue = "-1", description = "Method 2: latencies at or below are cache "

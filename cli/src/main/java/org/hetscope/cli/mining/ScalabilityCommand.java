@@ -30,7 +30,7 @@ public final class ScalabilityCommand implements Callable<Integer> {
     @Option(names = "--cores", split = ",", description = "Core count of each run (default: CPUs seen in it).")
     List<Integer> cores;
 
-    @Option(names = "--min-p", defaultValue = "25%", description = "Runs a hot set needs (N|P%).")
+    @Option(names = "--min-p", defaultValue = "25%", description = "Runs a hot set needs (N|P%%).")
     String minP;
 
     @Option(names = "--data-address", description = "Use data addresses instead of PCs.")
