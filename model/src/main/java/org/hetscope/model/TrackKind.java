@@ -6,6 +6,8 @@ package org.hetscope.model;
  */
 public enum TrackKind {
     PROCESS, THREAD, API, DEVICE, STREAM, QUEUE, MEMORY_NODE, MEMORY_MANAGER, WORKER, COUNTER, TRANSFERS, BLOCK,
+    /** A processor core: what the scheduler ran on it (CTF kernel traces). */
+    CPU,
     GENERIC;
 
     private final String label = name().toLowerCase(java.util.Locale.ROOT);

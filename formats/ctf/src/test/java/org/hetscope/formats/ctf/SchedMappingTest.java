@@ -1,0 +1,192 @@
+package org.hetscope.formats.ctf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.hetscope.formats.ctf.mapping.CtfTraceFormat;
+import org.hetscope.model.CollectingSink;
+import org.hetscope.model.Slice;
+import org.hetscope.model.Track;
+import org.hetscope.model.TrackKind;
+import org.hetscope.model.Progress;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Scheduler lanes and thread states against babeltrace2's text of the same trace, read by separate code here: an
+ * LTTng kernel trace ({@code bug446190}: {@code cpu_id} in the packet context, {@code prev_tid}/{@code next_tid})
+ * and perf converted to CTF ({@code perf-taskset2}: {@code perf_cpu}, {@code prev_pid}/{@code next_pid}).
+ */
+class SchedMappingTest {
+    private static final Pattern FIELD = Pattern.compile("(\\w+) = (\"[^\"]*\"|-?\\w+)");
+
+    /** One scheduler event as babeltrace2 printed it. */
+    record Raw(long ns, String name, Map<String, String> f) {
+        long num(String... names) {
+            for (String n : names) {
+                if (f.containsKey(n)) {
+                    return Long.decode(f.get(n));
+                }
+            }
+            return -1;
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"bug446190", "perf-taskset2"})
+    void cpuLanesAndThreadStatesFollowTheSwitchesBabeltraceShows(String fixture) throws Exception {
+        Path dir = Fixtures.ctf(fixture);
+        Assumptions.assumeTrue(Babeltrace.available(), "babeltrace2 not installed");
+        String host;
+        try (CtfTrace t = CtfTrace.open(dir)) {
+            host = t.metadata().get(0).env.get("hostname");
+        }
+        List<Babeltrace.Line> lines = Babeltrace.read(dir, host);
+        assertNotNull(lines);
+        long end = Long.MIN_VALUE;
+        List<Raw> raw = new ArrayList<>();
+        for (Babeltrace.Line l : lines) {
+            end = Math.max(end, l.ns());
+            String text = l.text();
+            String name = text.substring(0, text.indexOf(':', text.startsWith("sched:") ? 6 : 0));
+            if (!name.matches("(sched:)?sched_(switch|wakeup|waking|wakeup_new)")) {
+                continue;
+            }
+            Map<String, String> f = new HashMap<>();
+            Matcher m = FIELD.matcher(text);
+            while (m.find()) {
+                f.put(m.group(1), m.group(2).replace("\"", ""));
+            }
+            raw.add(new Raw(l.ns(), name.replace("sched:", ""), f));
+        }
+        // Reference CPU lanes: consecutive switches on one CPU; the thread switched in runs until the next one.
+        Map<Long, List<Raw>> byCpu = new TreeMap<>();
+        for (Raw r : raw) {
+            if (r.name().equals("sched_switch")) {
+                byCpu.computeIfAbsent(r.num("perf_cpu", "cpu_id"), k -> new ArrayList<>()).add(r);
+            }
+        }
+        Set<String> expectedLanes = new HashSet<>();
+        Map<Long, Long> runningByTid = new HashMap<>();
+        Map<Long, Integer> switchIns = new HashMap<>();
+        for (var en : byCpu.entrySet()) {
+            List<Raw> s = en.getValue();
+            for (int i = 0; i < s.size(); i++) {
+                long next = s.get(i).num("next_tid", "next_pid");
+                if (next == 0) {
+                    continue;
+                }
+                long from = s.get(i).ns();
+                long to = i + 1 < s.size() ? s.get(i + 1).ns() : end;
+                expectedLanes.add("CPU " + en.getKey() + " " + from + " " + (to - from) + " " + s.get(i).f().get(
+                        "next_comm") + " " + next);
+                runningByTid.merge(next, to - from, Long::sum);
+                switchIns.merge(next, 1, Integer::sum);
+            }
+        }
+        assertTrue(expectedLanes.size() > 100, fixture + ": switches to compare: " + expectedLanes.size());
+
+        CollectingSink sink = new CollectingSink();
+        new CtfTraceFormat().read(dir, sink, Progress.NONE);
+        Map<Long, Track> tracks = new HashMap<>();
+        for (Track t : sink.tracks) {
+            tracks.put(t.id(), t);
+        }
+        Set<String> lanes = new HashSet<>();
+        Map<Long, List<Slice>> states = new TreeMap<>();
+        Map<Long, Long> tidOfTrack = new HashMap<>();
+        for (var th : sink.threads) {
+            for (Track t : sink.tracks) {
+                if (t.threadId() != null && t.threadId() == th.id() && t.kind() == TrackKind.THREAD) {
+                    tidOfTrack.put(t.id(), th.tid());
+                }
+            }
+        }
+        for (Slice s : sink.slices) {
+            if (!"sched".equals(s.sourceCategory())) {
+                continue;
+            }
+            Track t = tracks.get(s.trackId());
+            if (t.kind() == TrackKind.CPU) {
+                long tid = Long.parseLong(s.argsJson().replaceAll(".*\"tid\":(-?\\d+).*", "$1"));
+                lanes.add(t.name() + " " + s.ts() + " " + s.dur() + " " + s.name() + " " + tid);
+            } else {
+                states.computeIfAbsent(tidOfTrack.get(t.id()), k -> new ArrayList<>()).add(s);
+            }
+        }
+        assertEquals(expectedLanes, lanes, fixture + ": CPU lanes");
+
+        // Thread states: contiguous, running exactly when the lanes say, runnable ending at a switch-in, blocked
+        // starting at a sleeping switch-out and ending at a wakeup.
+        Map<Long, Set<Long>> ins = new HashMap<>();
+        Map<Long, Set<Long>> sleeps = new HashMap<>();
+        Map<Long, Set<Long>> wakeups = new HashMap<>();
+        for (Raw r : raw) {
+            if (r.name().equals("sched_switch")) {
+                ins.computeIfAbsent(r.num("next_tid", "next_pid"), k -> new HashSet<>()).add(r.ns());
+                long st = r.num("prev_state");
+                // asleep unless preempted: 0, or the kernel's lone preemption bit (256 since 4.14, 1024+ before)
+                if (!(st == 0 || Long.bitCount(st) == 1 && st >= 256 && st != 512)) {
+                    sleeps.computeIfAbsent(r.num("prev_tid", "prev_pid"), k -> new HashSet<>()).add(r.ns());
+                }
+            } else {
+                wakeups.computeIfAbsent(r.num("tid", "pid"), k -> new HashSet<>()).add(r.ns());
+            }
+        }
+        int blocked = 0;
+        int runnable = 0;
+        for (var en : states.entrySet()) {
+            long tid = en.getKey();
+            List<Slice> s = en.getValue();
+            s.sort(java.util.Comparator.comparingLong(Slice::ts));
+            long running = 0;
+            int runs = 0;
+            for (int i = 0; i < s.size(); i++) {
+                Slice x = s.get(i);
+                if (i > 0) {
+                    assertEquals(s.get(i - 1).ts() + s.get(i - 1).dur(), x.ts(), fixture + " tid " + tid + " gap");
+                }
+                boolean last = i == s.size() - 1;
+                switch (x.name()) {
+                    case "running" -> {
+                        running += x.dur();
+                        runs++;
+                    }
+                    case "runnable" -> {
+                        runnable++;
+                        assertTrue(last || ins.getOrDefault(tid, Set.of()).contains(x.ts() + x.dur()),
+                                fixture + " tid " + tid + ": runnable ends at a switch-in " + x);
+                    }
+                    case "blocked" -> {
+                        blocked++;
+                        assertTrue(sleeps.getOrDefault(tid, Set.of()).contains(x.ts()),
+                                fixture + " tid " + tid + ": blocked starts at a sleeping switch-out " + x);
+                        assertTrue(last || wakeups.getOrDefault(tid, Set.of()).contains(x.ts() + x.dur()),
+                                fixture + " tid " + tid + ": blocked ends at a wakeup " + x);
+                    }
+                    default -> throw new AssertionError("unexpected state " + x.name());
+                }
+                assertEquals(last ? end : x.ts() + x.dur(), x.ts() + x.dur(), fixture + " tid " + tid + " end");
+            }
+            assertEquals(runningByTid.getOrDefault(tid, 0L), running, fixture + " tid " + tid + " running ns");
+            assertEquals(switchIns.getOrDefault(tid, 0), runs, fixture + " tid " + tid + " switch-ins");
+        }
+        assertEquals(runningByTid.keySet(), states.keySet().stream().filter(runningByTid::containsKey)
+                .collect(java.util.stream.Collectors.toSet()), fixture + ": every thread that ran has a track");
+        assertTrue(blocked > 10 && runnable > 10, fixture + ": blocked " + blocked + ", runnable " + runnable);
+        assertTrue(sink.instants.stream().noneMatch(i -> i.name().contains("sched_switch")),
+                fixture + ": switches are not also kept as instants");
+    }
+}
