@@ -60,8 +60,11 @@ class SchedMappingTest {
         for (Babeltrace.Line l : lines) {
             end = Math.max(end, l.ns());
             String text = l.text();
-            String name = text.substring(0, text.indexOf(':', text.startsWith("sched:") ? 6 : 0));
-            if (!name.matches("(sched:)?sched_(switch|wakeup|waking|wakeup_new)")) {
+            int first = text.indexOf(':');
+            boolean provider = text.startsWith("sched:") || text.startsWith("irq:"); // perf's names
+            String name = text.substring(0, provider ? text.indexOf(':', first + 1) : first);
+            if (!name.matches("(sched:)?sched_(switch|wakeup|waking|wakeup_new)")
+                    && !name.matches("(irq:)?(irq_handler|softirq)_(entry|exit)")) {
                 continue;
             }
             Map<String, String> f = new HashMap<>();
@@ -69,7 +72,7 @@ class SchedMappingTest {
             while (m.find()) {
                 f.put(m.group(1), m.group(2).replace("\"", ""));
             }
-            raw.add(new Raw(l.ns(), name.replace("sched:", ""), f));
+            raw.add(new Raw(l.ns(), name.replace("sched:", "").replace("irq:", ""), f));
         }
         // Reference CPU lanes: consecutive switches on one CPU; the thread switched in runs until the next one.
         Map<Long, List<Raw>> byCpu = new TreeMap<>();
@@ -134,6 +137,9 @@ class SchedMappingTest {
         Map<Long, Set<Long>> sleeps = new HashMap<>();
         Map<Long, Set<Long>> wakeups = new HashMap<>();
         for (Raw r : raw) {
+            if (r.name().contains("irq")) {
+                continue;
+            }
             if (r.name().equals("sched_switch")) {
                 ins.computeIfAbsent(r.num("next_tid", "next_pid"), k -> new HashSet<>()).add(r.ns());
                 long st = r.num("prev_state");
@@ -188,5 +194,60 @@ class SchedMappingTest {
         assertTrue(blocked > 10 && runnable > 10, fixture + ": blocked " + blocked + ", runnable " + runnable);
         assertTrue(sink.instants.stream().noneMatch(i -> i.name().contains("sched_switch")),
                 fixture + ": switches are not also kept as instants");
+
+        // Wakeup flows, replayed from the raw events: a thread known to be blocked is woken while a thread runs on
+        // the CPU that recorded the wakeup, outside any interrupt handler when the trace records them.
+        boolean irqs = raw.stream().anyMatch(r -> r.name().contains("irq"));
+        Map<Long, Long> onCpu = new HashMap<>();
+        Map<Long, Integer> depth = new HashMap<>();
+        Map<Long, String> state = new HashMap<>();
+        Set<String> expectedFlows = new HashSet<>();
+        for (Raw r : raw) {
+            long cpu = r.num("perf_cpu", "cpu_id");
+            switch (r.name()) {
+                case "irq_handler_entry", "softirq_entry" -> depth.merge(cpu, 1, Integer::sum);
+                case "irq_handler_exit", "softirq_exit" -> depth.merge(cpu, -1, (a, b) -> Math.max(0, a + b));
+                case "sched_switch" -> {
+                    long prev = r.num("prev_tid", "prev_pid");
+                    long st = r.num("prev_state");
+                    state.put(prev, st == 0 || Long.bitCount(st) == 1 && st >= 256 && st != 512 ? "runnable"
+                            : "blocked");
+                    onCpu.put(cpu, r.num("next_tid", "next_pid"));
+                    state.put(r.num("next_tid", "next_pid"), "running");
+                }
+                default -> {
+                    long tid = r.num("tid", "pid");
+                    if (tid > 0 && "blocked".equals(state.get(tid))) {
+                        long waker = onCpu.getOrDefault(cpu, 0L);
+                        if (waker > 0 && "running".equals(state.get(waker))
+                                && (!irqs || depth.getOrDefault(cpu, 0) == 0)) {
+                            expectedFlows.add(waker + " -> " + tid + " at " + r.ns());
+                        }
+                    }
+                    if (tid > 0 && (state.get(tid) == null || "blocked".equals(state.get(tid)))) {
+                        state.put(tid, "runnable");
+                    }
+                }
+            }
+        }
+        Map<Long, Slice> sliceById = new HashMap<>();
+        for (Slice x : sink.slices) {
+            sliceById.put(x.id(), x);
+        }
+        Set<String> flows = new HashSet<>();
+        for (var fl : sink.flows) {
+            if (!fl.kind().equals("wakeup")) {
+                continue;
+            }
+            assertEquals(irqs ? org.hetscope.model.FlowRule.SOURCE : org.hetscope.model.FlowRule.TIME, fl.rule());
+            Slice from = sliceById.get(fl.fromSliceId());
+            Slice to = sliceById.get(fl.toSliceId());
+            assertEquals("running", from.name());
+            assertEquals("runnable", to.name());
+            assertTrue(from.ts() <= to.ts() && to.ts() <= from.ts() + from.dur(), "waker runs at the wakeup " + fl);
+            flows.add(tidOfTrack.get(from.trackId()) + " -> " + tidOfTrack.get(to.trackId()) + " at " + to.ts());
+        }
+        assertEquals(expectedFlows, flows, fixture + ": wakeup flows");
+        assertTrue(flows.size() > 10, fixture + ": wakeup flows " + flows.size());
     }
 }

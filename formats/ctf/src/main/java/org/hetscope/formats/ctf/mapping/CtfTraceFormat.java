@@ -52,7 +52,7 @@ public final class CtfTraceFormat implements TraceFormat {
             }
             LibcHeapMapper heap = new LibcHeapMapper(tracks);
             List<EventMapper> mappers = List.of(heap, new CygProfileMapper(tracks, symbols),
-                    new StatedumpMapper(tracks), new RocmMapper(tracks), new SchedMapper(tracks));
+                    new StatedumpMapper(tracks), new RocmMapper(tracks), new SchedMapper(tracks, irqTraced(trace)));
             ArgsJson args = new ArgsJson();
             progress.start("CTF events " + input.getFileName(), -1);
             sink.info("ctf.traces", Integer.toString(trace.traceDirs().size()));
@@ -96,6 +96,23 @@ public final class CtfTraceFormat implements TraceFormat {
             lastEvents = events;
             report(trace, sink);
         }
+    }
+
+    /** The trace folders whose metadata declares interrupt events (hard or soft), by LTTng's or perf's names. */
+    private static java.util.Set<Path> irqTraced(CtfTrace trace) {
+        java.util.Set<Path> out = new java.util.HashSet<>();
+        for (int i = 0; i < trace.metadata().size(); i++) {
+            for (var stream : trace.metadata().get(i).streams.values()) {
+                for (var ec : stream.events.values()) {
+                    String n = ec.name();
+                    if (n.equals("irq_handler_entry") || n.equals("softirq_entry") || n.equals("irq:irq_handler_entry")
+                            || n.equals("irq:softirq_entry")) {
+                        out.add(trace.traceDirs().get(i));
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     private static void generic(CtfEvent e, TrackRegistry tracks, ArgsJson args) {

@@ -1,10 +1,14 @@
 package org.hetscope.formats.ctf.mapping;
 
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import org.hetscope.formats.ctf.CtfEvent;
 import org.hetscope.model.Category;
 import org.hetscope.model.Entity;
+import org.hetscope.model.Flow;
+import org.hetscope.model.FlowRule;
 import org.hetscope.model.Slice;
 import org.hetscope.model.Track;
 import org.hetscope.model.TrackKind;
@@ -20,7 +24,13 @@ import org.hetscope.model.TrackKind;
  *   (woken or preempted, waiting for a CPU: the scheduling latency) and {@code blocked} (switched out asleep, args
  *   prev_state, until its wakeup; see {@link #preempted} for how the two are told apart).</li>
  * </ul>
- * A state starts at the first event that shows it: what ran on a CPU before its first switch, or a thread's state
+ * A wakeup of a blocked thread also gives a {@code wakeup} flow from the waker's {@code running} slice to the woken
+ * thread's {@code runnable} one. The waker is the thread running on the CPU that recorded the wakeup, unless that
+ * CPU was handling an interrupt: where the trace records {@code irq_handler_*} or {@code softirq_*} events the flow
+ * is a fact (rule {@code source}) and wakeups from interrupt context get none; where it records neither, which
+ * context woke the thread is unknown and the flow is a guess (rule {@code time}).
+ *
+ * <p>A state starts at the first event that shows it: what ran on a CPU before its first switch, or a thread's state
  * before its first event, is unknown and not drawn (counted in {@code skipped}). Fields are read by LTTng's names
  * ({@code prev_tid}, {@code next_tid}, {@code tid}, CPU from the packet's {@code cpu_id}) or perf's ({@code
  * prev_pid}, {@code next_pid}, {@code pid}, {@code perf_cpu}).
@@ -33,7 +43,12 @@ final class SchedMapper implements EventMapper {
     private static final String BLOCKED = "blocked";
 
     private final TrackRegistry tracks;
+    /** Trace folders whose metadata declares interrupt events, so that interrupt context is known. */
+    private final Set<Path> irqTraced;
     private final Map<String, Lane> cpus = new HashMap<>();
+    /** Interrupt and soft-interrupt nesting per CPU ("trace/cpu"). */
+    private final Map<String, int[]> irqDepth = new HashMap<>();
+    private long wakeupsInInterrupts;
     private final Map<String, ThreadState> threads = new HashMap<>();
     private long unknownCpuStarts;
     private long lostSwitches;
@@ -56,6 +71,8 @@ final class SchedMapper implements EventMapper {
     private static final class ThreadState {
         final long track;
         String state;
+        /** The id the current state's slice will have (flows point at it before it is written). */
+        long sliceId;
         long since;
         long cpu = -1;
         long prevState;
@@ -65,15 +82,25 @@ final class SchedMapper implements EventMapper {
         }
     }
 
-    SchedMapper(TrackRegistry tracks) {
+    SchedMapper(TrackRegistry tracks, Set<Path> irqTraced) {
         this.tracks = tracks;
+        this.irqTraced = irqTraced;
     }
 
     @Override
     public boolean map(CtfEvent e) {
         String name = e.name();
-        if (name.startsWith("sched:")) {
-            name = name.substring(6);
+        int colon = name.indexOf(':');
+        if (colon >= 0) {
+            String provider = name.substring(0, colon);
+            if (!provider.equals("sched") && !provider.equals("irq")) {
+                return false; // perf's "sched:" and "irq:"; LTTng's kernel events have no provider prefix
+            }
+            name = name.substring(colon + 1);
+        }
+        if (name.startsWith("irq_handler_") || name.startsWith("softirq_")) {
+            interrupt(e, name);
+            return false; // kept as instants too: only their nesting matters here
         }
         if (!name.startsWith("sched_")) {
             return false;
@@ -91,8 +118,12 @@ final class SchedMapper implements EventMapper {
                     return tid == 0; // the idle task is always runnable; anything without a tid is not ours
                 }
                 ThreadState t = thread(e, tid, e.getString("comm"));
-                if (t.state == null || t.state.equals(BLOCKED)) {
+                boolean wasBlocked = BLOCKED.equals(t.state);
+                if (t.state == null || wasBlocked) {
                     move(t, RUNNABLE, e.timestampNs());
+                }
+                if (wasBlocked) {
+                    wakeupFlow(e, t);
                 }
             }
             default -> {
@@ -104,7 +135,7 @@ final class SchedMapper implements EventMapper {
 
     private void switchCpu(CtfEvent e) {
         long ts = e.timestampNs();
-        long cpu = e.getLong("perf_cpu", e.getLong("cpu_id", -1));
+        long cpu = cpu(e);
         long prev = e.getLong("prev_tid", e.getLong("prev_pid", -1));
         long next = e.getLong("next_tid", e.getLong("next_pid", -1));
         Lane lane = lane(e, cpu);
@@ -139,6 +170,44 @@ final class SchedMapper implements EventMapper {
         }
     }
 
+    private void interrupt(CtfEvent e, String name) {
+        long cpu = cpu(e);
+        int[] depth = irqDepth.computeIfAbsent(e.traceDir() + "/" + cpu, k -> new int[1]);
+        if (name.endsWith("_entry")) {
+            depth[0]++;
+        } else if (name.endsWith("_exit") && depth[0] > 0) {
+            depth[0]--;
+        }
+    }
+
+    /** The flow from the thread running where the wakeup was recorded to the thread it woke. */
+    private void wakeupFlow(CtfEvent e, ThreadState woken) {
+        long cpu = cpu(e);
+        String key = e.traceDir() + "/" + cpu;
+        Lane lane = cpus.get(key);
+        if (lane == null || lane.tid <= 0) {
+            return; // the idle task or an unknown thread: no running slice to start from
+        }
+        FlowRule rule = FlowRule.TIME;
+        if (irqTraced.contains(e.traceDir())) {
+            int[] depth = irqDepth.get(key);
+            if (depth != null && depth[0] > 0) {
+                wakeupsInInterrupts++;
+                return;
+            }
+            rule = FlowRule.SOURCE;
+        }
+        ThreadState waker = threads.get(e.traceDir() + "/" + lane.tid);
+        if (waker != null && RUNNING.equals(waker.state)) {
+            tracks.sink.flow(new Flow(tracks.sink.newId(Entity.FLOW), waker.sliceId, woken.sliceId, "wakeup", null,
+                    rule));
+        }
+    }
+
+    private static long cpu(CtfEvent e) {
+        return e.getLong("perf_cpu", e.getLong("cpu_id", -1));
+    }
+
     /**
      * Whether a switched-out thread was preempted (still runnable) rather than going to sleep: {@code prev_state}
      * is 0 (TASK_RUNNING), or the kernel's lone preemption mark: TASK_REPORT_MAX (256) since Linux 4.14,
@@ -156,6 +225,7 @@ final class SchedMapper implements EventMapper {
         }
         t.state = state;
         t.since = ts;
+        t.sliceId = tracks.sink.newId(Entity.SLICE);
     }
 
     private void emit(ThreadState t, long end, boolean unfinished) {
@@ -165,7 +235,7 @@ final class SchedMapper implements EventMapper {
             default -> "{";
         };
         args = (args + (unfinished ? (args.length() > 1 ? "," : "") + "\"unfinished\":true" : "") + "}");
-        tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), t.track, t.since, Math.max(0, end - t.since),
+        tracks.sink.slice(new Slice(t.sliceId, t.track, t.since, Math.max(0, end - t.since),
                 t.state, Category.STATE, "sched", 0, null, args.equals("{}") ? null : args));
     }
 
@@ -209,6 +279,10 @@ final class SchedMapper implements EventMapper {
         if (unknownCpuStarts > 0) {
             tracks.sink.skipped("CPU time before a CPU's first sched_switch (thread unknown until then)",
                     "start of trace", unknownCpuStarts);
+        }
+        if (wakeupsInInterrupts > 0) {
+            tracks.sink.skipped("wakeup flows not drawn: woken from interrupt context (no thread woke it)",
+                    "sched_wakeup", wakeupsInInterrupts);
         }
         if (lostSwitches > 0) {
             tracks.sink.skipped("sched_switch whose previous thread is not the one last switched in (events lost?)",
