@@ -33,6 +33,7 @@ public final class Main implements Runnable {
             org.hetscope.cli.profiling.RooflineCommand.class,
             org.hetscope.cli.profiling.AdviseCommand.class,
             org.hetscope.cli.profiling.Otf2Command.class,
+            org.hetscope.cli.sched.SchedCommand.class,
             CommandLine.HelpCommand.class,
     };
 
