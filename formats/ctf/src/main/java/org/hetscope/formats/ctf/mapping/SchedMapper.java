@@ -46,6 +46,7 @@ final class SchedMapper implements EventMapper {
     /** Trace folders whose metadata declares interrupt events, so that interrupt context is known. */
     private final Set<Path> irqTraced;
     private final Map<String, Lane> cpus = new HashMap<>();
+    private final Map<Path, Long> cpuParents = new HashMap<>();
     /** Interrupt and soft-interrupt nesting per CPU ("trace/cpu"). */
     private final Map<String, int[]> irqDepth = new HashMap<>();
     private long wakeupsInInterrupts;
@@ -243,8 +244,15 @@ final class SchedMapper implements EventMapper {
         String key = e.traceDir() + "/" + cpu;
         Lane lane = cpus.get(key);
         if (lane == null) {
+            // the CPUs of a trace under one parent, ordered by number (sort_index orders siblings)
+            Long parent = cpuParents.get(e.traceDir());
+            if (parent == null) {
+                parent = tracks.sink.newId(Entity.TRACK);
+                tracks.sink.track(Track.of(parent, null, TrackKind.GENERIC, "CPUs"));
+                cpuParents.put(e.traceDir(), parent);
+            }
             long id = tracks.sink.newId(Entity.TRACK);
-            tracks.sink.track(new Track(id, null, TrackKind.CPU, cpu < 0 ? "CPU ?" : "CPU " + cpu, null, null, null,
+            tracks.sink.track(new Track(id, parent, TrackKind.CPU, cpu < 0 ? "CPU ?" : "CPU " + cpu, null, null, null,
                     null, (int) Math.max(0, cpu), null));
             lane = new Lane(id);
             cpus.put(key, lane);
