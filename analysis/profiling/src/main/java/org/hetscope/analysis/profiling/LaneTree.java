@@ -10,8 +10,8 @@ import org.hetscope.store.Table;
 /**
  * The system view's lane tree (spec §2.1): {@code GPU <device> -> <stream/queue>} lanes for kernels and other
  * device activity, {@code <API family> -> Thread <tid>} lanes for host calls (nested calls drawn as a call
- * stack by their depth), and {@code Memory transfers -> <src -> dst>} lanes; overlapping intervals of one lane
- * go to sub-lanes. Meant to feed a timeline front end.
+ * stack by their depth), {@code Memory transfers -> <src -> dst>} lanes, and {@code CPUs -> CPU <n>} lanes for a
+ * kernel trace's scheduler; overlapping intervals of one lane go to sub-lanes. Meant to feed a timeline front end.
  */
 public final class LaneTree {
     /** One lane of the tree; {@code parent} is -1 for top-level lanes. */
@@ -93,6 +93,11 @@ public final class LaneTree {
                         ts + dur));
             }
             members.computeIfAbsent(laneId, k -> new ArrayList<>()).add(new SubLanes.Interval(id, ts, ts + dur));
+        } else if ("cpu".equals(trackKind)) {
+            // a kernel trace's scheduler lanes: one stretch at a time per CPU
+            int top = lane(index, "cpus", -1, "cpus", "CPUs");
+            laneId = lane(index, "cpu/" + r[14], top, "cpu", trackName);
+            placements.add(new Placement(id, laneId, 0, 0));
         } else {
             String api = "api".equals(trackKind) ? trackName : r[11] != null ? (String) r[11] : "Host";
             int top = lane(index, "api/" + api, -1, "api", api);
