@@ -149,9 +149,7 @@ final class SchedMapper implements EventMapper {
                 firstLost = e.streamFile() + " at " + ts + " ns";
             }
             if (lane.tid > 0) {
-                tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), lane.track, lane.since, ts - lane.since,
-                        lane.comm, Category.STATE, "sched", 0, null,
-                        "{\"tid\":" + lane.tid + ",\"prio\":" + lane.prio + "}"));
+                emit(lane, ts, false);
             }
         }
         lane.tid = next;
@@ -240,6 +238,13 @@ final class SchedMapper implements EventMapper {
                 t.state, Category.STATE, "sched", 0, null, args.equals("{}") ? null : args));
     }
 
+    /** The stretch the lane's thread ran, up to {@code end}. */
+    private void emit(Lane lane, long end, boolean unfinished) {
+        tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), lane.track, lane.since,
+                Math.max(0, end - lane.since), lane.comm, Category.STATE, "sched", 0, null,
+                "{\"tid\":" + lane.tid + ",\"prio\":" + lane.prio + (unfinished ? ",\"unfinished\":true}" : "}")));
+    }
+
     private Lane lane(CtfEvent e, long cpu) {
         String key = e.traceDir() + "/" + cpu;
         Lane lane = cpus.get(key);
@@ -274,9 +279,7 @@ final class SchedMapper implements EventMapper {
     public void finish(long endNs) {
         for (Lane lane : cpus.values()) {
             if (lane.tid > 0) {
-                tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), lane.track, lane.since,
-                        Math.max(0, endNs - lane.since), lane.comm, Category.STATE, "sched", 0, null,
-                        "{\"tid\":" + lane.tid + ",\"prio\":" + lane.prio + ",\"unfinished\":true}"));
+                emit(lane, endNs, true);
             }
         }
         for (ThreadState t : threads.values()) {
