@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * LTTng kernel trace ({@code bug446190}: {@code cpu_id} in the packet context, {@code prev_tid}/{@code next_tid})
  * and perf converted to CTF ({@code perf-taskset2}: {@code perf_cpu}, {@code prev_pid}/{@code next_pid}).
  */
-class SchedMappingTest {
+class KernelMappingTest {
     private static final Pattern FIELD = Pattern.compile("(\\w+) = (\"[^\"]*\"|-?\\w+)");
 
     /** One scheduler event as babeltrace2 printed it. */
@@ -64,7 +64,8 @@ class SchedMappingTest {
             boolean provider = text.startsWith("sched:") || text.startsWith("irq:"); // perf's names
             String name = text.substring(0, provider ? text.indexOf(':', first + 1) : first);
             if (!name.matches("(sched:)?sched_(switch|wakeup|waking|wakeup_new)")
-                    && !name.matches("(irq:)?(irq_handler|softirq)_(entry|exit)")) {
+                    && !name.matches("(irq:)?(irq_handler|softirq)_(entry|exit)")
+                    && !name.matches("sys_\\w+|exit_syscall|syscall_(entry|exit)_\\w+")) {
                 continue;
             }
             Map<String, String> f = new HashMap<>();
@@ -137,7 +138,7 @@ class SchedMappingTest {
         Map<Long, Set<Long>> sleeps = new HashMap<>();
         Map<Long, Set<Long>> wakeups = new HashMap<>();
         for (Raw r : raw) {
-            if (r.name().contains("irq")) {
+            if (!r.name().startsWith("sched_")) {
                 continue;
             }
             if (r.name().equals("sched_switch")) {
@@ -204,6 +205,9 @@ class SchedMappingTest {
         Set<String> expectedFlows = new HashSet<>();
         for (Raw r : raw) {
             long cpu = r.num("perf_cpu", "cpu_id");
+            if (r.name().startsWith("sys") || r.name().startsWith("exit_syscall")) {
+                continue;
+            }
             switch (r.name()) {
                 case "irq_handler_entry", "softirq_entry" -> depth.merge(cpu, 1, Integer::sum);
                 case "irq_handler_exit", "softirq_exit" -> depth.merge(cpu, -1, (a, b) -> Math.max(0, a + b));
@@ -249,5 +253,80 @@ class SchedMappingTest {
         }
         assertEquals(expectedFlows, flows, fixture + ": wakeup flows");
         assertTrue(flows.size() > 10, fixture + ": wakeup flows " + flows.size());
+
+        // System calls: entered by the thread running on the entry's CPU, ended by the next exit recorded while
+        // that thread runs (on whichever CPU); interrupt handlers: a stack per CPU.
+        Map<Long, Long> current = new HashMap<>();
+        Map<Long, String[]> open = new HashMap<>(); // tid -> {name, start}
+        Map<Long, java.util.ArrayDeque<String[]>> handlerStacks = new HashMap<>();
+        Set<String> expectedCalls = new HashSet<>();
+        Set<String> expectedHandlers = new HashSet<>();
+        String[] softirqs = {"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER",
+            "RCU"};
+        for (Raw r : raw) {
+            long cpu = r.num("perf_cpu", "cpu_id");
+            String n = r.name();
+            if (n.equals("sched_switch")) {
+                current.put(cpu, r.num("next_tid", "next_pid"));
+            } else if (n.startsWith("sys_") || n.startsWith("syscall_entry_")) {
+                long tid = current.getOrDefault(cpu, 0L);
+                if (tid > 0) {
+                    String[] prev = open.put(tid, new String[] {n.replaceFirst("^(sys_|syscall_entry_)", ""),
+                        Long.toString(r.ns())});
+                    if (prev != null) {
+                        expectedCalls.add(tid + " " + prev[0] + " " + prev[1] + " " + (r.ns() - Long.parseLong(prev[1])));
+                    }
+                }
+            } else if (n.equals("exit_syscall") || n.startsWith("syscall_exit_")) {
+                long tid = current.getOrDefault(cpu, 0L);
+                String[] o = tid > 0 ? open.remove(tid) : null;
+                if (o != null) {
+                    expectedCalls.add(tid + " " + o[0] + " " + o[1] + " " + (r.ns() - Long.parseLong(o[1])));
+                }
+            } else if (n.endsWith("_entry")) {
+                String label = n.startsWith("irq") ? "irq " + r.f().get("irq") + " " + r.f().get("name")
+                        : "softirq " + softirqs[Integer.parseInt(r.f().get("vec"))];
+                handlerStacks.computeIfAbsent(cpu, k -> new java.util.ArrayDeque<>())
+                        .push(new String[] {label, Long.toString(r.ns())});
+            } else if (n.endsWith("_exit") && n.contains("irq")) {
+                var stack = handlerStacks.get(cpu);
+                if (stack != null && !stack.isEmpty()) {
+                    String[] h = stack.pop();
+                    expectedHandlers.add("CPU " + cpu + " " + h[0] + " " + h[1] + " "
+                            + (r.ns() - Long.parseLong(h[1])) + " " + stack.size());
+                }
+            }
+        }
+        for (var en : open.entrySet()) {
+            String[] o = en.getValue();
+            expectedCalls.add(en.getKey() + " " + o[0] + " " + o[1] + " " + (end - Long.parseLong(o[1])));
+        }
+        for (var en : handlerStacks.entrySet()) {
+            var stack = en.getValue();
+            while (!stack.isEmpty()) {
+                String[] h = stack.pop();
+                expectedHandlers.add("CPU " + en.getKey() + " " + h[0] + " " + h[1] + " "
+                        + (end - Long.parseLong(h[1])) + " " + stack.size());
+            }
+        }
+        Set<String> calls = new HashSet<>();
+        Set<String> handlersSeen = new HashSet<>();
+        for (Slice x : sink.slices) {
+            Track t = tracks.get(x.trackId());
+            if ("syscall".equals(x.sourceCategory())) {
+                assertEquals("syscalls", t.name());
+                calls.add(tidOfTrack.get(t.parentId()) + " " + x.name() + " " + x.ts() + " " + x.dur());
+            } else if ("interrupt".equals(x.sourceCategory())) {
+                handlersSeen.add(tracks.get(t.parentId()).name() + " " + x.name() + " " + x.ts() + " " + x.dur()
+                        + " " + x.depth());
+            }
+        }
+        assertEquals(expectedCalls, calls, fixture + ": system calls");
+        assertEquals(expectedHandlers, handlersSeen, fixture + ": interrupt handlers");
+        if (fixture.equals("bug446190")) {
+            assertTrue(calls.size() > 1000 && handlersSeen.size() > 2000,
+                    "calls " + calls.size() + ", handlers " + handlersSeen.size());
+            assertTrue(handlersSeen.stream().anyMatch(h -> h.endsWith(" 1")), "a handler nested in another");
+        }
     }
 }

@@ -14,7 +14,9 @@ import org.hetscope.model.Track;
 import org.hetscope.model.TrackKind;
 
 /**
- * Linux scheduler events ({@code sched_switch}, {@code sched_wakeup}, {@code sched_waking},
+ * Linux kernel events: the scheduler, system calls and interrupts.
+ *
+ * <p>Scheduler events ({@code sched_switch}, {@code sched_wakeup}, {@code sched_waking},
  * {@code sched_wakeup_new}, as LTTng's kernel tracer or perf converted to CTF write them) become what a scheduling
  * view shows:
  * <ul>
@@ -30,12 +32,20 @@ import org.hetscope.model.TrackKind;
  * is a fact (rule {@code source}) and wakeups from interrupt context get none; where it records neither, which
  * context woke the thread is unknown and the flow is a guess (rule {@code time}).
  *
+ * <p>System calls (LTTng's {@code syscall_entry_<name>}/{@code syscall_exit_<name>}, their {@code compat_}
+ * forms, and the {@code sys_<name>}/{@code exit_syscall} of LTTng before 2.6) become slices on a {@code syscalls}
+ * track under the calling thread (category {@code api}, source {@code syscall}, args: the entry's fields and the
+ * exit's {@code ret}); the calling thread is the one running on the CPU that recorded the entry, and the exit is
+ * matched to the thread running where it is recorded. Interrupt handlers ({@code irq_handler_entry/exit},
+ * {@code softirq_entry/exit}) become slices on an {@code interrupts} track under each CPU's lane, nested by
+ * the handlers' own nesting ({@code irq <n> <name>}, {@code softirq <VECTOR>}).
+ *
  * <p>A state starts at the first event that shows it: what ran on a CPU before its first switch, or a thread's state
  * before its first event, is unknown and not drawn (counted in {@code skipped}). Fields are read by LTTng's names
  * ({@code prev_tid}, {@code next_tid}, {@code tid}, CPU from the packet's {@code cpu_id}) or perf's ({@code
  * prev_pid}, {@code next_pid}, {@code pid}, {@code perf_cpu}).
  */
-final class SchedMapper implements EventMapper {
+final class KernelMapper implements EventMapper {
     /** Kernel threads are not tied to a process in these events: their tracks sit under one process record. */
     private static final String THREADS = "name:threads (scheduler)";
     private static final String RUNNING = "running";
@@ -47,8 +57,15 @@ final class SchedMapper implements EventMapper {
     private final Set<Path> irqTraced;
     private final Map<String, Lane> cpus = new HashMap<>();
     private final Map<Path, Long> cpuParents = new HashMap<>();
-    /** Interrupt and soft-interrupt nesting per CPU ("trace/cpu"). */
-    private final Map<String, int[]> irqDepth = new HashMap<>();
+    /** Interrupt handlers running per CPU ("trace/cpu"), innermost last. */
+    private final Map<String, java.util.ArrayDeque<Open>> handlers = new HashMap<>();
+    /** System calls in progress per thread ("trace/tid"). */
+    private final Map<String, Open> syscalls = new HashMap<>();
+    private final ArgsJson argsJson = new ArgsJson();
+    private long syscallsOnUnknownThread;
+    private long exitsWithoutEntry;
+    private long handlerExitsWithoutEntry;
+    private String firstUnmatched;
     private long wakeupsInInterrupts;
     private final Map<String, ThreadState> threads = new HashMap<>();
     private long unknownCpuStarts;
@@ -58,6 +75,8 @@ final class SchedMapper implements EventMapper {
     /** What runs on one CPU since when. */
     private static final class Lane {
         final long track;
+        /** The lane's child track of interrupt handlers, once one ran; -1 before. */
+        long interrupts = -1;
         long tid = -1;
         long since;
         String comm;
@@ -67,6 +86,12 @@ final class SchedMapper implements EventMapper {
             this.track = track;
         }
     }
+
+    /** A system call or an interrupt handler in progress: name, start, entry fields, track. */
+    private record Open(String name, long since, String args, long track) {}
+
+    private static final String[] SOFTIRQS = {"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+        "SCHED", "HRTIMER", "RCU"};
 
     /** One thread's current state since when. */
     private static final class ThreadState {
@@ -83,7 +108,7 @@ final class SchedMapper implements EventMapper {
         }
     }
 
-    SchedMapper(TrackRegistry tracks, Set<Path> irqTraced) {
+    KernelMapper(TrackRegistry tracks, Set<Path> irqTraced) {
         this.tracks = tracks;
         this.irqTraced = irqTraced;
     }
@@ -99,9 +124,13 @@ final class SchedMapper implements EventMapper {
             }
             name = name.substring(colon + 1);
         }
-        if (name.startsWith("irq_handler_") || name.startsWith("softirq_")) {
+        if (name.equals("irq_handler_entry") || name.equals("irq_handler_exit") || name.equals("softirq_entry")
+                || name.equals("softirq_exit")) {
             interrupt(e, name);
-            return false; // kept as instants too: only their nesting matters here
+            return true;
+        }
+        if (colon < 0 && syscall(e, name)) {
+            return true;
         }
         if (!name.startsWith("sched_")) {
             return false;
@@ -169,13 +198,107 @@ final class SchedMapper implements EventMapper {
         }
     }
 
+    /** An interrupt handler starts or ends on its CPU; handlers nest (a hard interrupt within a soft one). */
     private void interrupt(CtfEvent e, String name) {
         long cpu = cpu(e);
-        int[] depth = irqDepth.computeIfAbsent(e.traceDir() + "/" + cpu, k -> new int[1]);
+        long ts = e.timestampNs();
+        java.util.ArrayDeque<Open> stack = handlers.computeIfAbsent(e.traceDir() + "/" + cpu,
+                k -> new java.util.ArrayDeque<>());
         if (name.endsWith("_entry")) {
-            depth[0]++;
-        } else if (name.endsWith("_exit") && depth[0] > 0) {
-            depth[0]--;
+            String label;
+            if (name.startsWith("irq")) {
+                String irqName = e.getString("name");
+                label = "irq " + e.getLong("irq", -1) + (irqName != null ? " " + irqName : "");
+            } else {
+                long vec = e.getLong("vec", -1);
+                label = "softirq " + (vec >= 0 && vec < SOFTIRQS.length ? SOFTIRQS[(int) vec] : Long.toString(vec));
+            }
+            stack.push(new Open(label, ts, null, interruptTrack(e, cpu)));
+        } else if (stack.isEmpty()) {
+            unmatched(e, ts);
+            handlerExitsWithoutEntry++;
+        } else {
+            Open h = stack.pop();
+            tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), h.track(), h.since(), ts - h.since(),
+                    h.name(), Category.OTHER, "interrupt", stack.size(), null, null));
+        }
+    }
+
+    private long interruptTrack(CtfEvent e, long cpu) {
+        Lane lane = lane(e, cpu);
+        if (lane.interrupts < 0) {
+            lane.interrupts = tracks.sink.newId(Entity.TRACK);
+            tracks.sink.track(new Track(lane.interrupts, lane.track, TrackKind.CPU, "interrupts", null, null, null,
+                    null, 0, null));
+        }
+        return lane.interrupts;
+    }
+
+    private boolean inInterrupt(CtfEvent e, long cpu) {
+        java.util.ArrayDeque<Open> stack = handlers.get(e.traceDir() + "/" + cpu);
+        return stack != null && !stack.isEmpty();
+    }
+
+    /**
+     * A system call entry or exit, by LTTng's names since 2.6 ({@code syscall_entry_read}) and before
+     * ({@code sys_read}, {@code exit_syscall}); false when {@code name} is neither.
+     */
+    private boolean syscall(CtfEvent e, String name) {
+        String call = null;
+        boolean entry;
+        if (name.startsWith("syscall_entry_") || name.startsWith("compat_syscall_entry_")) {
+            call = name.substring(name.indexOf("syscall_entry_") + "syscall_entry_".length());
+            entry = true;
+        } else if (name.startsWith("syscall_exit_") || name.startsWith("compat_syscall_exit_")
+                || name.equals("exit_syscall")) {
+            entry = false;
+        } else if (name.startsWith("sys_")) {
+            call = name.substring(4);
+            entry = true;
+        } else {
+            return false;
+        }
+        long ts = e.timestampNs();
+        long cpu = cpu(e);
+        Lane lane = cpus.get(e.traceDir() + "/" + cpu);
+        if (lane == null || lane.tid <= 0) {
+            syscallsOnUnknownThread++; // before the CPU's first switch: whose call this is is unknown
+            return true;
+        }
+        String key = e.traceDir() + "/" + lane.tid;
+        if (entry) {
+            Open previous = syscalls.remove(key);
+            if (previous != null) {
+                closeSyscall(previous, ts, null); // its exit was lost
+            }
+            long track = tracks.apiTrack(THREADS, lane.tid, "syscalls");
+            syscalls.put(key, new Open(call, ts, argsJson.of(e), track));
+        } else {
+            Open open = syscalls.remove(key);
+            if (open == null) {
+                unmatched(e, ts);
+                exitsWithoutEntry++;
+            } else {
+                closeSyscall(open, ts, e.getLong("ret", Long.MIN_VALUE));
+            }
+        }
+        return true;
+    }
+
+    /** Writes a system call's slice; {@code ret} null when its exit was not seen. */
+    private void closeSyscall(Open call, long end, Long ret) {
+        String args = call.args();
+        String tail = ret == null ? "\"unfinished\":true" : ret == Long.MIN_VALUE ? null : "\"ret\":" + ret;
+        if (tail != null) {
+            args = args.length() > 2 ? args.substring(0, args.length() - 1) + "," + tail + "}" : "{" + tail + "}";
+        }
+        tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), call.track(), call.since(),
+                Math.max(0, end - call.since()), call.name(), Category.API, "syscall", 0, null, args));
+    }
+
+    private void unmatched(CtfEvent e, long ts) {
+        if (firstUnmatched == null) {
+            firstUnmatched = e.streamFile() + " at " + ts + " ns";
         }
     }
 
@@ -189,8 +312,7 @@ final class SchedMapper implements EventMapper {
         }
         FlowRule rule = FlowRule.TIME;
         if (irqTraced.contains(e.traceDir())) {
-            int[] depth = irqDepth.get(key);
-            if (depth != null && depth[0] > 0) {
+            if (inInterrupt(e, cpu)) {
                 wakeupsInInterrupts++;
                 return;
             }
@@ -290,6 +412,27 @@ final class SchedMapper implements EventMapper {
         if (unknownCpuStarts > 0) {
             tracks.sink.skipped("CPU time before a CPU's first sched_switch (thread unknown until then)",
                     "start of trace", unknownCpuStarts);
+        }
+        for (Open call : syscalls.values()) {
+            closeSyscall(call, endNs, null);
+        }
+        for (java.util.ArrayDeque<Open> stack : handlers.values()) {
+            while (!stack.isEmpty()) {
+                Open h = stack.pop();
+                tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), h.track(), h.since(),
+                        Math.max(0, endNs - h.since()), h.name(), Category.OTHER, "interrupt", stack.size(), null,
+                        "{\"unfinished\":true}"));
+            }
+        }
+        if (syscallsOnUnknownThread > 0) {
+            tracks.sink.skipped("system call events on a CPU before its first sched_switch (thread unknown)",
+                    "start of trace", syscallsOnUnknownThread);
+        }
+        if (exitsWithoutEntry > 0) {
+            tracks.sink.skipped("system call exit without its entry", firstUnmatched, exitsWithoutEntry);
+        }
+        if (handlerExitsWithoutEntry > 0) {
+            tracks.sink.skipped("interrupt handler exit without its entry", firstUnmatched, handlerExitsWithoutEntry);
         }
         if (wakeupsInInterrupts > 0) {
             tracks.sink.skipped("wakeup flows not drawn: woken from interrupt context (no thread woke it)",
