@@ -49,7 +49,7 @@ public final class LaneTree {
         Map<Integer, List<SubLanes.Interval>> members = new LinkedHashMap<>();
         String sql = "SELECT s.id, s.ts, s.dur, s.category, s.depth, t.kind, t.name, "
                 + "COALESCE(t.device_id, p.device_id), d.name, d.ordinal, th.tid, s.source_category, "
-                + "tr.src_device_id, tr.dst_device_id, t.id "
+                + "tr.src_device_id, tr.dst_device_id, t.id, t.parent_id, p.kind, p.name "
                 + "FROM slice s JOIN track t ON t.id = s.track_id LEFT JOIN track p ON p.id = t.parent_id "
                 + "LEFT JOIN device d ON d.id = COALESCE(t.device_id, p.device_id) "
                 + "LEFT JOIN thread th ON th.id = COALESCE(t.thread_id, p.thread_id) "
@@ -58,7 +58,7 @@ public final class LaneTree {
         // Streamed row by row: a store of 10 M slices held as a table of boxed values needed more than 1 GB.
         try (java.sql.PreparedStatement ps = store.connection().prepareStatement(sql);
              java.sql.ResultSet rs = ps.executeQuery()) {
-            Object[] r = new Object[15];
+            Object[] r = new Object[18];
             while (rs.next()) {
                 for (int c : ROW_OBJECTS) {
                     r[c] = rs.getObject(c + 1);
@@ -72,7 +72,7 @@ public final class LaneTree {
     }
 
     /** The columns {@link #place} reads as objects (the others are read as longs). */
-    private static final int[] ROW_OBJECTS = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+    private static final int[] ROW_OBJECTS = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17};
 
     private void place(Store store, Map<String, Integer> index, Map<Integer, List<SubLanes.Interval>> members,
                        long id, long ts, long dur, Object[] r) {
@@ -94,10 +94,17 @@ public final class LaneTree {
             }
             members.computeIfAbsent(laneId, k -> new ArrayList<>()).add(new SubLanes.Interval(id, ts, ts + dur));
         } else if ("cpu".equals(trackKind)) {
-            // a kernel trace's scheduler lanes: one stretch at a time per CPU
+            // a kernel trace's scheduler lanes (one stretch at a time per CPU), each with its interrupt handlers
+            // below it, drawn by their nesting depth
             int top = lane(index, "cpus", -1, "cpus", "CPUs");
-            laneId = lane(index, "cpu/" + r[14], top, "cpu", trackName);
-            placements.add(new Placement(id, laneId, 0, 0));
+            if ("cpu".equals(r[16])) {
+                int cpu = lane(index, "cpu/" + r[15], top, "cpu", (String) r[17]);
+                laneId = lane(index, "cpu/" + r[14], cpu, "interrupts", trackName);
+                placements.add(new Placement(id, laneId, 0, r[4] == null ? 0 : ((Number) r[4]).intValue()));
+            } else {
+                laneId = lane(index, "cpu/" + r[14], top, "cpu", trackName);
+                placements.add(new Placement(id, laneId, 0, 0));
+            }
         } else {
             String api = "api".equals(trackKind) ? trackName : r[11] != null ? (String) r[11] : "Host";
             int top = lane(index, "api/" + api, -1, "api", api);

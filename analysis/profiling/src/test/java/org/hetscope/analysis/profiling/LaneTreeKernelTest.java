@@ -13,7 +13,10 @@ import org.hetscope.store.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A kernel trace's CPU lanes sit under one "CPUs" lane, each holding exactly its CPU track's slices. */
+/**
+ * A kernel trace's CPU lanes sit under one "CPUs" lane, each holding exactly its CPU track's slices, with its
+ * interrupt handlers below it.
+ */
 class LaneTreeKernelTest {
     @Test
     void cpuLanesHoldTheirTracksSlices(@TempDir Path dir) throws Exception {
@@ -24,7 +27,8 @@ class LaneTreeKernelTest {
         w.commit();
         try (Store store = Store.open(file)) {
             Map<String, Long> expected = new HashMap<>();
-            for (Object[] r : store.query("SELECT t.name, count(*) FROM slice s JOIN track t ON t.id = s.track_id "
+            for (Object[] r : store.query("SELECT coalesce(p.name || ' / ', '') || t.name, count(*) FROM slice s "
+                    + "JOIN track t ON t.id = s.track_id LEFT JOIN track p ON p.id = t.parent_id AND p.kind = 'cpu' "
                     + "WHERE t.kind = 'cpu' GROUP BY 1").rows()) {
                 expected.put((String) r[0], (Long) r[1]);
             }
@@ -36,14 +40,21 @@ class LaneTreeKernelTest {
                     cpusLane = (Long) r[0];
                 }
             }
+            Map<Long, String> cpuOfLane = new HashMap<>();
             for (Object[] r : lanes.rows()) {
                 if ("cpu".equals(r[2])) {
                     assertEquals(cpusLane, r[1], "under the CPUs lane");
                     assertEquals(1L, r[4], "one stretch at a time");
                     got.put((String) r[3], (Long) r[5]);
+                    cpuOfLane.put((Long) r[0], (String) r[3]);
                 }
             }
-            assertEquals(4, expected.size());
+            for (Object[] r : lanes.rows()) {
+                if ("interrupts".equals(r[2])) {
+                    got.put(cpuOfLane.get((Long) r[1]) + " / " + r[3], (Long) r[5]);
+                }
+            }
+            assertEquals(8, expected.size(), "four CPUs, each with its interrupts: " + expected);
             assertEquals(expected, got);
         }
     }
