@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code hetscope sched STORE}: CPU busy time, thread states and the longest waits for a CPU of a kernel trace. */
 @Command(name = "sched", description = "Scheduling of a kernel trace (sched_switch/wakeup): busy time per CPU; "
-        + "running, runnable (waiting for a CPU) and blocked time per thread; the longest waits and who woke them.")
+        + "running, runnable (waiting for a CPU) and blocked time per thread; the longest waits and who woke them; system calls.")
 public final class SchedCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "STORE")
     Path file;
@@ -26,6 +26,10 @@ public final class SchedCommand implements Callable<Integer> {
     @Option(names = "--waits", paramLabel = "N", defaultValue = "10",
             description = "Longest waits for a CPU to list (default: ${DEFAULT-VALUE}).")
     int waits;
+
+    @Option(names = "--syscalls", paramLabel = "N", defaultValue = "15",
+            description = "System calls to list, most total time first (default: ${DEFAULT-VALUE}).")
+    int syscalls;
 
     @Mixin
     OutputOptions output;
@@ -40,7 +44,7 @@ public final class SchedCommand implements Callable<Integer> {
                 return 1;
             }
             TablePrinter.print(System.out, output.style(),
-                    List.of(sched.cpus(), sched.threads(threads), sched.latencies(waits)));
+                    List.of(sched.cpus(), sched.threads(threads), sched.latencies(waits), sched.systemCalls(syscalls)));
         }
         return 0;
     }

@@ -93,7 +93,7 @@ public final class LaneTree {
                         ts + dur));
             }
             members.computeIfAbsent(laneId, k -> new ArrayList<>()).add(new SubLanes.Interval(id, ts, ts + dur));
-        } else if ("cpu".equals(trackKind)) {
+        } else if ("cpu".equals(trackKind) || "cpu".equals(r[16])) {
             // a kernel trace's scheduler lanes (one stretch at a time per CPU), each with its interrupt handlers
             // below it, drawn by their nesting depth
             int top = lane(index, "cpus", -1, "cpus", "CPUs");

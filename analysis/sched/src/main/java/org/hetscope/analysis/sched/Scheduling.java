@@ -5,8 +5,9 @@ import org.hetscope.store.Table;
 
 /**
  * What the scheduler did, over the {@code cpu} lanes and thread states that a kernel trace's {@code sched_switch}
- * and wakeup events become (docs/schema.md, "Linux scheduler"): how busy each CPU was and with whom, how long each
- * thread ran, waited for a CPU and slept, and the longest waits with the thread that woke the waiting one.
+ * and wakeup events become (docs/schema.md, "Linux scheduler, system calls and interrupts"): how busy each CPU was
+ * and with whom, how long each thread ran, waited for a CPU and slept, the longest waits with the thread that woke
+ * the waiting one, and the system calls.
  */
 public final class Scheduling {
     private final Store store;
@@ -66,6 +67,21 @@ public final class Scheduling {
                      LEFT JOIN wakeups w ON w.track_id = t.id
                 GROUP BY t.id, th.name, th.tid
                 ORDER BY running_ns DESC, th.tid LIMIT ?""", limit);
+    }
+
+    /**
+     * System calls by name, most total time first: calls, threads that made them, total, longest and 95th
+     * percentile (an observed one) duration, and how many are unfinished (still open at the end of the trace, or
+     * whose exit was lost).
+     */
+    public Table systemCalls(int limit) {
+        return store.query("system calls", """
+                SELECT s.name AS call, count(*) AS calls, count(DISTINCT t.parent_id) AS threads,
+                       sum(s.dur) AS total_ns, max(s.dur) AS max_ns, quantile_disc(s.dur, 0.95) AS p95_ns,
+                       count(*) FILTER (WHERE json_extract(s.args, '$.unfinished') IS NOT NULL) AS unfinished
+                FROM slice s JOIN track t ON t.id = s.track_id
+                WHERE s.source_category = 'syscall'
+                GROUP BY s.name ORDER BY total_ns DESC, call LIMIT ?""", limit);
     }
 
     /**

@@ -179,6 +179,34 @@ class SchedulingTest {
     }
 
     @Test
+    void systemCallTotalsAreTheSumsOfTheirSlices() {
+        Map<String, long[]> expected = new HashMap<>(); // name -> calls, total, max, unfinished
+        for (Slice s : model.slices) {
+            if ("syscall".equals(s.sourceCategory())) {
+                long[] e = expected.computeIfAbsent(s.name(), k -> new long[4]);
+                e[0]++;
+                e[1] += s.dur();
+                e[2] = Math.max(e[2], s.dur());
+                e[3] += s.argsJson().contains("\"unfinished\":true") ? 1 : 0;
+            }
+        }
+        Table calls = new Scheduling(store).systemCalls(10_000);
+        Map<String, Integer> c = columns(calls);
+        assertEquals(expected.size(), calls.size());
+        long previous = Long.MAX_VALUE;
+        for (Object[] r : calls.rows()) {
+            long[] e = expected.get((String) r[c.get("call")]);
+            assertEquals(e[0], (Long) r[c.get("calls")]);
+            assertEquals(e[1], (Long) r[c.get("total_ns")]);
+            assertEquals(e[2], (Long) r[c.get("max_ns")]);
+            assertEquals(e[3], (Long) r[c.get("unfinished")]);
+            assertTrue(e[1] <= previous, "most total time first");
+            previous = e[1];
+        }
+        assertTrue(calls.size() > 20, "distinct calls: " + calls.size());
+    }
+
+    @Test
     void aStoreWithoutSchedulerStatesSaysSo() throws Exception {
         Path file = dir.resolve("ust.duckdb");
         StoreWriter writer = StoreWriter.create(file);

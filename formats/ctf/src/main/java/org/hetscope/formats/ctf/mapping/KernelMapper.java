@@ -228,8 +228,9 @@ final class KernelMapper implements EventMapper {
         Lane lane = lane(e, cpu);
         if (lane.interrupts < 0) {
             lane.interrupts = tracks.sink.newId(Entity.TRACK);
-            tracks.sink.track(new Track(lane.interrupts, lane.track, TrackKind.CPU, "interrupts", null, null, null,
-                    null, 0, null));
+            // generic, not cpu: a query for kind 'cpu' gets the lanes alone
+            tracks.sink.track(new Track(lane.interrupts, lane.track, TrackKind.GENERIC, "interrupts", null, null,
+                    null, null, 0, null));
         }
         return lane.interrupts;
     }
