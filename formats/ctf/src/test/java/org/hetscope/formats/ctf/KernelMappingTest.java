@@ -65,7 +65,9 @@ class KernelMappingTest {
             String name = text.substring(0, provider ? text.indexOf(':', first + 1) : first);
             if (!name.matches("(sched:)?sched_(switch|wakeup|waking|wakeup_new)")
                     && !name.matches("(irq:)?(irq_handler|softirq)_(entry|exit)")
-                    && !name.matches("sys_\\w+|exit_syscall|syscall_(entry|exit)_\\w+")) {
+                    && !name.matches("sys_\\w+|exit_syscall|syscall_(entry|exit)_\\w+")
+                    && !name.equals("lttng_statedump_process_state")
+                    && !name.matches("(sched:)?sched_process_fork")) {
                 continue;
             }
             Map<String, String> f = new HashMap<>();
@@ -138,7 +140,7 @@ class KernelMappingTest {
         Map<Long, Set<Long>> sleeps = new HashMap<>();
         Map<Long, Set<Long>> wakeups = new HashMap<>();
         for (Raw r : raw) {
-            if (!r.name().startsWith("sched_")) {
+            if (!r.name().matches("sched_(switch|wakeup|waking|wakeup_new)")) {
                 continue;
             }
             if (r.name().equals("sched_switch")) {
@@ -219,7 +221,7 @@ class KernelMappingTest {
                     onCpu.put(cpu, r.num("next_tid", "next_pid"));
                     state.put(r.num("next_tid", "next_pid"), "running");
                 }
-                default -> {
+                case "sched_wakeup", "sched_waking", "sched_wakeup_new" -> {
                     long tid = r.num("tid", "pid");
                     if (tid > 0 && "blocked".equals(state.get(tid))) {
                         long waker = onCpu.getOrDefault(cpu, 0L);
@@ -323,6 +325,31 @@ class KernelMappingTest {
         }
         assertEquals(expectedCalls, calls, fixture + ": system calls");
         assertEquals(expectedHandlers, handlersSeen, fixture + ": interrupt handlers");
+        // Each thread under its process: the statedump's or the fork's thread group (LTTng), or perf's perf_pid.
+        Map<Long, Long> expectedPid = new HashMap<>();
+        for (Raw r : raw) {
+            if (r.name().equals("lttng_statedump_process_state")) {
+                expectedPid.put(r.num("tid"), r.num("pid"));
+            } else if (r.name().equals("sched_process_fork") && r.f().containsKey("child_tid")) {
+                expectedPid.put(r.num("child_tid"), r.num("child_pid"));
+            } else if (r.f().containsKey("perf_tid") && r.name().startsWith("sched_")) {
+                expectedPid.putIfAbsent(r.num("perf_tid"), r.num("perf_pid"));
+            }
+        }
+        Map<Long, Long> pidOfProcess = new HashMap<>();
+        for (var p : sink.processes) {
+            pidOfProcess.put(p.id(), p.pid());
+        }
+        int grouped = 0;
+        for (var th : sink.threads) {
+            if (states.containsKey(th.tid())) {
+                Long expected = expectedPid.get(th.tid());
+                assertEquals(expected == null ? -1L : expected, pidOfProcess.get(th.processId()),
+                        fixture + ": process of thread " + th.tid());
+                grouped += expected == null ? 0 : 1;
+            }
+        }
+        assertTrue(grouped > 3, fixture + ": threads under their process: " + grouped);
         if (fixture.equals("bug446190")) {
             assertTrue(calls.size() > 1000 && handlersSeen.size() > 2000,
                     "calls " + calls.size() + ", handlers " + handlersSeen.size());

@@ -40,13 +40,18 @@ import org.hetscope.model.TrackKind;
  * {@code softirq_entry/exit}) become slices on an {@code interrupts} track under each CPU's lane, nested by
  * the handlers' own nesting ({@code irq <n> <name>}, {@code softirq <VECTOR>}).
  *
+ * <p>Thread tracks go under their process (thread group) when the trace says which it is: LTTng's statedump
+ * ({@code lttng_statedump_process_state}), {@code sched_process_fork} ({@code child_tid}, {@code child_pid}), or
+ * perf's {@code perf_tid}/{@code perf_pid} of the current task; other threads go under one process record,
+ * {@code threads (scheduler)}. Thread slices are held back until that is known (see {@link #holding}).
+ *
  * <p>A state starts at the first event that shows it: what ran on a CPU before its first switch, or a thread's state
  * before its first event, is unknown and not drawn (counted in {@code skipped}). Fields are read by LTTng's names
  * ({@code prev_tid}, {@code next_tid}, {@code tid}, CPU from the packet's {@code cpu_id}) or perf's ({@code
  * prev_pid}, {@code next_pid}, {@code pid}, {@code perf_cpu}).
  */
 final class KernelMapper implements EventMapper {
-    /** Kernel threads are not tied to a process in these events: their tracks sit under one process record. */
+    /** Threads whose process is unknown (no statedump, fork or perf field named it) sit under one process record. */
     private static final String THREADS = "name:threads (scheduler)";
     private static final String RUNNING = "running";
     private static final String RUNNABLE = "runnable";
@@ -62,6 +67,17 @@ final class KernelMapper implements EventMapper {
     /** System calls in progress per thread ("trace/tid"). */
     private final Map<String, Open> syscalls = new HashMap<>();
     private final ArgsJson argsJson = new ArgsJson();
+    /** Process (thread group) of each thread ("trace/tid"), from the statedump, forks, or perf's fields. */
+    private final Map<String, Long> pidOf = new HashMap<>();
+    /** Command of each process's main thread ("trace/pid"), from the statedump. */
+    private final Map<String, String> processName = new HashMap<>();
+    /**
+     * Thread slices are held back at first, so that their tracks go under the right process: until LTTng's
+     * statedump, which names every thread's process, has ended; without one (perf learns a thread's process only
+     * when it runs), until {@link #MAX_HELD} slices or the end of the trace.
+     */
+    private boolean holding = true;
+    private final java.util.List<Held> held = new java.util.ArrayList<>();
     private long syscallsOnUnknownThread;
     private long exitsWithoutEntry;
     private long handlerExitsWithoutEntry;
@@ -88,14 +104,27 @@ final class KernelMapper implements EventMapper {
     }
 
     /** A system call or an interrupt handler in progress: name, start, entry fields, track. */
-    private record Open(String name, long since, String args, long track) {}
+    private record Open(String name, long since, String args, long track, ThreadState owner) {}
+
+    /** A thread's slice written once its process is known (see {@link #holding}). */
+    private record Held(ThreadState thread, boolean syscall, long id, long ts, long dur, String name,
+                        Category category, String source, String args) {}
+
+    /** Thread slices held back at most, waiting to learn which process each thread belongs to (~30 MB). */
+    private static final int MAX_HELD = 1 << 18;
 
     private static final String[] SOFTIRQS = {"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
         "SCHED", "HRTIMER", "RCU"};
 
     /** One thread's current state since when. */
     private static final class ThreadState {
-        final long track;
+        final Path trace;
+        final long tid;
+        final String comm;
+        /** The thread's track and its system call track, made on first use (-1 before). */
+        long track = -1;
+        long syscallTrack = -1;
+        String processKey;
         String state;
         /** The id the current state's slice will have (flows point at it before it is written). */
         long sliceId;
@@ -103,8 +132,10 @@ final class KernelMapper implements EventMapper {
         long cpu = -1;
         long prevState;
 
-        ThreadState(long track) {
-            this.track = track;
+        ThreadState(Path trace, long tid, String comm) {
+            this.trace = trace;
+            this.tid = tid;
+            this.comm = comm;
         }
     }
 
@@ -132,8 +163,16 @@ final class KernelMapper implements EventMapper {
         if (colon < 0 && syscall(e, name)) {
             return true;
         }
+        if (colon < 0 && name.startsWith("lttng_statedump_")) {
+            statedump(e, name);
+            return false; // kept as instants: they describe the system
+        }
         if (!name.startsWith("sched_")) {
             return false;
+        }
+        if (e.has("perf_tid")) {
+            // perf names the current task's thread group in every event
+            pidOf.putIfAbsent(e.traceDir() + "/" + e.getLong("perf_tid"), e.getLong("perf_pid", -1));
         }
         switch (name) {
             case "sched_switch" -> {
@@ -156,11 +195,79 @@ final class KernelMapper implements EventMapper {
                     wakeupFlow(e, t);
                 }
             }
+            case "sched_process_fork" -> {
+                if (e.has("child_tid")) { // LTTng: child_pid is the thread group (perf's child_pid is the tid)
+                    pidOf.put(e.traceDir() + "/" + e.getLong("child_tid"), e.getLong("child_pid", -1));
+                }
+                return false;
+            }
             default -> {
                 return false;
             }
         }
         return true;
+    }
+
+    private void statedump(CtfEvent e, String name) {
+        if (name.equals("lttng_statedump_process_state")) {
+            long tid = e.getLong("tid", -1);
+            long pid = e.getLong("pid", -1);
+            if (tid > 0 && pid > 0) {
+                pidOf.put(e.traceDir() + "/" + tid, pid);
+                if (tid == pid) {
+                    processName.put(e.traceDir() + "/" + pid, e.getString("name"));
+                }
+            }
+        } else if (name.equals("lttng_statedump_end")) {
+            release();
+        }
+    }
+
+    /** Writes a thread's slice, or holds it until the statedump has ended. */
+    private void write(ThreadState t, boolean syscall, long id, long ts, long dur, String name, Category category,
+                       String source, String args) {
+        if (holding) {
+            held.add(new Held(t, syscall, id, ts, dur, name, category, source, args));
+            if (held.size() >= MAX_HELD) {
+                release();
+            }
+            return;
+        }
+        long track = syscall ? syscallTrack(t) : trackOf(t);
+        tracks.sink.slice(new Slice(id, track, ts, dur, name, category, source, 0, null, args));
+    }
+
+    /** Writes what was held back; later slices are written as they come. */
+    private void release() {
+        holding = false;
+        for (Held h : held) {
+            write(h.thread(), h.syscall(), h.id(), h.ts(), h.dur(), h.name(), h.category(), h.source(), h.args());
+        }
+        held.clear();
+    }
+
+    /** The thread's track, under its process when that is known (else under one process for all threads). */
+    private long trackOf(ThreadState t) {
+        if (t.track < 0) {
+            Long pid = pidOf.get(t.trace + "/" + t.tid);
+            String pkey = THREADS;
+            if (pid != null && pid > 0) {
+                pkey = Long.toString(pid);
+                String pname = processName.get(t.trace + "/" + pid);
+                tracks.process(pkey, pname != null ? pname : pid == t.tid ? t.comm : null);
+            }
+            t.track = tracks.threadTrack(pkey, t.tid, t.comm);
+            t.processKey = pkey;
+        }
+        return t.track;
+    }
+
+    private long syscallTrack(ThreadState t) {
+        if (t.syscallTrack < 0) {
+            trackOf(t);
+            t.syscallTrack = tracks.apiTrack(t.processKey, t.tid, "syscalls");
+        }
+        return t.syscallTrack;
     }
 
     private void switchCpu(CtfEvent e) {
@@ -213,7 +320,7 @@ final class KernelMapper implements EventMapper {
                 long vec = e.getLong("vec", -1);
                 label = "softirq " + (vec >= 0 && vec < SOFTIRQS.length ? SOFTIRQS[(int) vec] : Long.toString(vec));
             }
-            stack.push(new Open(label, ts, null, interruptTrack(e, cpu)));
+            stack.push(new Open(label, ts, null, interruptTrack(e, cpu), null));
         } else if (stack.isEmpty()) {
             unmatched(e, ts);
             handlerExitsWithoutEntry++;
@@ -272,8 +379,8 @@ final class KernelMapper implements EventMapper {
             if (previous != null) {
                 closeSyscall(previous, ts, null); // its exit was lost
             }
-            long track = tracks.apiTrack(THREADS, lane.tid, "syscalls");
-            syscalls.put(key, new Open(call, ts, argsJson.of(e), track));
+            ThreadState owner = thread(e, lane.tid, lane.comm);
+            syscalls.put(key, new Open(call, ts, argsJson.of(e), -1, owner));
         } else {
             Open open = syscalls.remove(key);
             if (open == null) {
@@ -293,8 +400,8 @@ final class KernelMapper implements EventMapper {
         if (tail != null) {
             args = args.length() > 2 ? args.substring(0, args.length() - 1) + "," + tail + "}" : "{" + tail + "}";
         }
-        tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), call.track(), call.since(),
-                Math.max(0, end - call.since()), call.name(), Category.API, "syscall", 0, null, args));
+        write(call.owner(), true, tracks.sink.newId(Entity.SLICE), call.since(), Math.max(0, end - call.since()),
+                call.name(), Category.API, "syscall", args);
     }
 
     private void unmatched(CtfEvent e, long ts) {
@@ -357,8 +464,8 @@ final class KernelMapper implements EventMapper {
             default -> "{";
         };
         args = (args + (unfinished ? (args.length() > 1 ? "," : "") + "\"unfinished\":true" : "") + "}");
-        tracks.sink.slice(new Slice(t.sliceId, t.track, t.since, Math.max(0, end - t.since),
-                t.state, Category.STATE, "sched", 0, null, args.equals("{}") ? null : args));
+        write(t, false, t.sliceId, t.since, Math.max(0, end - t.since), t.state, Category.STATE, "sched",
+                args.equals("{}") ? null : args);
     }
 
     /** The stretch the lane's thread ran, up to {@code end}. */
@@ -392,7 +499,7 @@ final class KernelMapper implements EventMapper {
         String key = e.traceDir() + "/" + tid;
         ThreadState t = threads.get(key);
         if (t == null) {
-            t = new ThreadState(tracks.threadTrack(THREADS, tid, comm));
+            t = new ThreadState(e.traceDir(), tid, comm);
             threads.put(key, t);
         }
         return t;
@@ -425,6 +532,7 @@ final class KernelMapper implements EventMapper {
                         "{\"unfinished\":true}"));
             }
         }
+        release();
         if (syscallsOnUnknownThread > 0) {
             tracks.sink.skipped("system call events on a CPU before its first sched_switch (thread unknown)",
                     "start of trace", syscallsOnUnknownThread);
