@@ -103,7 +103,7 @@ final class KernelMapper implements EventMapper {
         }
     }
 
-    /** A system call or an interrupt handler in progress: name, start, entry fields, track. */
+    /** A system call (with its thread) or an interrupt handler (with its track) in progress. */
     private record Open(String name, long since, String args, long track, ThreadState owner) {}
 
     /** A thread's slice written once its process is known (see {@link #holding}). */
