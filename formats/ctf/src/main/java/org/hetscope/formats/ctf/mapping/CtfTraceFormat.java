@@ -19,7 +19,8 @@ import org.hetscope.model.TraceSink;
  * The {@code ctf} trace format: a CTF 1.8 or CTF 2 trace folder, or a folder (an LTTng session) holding several.
  * Known event families get meaningful records (libc heap, cyg-profile call stacks, statedump binaries, ROCm
  * profiler regions/kernels/copies/counters, Linux scheduler switches and wakeups as CPU lanes and thread
- * states, system calls and interrupt handlers); every other event becomes an instant with all its fields as args,
+ * states, system calls and interrupt handlers, kernel slab allocations as a live-bytes counter); every other
+ * event becomes an instant with all its fields as args,
  * on its thread's track when the event names a thread, else on its stream's track.
  */
 public final class CtfTraceFormat implements TraceFormat {
@@ -52,7 +53,8 @@ public final class CtfTraceFormat implements TraceFormat {
             }
             LibcHeapMapper heap = new LibcHeapMapper(tracks);
             List<EventMapper> mappers = List.of(heap, new CygProfileMapper(tracks, symbols),
-                    new StatedumpMapper(tracks), new RocmMapper(tracks), new KernelMapper(tracks, irqTraced(trace)));
+                    new StatedumpMapper(tracks), new RocmMapper(tracks), new KernelMapper(tracks, irqTraced(trace)),
+                    new KernelHeapMapper(tracks));
             ArgsJson args = new ArgsJson();
             progress.start("CTF events " + input.getFileName(), -1);
             sink.info("ctf.traces", Integer.toString(trace.traceDirs().size()));
