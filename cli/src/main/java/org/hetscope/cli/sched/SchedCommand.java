@@ -20,7 +20,7 @@ public final class SchedCommand implements Callable<Integer> {
     Path file;
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "20",
-            description = "Threads to list, most running first (default: ${DEFAULT-VALUE}).")
+            description = "Processes and threads to list, most running first (default: ${DEFAULT-VALUE}).")
     int threads;
 
     @Option(names = "--waits", paramLabel = "N", defaultValue = "10",
@@ -44,7 +44,8 @@ public final class SchedCommand implements Callable<Integer> {
                 return 1;
             }
             TablePrinter.print(System.out, output.style(),
-                    List.of(sched.cpus(), sched.threads(threads), sched.latencies(waits), sched.systemCalls(syscalls)));
+                    List.of(sched.cpus(), sched.processes(threads), sched.threads(threads), sched.latencies(waits),
+                            sched.systemCalls(syscalls)));
         }
         return 0;
     }

@@ -70,6 +70,23 @@ public final class Scheduling {
     }
 
     /**
+     * Per process (the thread group the trace named; threads of unknown process together under
+     * {@code threads (scheduler)}), most running first: threads, ns running, runnable and blocked, summed over its
+     * threads.
+     */
+    public Table processes(int limit) {
+        return store.query("processes", """
+                SELECT p.name AS process, p.pid, count(DISTINCT t.id) AS threads,
+                       coalesce(sum(s.dur) FILTER (WHERE s.name = 'running'), 0) AS running_ns,
+                       coalesce(sum(s.dur) FILTER (WHERE s.name = 'runnable'), 0) AS runnable_ns,
+                       coalesce(sum(s.dur) FILTER (WHERE s.name = 'blocked'), 0) AS blocked_ns
+                FROM slice s JOIN track t ON t.id = s.track_id JOIN process p ON p.id = t.process_id
+                WHERE s.source_category = 'sched' AND t.kind = 'thread'
+                GROUP BY p.id, p.name, p.pid
+                ORDER BY running_ns DESC, p.pid LIMIT ?""", limit);
+    }
+
+    /**
      * System calls by name, most total time first: calls, threads that made them, total, longest and 95th
      * percentile (an observed one) duration, and how many are unfinished (still open at the end of the trace, or
      * whose exit was lost).

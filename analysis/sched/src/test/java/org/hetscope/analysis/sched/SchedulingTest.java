@@ -179,6 +179,33 @@ class SchedulingTest {
     }
 
     @Test
+    void processTimesAreTheSumsOverTheirThreads() {
+        Map<Long, Long> pidOfProcess = new HashMap<>();
+        for (var p : model.processes) {
+            pidOfProcess.put(p.id(), p.pid());
+        }
+        Map<Long, long[]> expected = new HashMap<>(); // pid -> running, runnable, blocked
+        for (Slice s : model.slices) {
+            Track t = tracks.get(s.trackId());
+            if (!"sched".equals(s.sourceCategory()) || t.kind() != TrackKind.THREAD) {
+                continue;
+            }
+            long[] e = expected.computeIfAbsent(pidOfProcess.get(t.processId()), k -> new long[3]);
+            e[s.name().equals("running") ? 0 : s.name().equals("runnable") ? 1 : 2] += s.dur();
+        }
+        Table processes = new Scheduling(store).processes(10_000);
+        Map<String, Integer> c = columns(processes);
+        assertEquals(expected.size(), processes.size());
+        for (Object[] r : processes.rows()) {
+            long[] e = expected.get((Long) r[c.get("pid")]);
+            assertEquals(e[0], (Long) r[c.get("running_ns")]);
+            assertEquals(e[1], (Long) r[c.get("runnable_ns")]);
+            assertEquals(e[2], (Long) r[c.get("blocked_ns")]);
+        }
+        assertTrue(processes.size() > 5, "processes: " + processes.size());
+    }
+
+    @Test
     void systemCallTotalsAreTheSumsOfTheirSlices() {
         Map<String, long[]> expected = new HashMap<>(); // name -> calls, total, max, unfinished
         for (Slice s : model.slices) {
