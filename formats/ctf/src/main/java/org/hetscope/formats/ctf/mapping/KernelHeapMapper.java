@@ -27,7 +27,6 @@ final class KernelHeapMapper implements EventMapper {
     private static final class Heap {
         final LiveBlocks live = new LiveBlocks();
         final long track;
-        long bytes;
         long unknownFrees;
         String firstUnknown;
 
@@ -64,20 +63,15 @@ final class KernelHeapMapper implements EventMapper {
         long ts = e.timestampNs();
         Heap h = heap(e);
         if (alloc) {
-            long size = e.getLong("bytes_alloc", 0);
-            if (h.live.put(ptr, size, ts, 0)) {
-                h.bytes -= h.live.removedSize; // allocated again without a free seen (an event lost): replaced
-            }
-            h.bytes += size;
-        } else if (h.live.remove(ptr)) {
-            h.bytes -= h.live.removedSize;
-        } else {
+            // a pointer allocated again without a free seen (an event lost) replaces its block
+            h.live.put(ptr, e.getLong("bytes_alloc", 0), ts, 0);
+        } else if (!h.live.remove(ptr)) {
             if (h.unknownFrees++ == 0) {
                 h.firstUnknown = e.streamFile() + " at " + ts + " ns";
             }
             return false;
         }
-        tracks.sink.counter(new CounterSample(h.track, ts, h.bytes));
+        tracks.sink.counter(new CounterSample(h.track, ts, h.live.bytes()));
         return false;
     }
 
@@ -96,7 +90,7 @@ final class KernelHeapMapper implements EventMapper {
     public void finish(long endNs) {
         for (Map.Entry<Path, Heap> en : heaps.entrySet()) {
             Heap h = en.getValue();
-            tracks.sink.info("ctf.kernel_heap.live_bytes_at_end." + en.getKey().getFileName(), Long.toString(h.bytes));
+            tracks.sink.info("ctf.kernel_heap.live_bytes_at_end." + en.getKey().getFileName(), Long.toString(h.live.bytes()));
             if (h.unknownFrees > 0) {
                 tracks.sink.skipped("kernel free of a block allocated before tracing", h.firstUnknown,
                         h.unknownFrees);

@@ -45,7 +45,6 @@ final class LibcHeapMapper implements EventMapper {
         final LiveBlocks live = new LiveBlocks();
         /** Lanes in use: each live block gets the lowest free one as its depth, so overlaps never share a row. */
         final BitSet lanes = new BitSet();
-        long bytes;
         long counterTrack;
         long sliceTrack;
     }
@@ -62,7 +61,7 @@ final class LibcHeapMapper implements EventMapper {
         }
         long ts = e.timestampNs();
         Heap h = heap(e);
-        long before = h.bytes;
+        long before = h.live.bytes();
         switch (call) {
             case MALLOC, MEMALIGN -> allocate(h, e.getLong("ptr"), e.getLong("size"), ts);
             case CALLOC -> allocate(h, e.getLong("ptr"), e.getLong("nmemb") * e.getLong("size"), ts);
@@ -82,8 +81,8 @@ final class LibcHeapMapper implements EventMapper {
             }
             default -> release(h, e.getLong("ptr"), ts, e);
         }
-        if (h.bytes != before) {
-            tracks.sink.counter(new CounterSample(h.counterTrack, ts, h.bytes));
+        if (h.live.bytes() != before) {
+            tracks.sink.counter(new CounterSample(h.counterTrack, ts, h.live.bytes()));
         }
         return true;
     }
@@ -138,10 +137,8 @@ final class LibcHeapMapper implements EventMapper {
         int lane = h.lanes.nextClearBit(0);
         h.lanes.set(lane);
         if (h.live.put(ptr, size, ts, lane)) {
-            h.bytes -= h.live.removedSize; // a pointer handed out twice: the first block was freed unseen
-            h.lanes.clear(h.live.removedLane);
+            h.lanes.clear(h.live.removedLane); // a pointer handed out twice: the first block was freed unseen
         }
-        h.bytes += size;
     }
 
     private void release(Heap h, long ptr, long ts, CtfEvent e) {
@@ -155,7 +152,6 @@ final class LibcHeapMapper implements EventMapper {
             }
             return;
         }
-        h.bytes -= live.removedSize;
         h.lanes.clear(live.removedLane);
         slice(h, ptr, live.removedSize, live.removedStart, live.removedLane, ts, true);
     }
@@ -178,14 +174,14 @@ final class LibcHeapMapper implements EventMapper {
             tracks.sink.skipped("free/realloc of a pointer allocated before tracing", firstUnknown, unknownFrees);
         }
         for (Map.Entry<String, Heap> en : heaps.entrySet()) {
-            tracks.sink.info("ctf.heap.live_bytes_at_end." + en.getKey(), Long.toString(en.getValue().bytes));
+            tracks.sink.info("ctf.heap.live_bytes_at_end." + en.getKey(), Long.toString(en.getValue().live.bytes()));
         }
     }
 
     /** Live bytes at the end per process key (for tests and the info table). */
     Map<String, Long> liveBytes() {
         Map<String, Long> m = new HashMap<>();
-        heaps.forEach((k, v) -> m.put(k, v.bytes));
+        heaps.forEach((k, v) -> m.put(k, v.live.bytes()));
         return m;
     }
 }

@@ -12,6 +12,8 @@ final class LiveBlocks {
     private long[] starts = new long[1024];
     private int[] lanes = new int[1024];
     private int count;
+    /** Sum of the live blocks' sizes: what a heap counter shows. */
+    private long bytes;
 
     // Result of the last remove(): valid until the next call.
     long removedSize;
@@ -20,6 +22,11 @@ final class LiveBlocks {
 
     int size() {
         return count;
+    }
+
+    /** Bytes in the live blocks. */
+    long bytes() {
+        return bytes;
     }
 
     /** Stores a block; if the pointer was live already, returns true and leaves the old one in removed*. */
@@ -40,10 +47,13 @@ final class LiveBlocks {
             }
             i = (i + 1) & mask;
         }
-        if (!replaced) {
+        if (replaced) {
+            bytes -= removedSize;
+        } else {
             keys[i] = ptr;
             count++;
         }
+        bytes += size;
         sizes[i] = size;
         starts[i] = start;
         lanes[i] = lane;
@@ -68,6 +78,7 @@ final class LiveBlocks {
         removedStart = starts[i];
         removedLane = lanes[i];
         count--;
+        bytes -= removedSize;
         // Backward-shift deletion: move later members of the probe run into the hole so lookups need no tombstones.
         int hole = i;
         int j = i;
