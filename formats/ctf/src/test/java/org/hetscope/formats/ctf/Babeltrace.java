@@ -23,6 +23,18 @@ final class Babeltrace {
         }
     }
 
+    /**
+     * The events of {@code trace} with the host name its metadata declares taken off each line, or null when
+     * babeltrace2 cannot read it.
+     */
+    static List<Line> read(Path trace) throws Exception {
+        String host;
+        try (CtfTrace t = CtfTrace.open(trace)) {
+            host = t.metadata().get(0).env.get("hostname");
+        }
+        return read(trace, host);
+    }
+
     /** The events of {@code trace}, or null when babeltrace2 cannot read it. */
     static List<Line> read(Path trace, String hostname) throws IOException, InterruptedException {
         Path out = Files.createTempFile("bt2-", ".txt");

@@ -31,11 +31,7 @@ class KernelHeapTest {
     void liveBytesFollowAllocationsAndFrees() throws Exception {
         Path dir = Fixtures.ctf("bug446190");
         Assumptions.assumeTrue(Babeltrace.available(), "babeltrace2 not installed");
-        String host;
-        try (CtfTrace t = CtfTrace.open(dir)) {
-            host = t.metadata().get(0).env.get("hostname");
-        }
-        List<Babeltrace.Line> lines = Babeltrace.read(dir, host);
+        List<Babeltrace.Line> lines = Babeltrace.read(dir);
         assertNotNull(lines);
         Map<Long, Long> live = new HashMap<>();
         long bytes = 0;

@@ -49,11 +49,7 @@ class KernelMappingTest {
     void cpuLanesAndThreadStatesFollowTheSwitchesBabeltraceShows(String fixture) throws Exception {
         Path dir = Fixtures.ctf(fixture);
         Assumptions.assumeTrue(Babeltrace.available(), "babeltrace2 not installed");
-        String host;
-        try (CtfTrace t = CtfTrace.open(dir)) {
-            host = t.metadata().get(0).env.get("hostname");
-        }
-        List<Babeltrace.Line> lines = Babeltrace.read(dir, host);
+        List<Babeltrace.Line> lines = Babeltrace.read(dir);
         assertNotNull(lines);
         long end = Long.MIN_VALUE;
         List<Raw> raw = new ArrayList<>();
