@@ -1,7 +1,11 @@
 package org.hetscope.formats.ctf.mapping;
 
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.hetscope.formats.ctf.CtfEvent;
@@ -57,36 +61,57 @@ final class KernelMapper implements EventMapper {
     private static final String RUNNABLE = "runnable";
     private static final String BLOCKED = "blocked";
 
+    /** Thread slices held back at most, waiting to learn which process each thread belongs to (~30 MB). */
+    private static final int MAX_HELD = 1 << 18;
+
+    private static final String[] SOFTIRQS = {"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+        "SCHED", "HRTIMER", "RCU"};
+
     private final TrackRegistry tracks;
     /** Trace folders whose metadata declares interrupt events, so that interrupt context is known. */
     private final Set<Path> irqTraced;
-    private final Map<String, Lane> cpus = new HashMap<>();
-    private final Map<Path, Long> cpuParents = new HashMap<>();
-    /** Interrupt handlers running per CPU ("trace/cpu"), innermost last. */
-    private final Map<String, java.util.ArrayDeque<Open>> handlers = new HashMap<>();
-    /** System calls in progress per thread ("trace/tid"). */
-    private final Map<String, Open> syscalls = new HashMap<>();
+    private final Map<Path, Kernel> kernels = new LinkedHashMap<>();
+    /** The kernel of the last event: events come in long runs from one trace. */
+    private Kernel last;
     private final ArgsJson argsJson = new ArgsJson();
-    /** Process (thread group) of each thread ("trace/tid"), from the statedump, forks, or perf's fields. */
-    private final Map<String, Long> pidOf = new HashMap<>();
-    /** Command of each process's main thread ("trace/pid"), from the statedump. */
-    private final Map<String, String> processName = new HashMap<>();
     /**
      * Thread slices are held back at first, so that their tracks go under the right process: until LTTng's
      * statedump, which names every thread's process, has ended; without one (perf learns a thread's process only
      * when it runs), until {@link #MAX_HELD} slices or the end of the trace.
      */
     private boolean holding = true;
-    private final java.util.List<Held> held = new java.util.ArrayList<>();
+    private final List<Held> held = new ArrayList<>();
     private long syscallsOnUnknownThread;
     private long exitsWithoutEntry;
     private long handlerExitsWithoutEntry;
     private String firstUnmatched;
     private long wakeupsInInterrupts;
-    private final Map<String, ThreadState> threads = new HashMap<>();
     private long unknownCpuStarts;
     private long lostSwitches;
     private String firstLost;
+
+    /** What one trace's kernel is doing: its CPUs, threads, handlers and calls in progress, and processes. */
+    private static final class Kernel {
+        final Path dir;
+        final boolean irqTraced;
+        /** The track holding the CPU lanes, once one exists. */
+        Long cpuParent;
+        final Map<Long, Lane> cpus = new HashMap<>();
+        final Map<Long, ThreadState> threads = new HashMap<>();
+        /** Interrupt handlers running per CPU, innermost first. */
+        final Map<Long, ArrayDeque<Handler>> handlers = new HashMap<>();
+        /** System calls in progress per thread. */
+        final Map<Long, Call> syscalls = new HashMap<>();
+        /** Process (thread group) of each thread, from the statedump, forks, or perf's fields. */
+        final Map<Long, Long> pidOf = new HashMap<>();
+        /** Command of each process's main thread, from the statedump. */
+        final Map<Long, String> processName = new HashMap<>();
+
+        Kernel(Path dir, boolean irqTraced) {
+            this.dir = dir;
+            this.irqTraced = irqTraced;
+        }
+    }
 
     /** What runs on one CPU since when. */
     private static final class Lane {
@@ -103,22 +128,19 @@ final class KernelMapper implements EventMapper {
         }
     }
 
-    /** A system call (with its thread) or an interrupt handler (with its track) in progress. */
-    private record Open(String name, long since, String args, long track, ThreadState owner) {}
+    /** An interrupt handler in progress on a CPU. */
+    private record Handler(String label, long since, long track) {}
+
+    /** A system call in progress in a thread, with its entry's fields. */
+    private record Call(String name, long since, String args, ThreadState owner) {}
 
     /** A thread's slice written once its process is known (see {@link #holding}). */
     private record Held(ThreadState thread, boolean syscall, long id, long ts, long dur, String name,
                         Category category, String source, String args) {}
 
-    /** Thread slices held back at most, waiting to learn which process each thread belongs to (~30 MB). */
-    private static final int MAX_HELD = 1 << 18;
-
-    private static final String[] SOFTIRQS = {"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-        "SCHED", "HRTIMER", "RCU"};
-
     /** One thread's current state since when. */
     private static final class ThreadState {
-        final Path trace;
+        final Kernel kernel;
         final long tid;
         final String comm;
         /** The thread's track and its system call track, made on first use (-1 before). */
@@ -132,8 +154,8 @@ final class KernelMapper implements EventMapper {
         long cpu = -1;
         long prevState;
 
-        ThreadState(Path trace, long tid, String comm) {
-            this.trace = trace;
+        ThreadState(Kernel kernel, long tid, String comm) {
+            this.kernel = kernel;
             this.tid = tid;
             this.comm = comm;
         }
@@ -170,34 +192,35 @@ final class KernelMapper implements EventMapper {
         if (!name.startsWith("sched_")) {
             return false;
         }
+        Kernel k = kernel(e);
         if (e.has("perf_tid")) {
             // perf names the current task's thread group in every event
-            pidOf.putIfAbsent(e.traceDir() + "/" + e.getLong("perf_tid"), e.getLong("perf_pid", -1));
+            k.pidOf.putIfAbsent(e.getLong("perf_tid"), e.getLong("perf_pid", -1));
         }
         switch (name) {
             case "sched_switch" -> {
                 if (!e.has("next_comm")) {
                     return false;
                 }
-                switchCpu(e);
+                switchCpu(k, e);
             }
             case "sched_wakeup", "sched_waking", "sched_wakeup_new" -> {
                 long tid = e.getLong("tid", e.getLong("pid", -1));
                 if (tid <= 0) {
                     return tid == 0; // the idle task is always runnable; anything without a tid is not ours
                 }
-                ThreadState t = thread(e, tid, e.getString("comm"));
+                ThreadState t = thread(k, tid, e.getString("comm"));
                 boolean wasBlocked = BLOCKED.equals(t.state);
                 if (t.state == null || wasBlocked) {
                     move(t, RUNNABLE, e.timestampNs());
                 }
                 if (wasBlocked) {
-                    wakeupFlow(e, t);
+                    wakeupFlow(k, e, t);
                 }
             }
             case "sched_process_fork" -> {
                 if (e.has("child_tid")) { // LTTng: child_pid is the thread group (perf's child_pid is the tid)
-                    pidOf.put(e.traceDir() + "/" + e.getLong("child_tid"), e.getLong("child_pid", -1));
+                    k.pidOf.put(e.getLong("child_tid"), e.getLong("child_pid", -1));
                 }
                 return false;
             }
@@ -208,14 +231,23 @@ final class KernelMapper implements EventMapper {
         return true;
     }
 
+    private Kernel kernel(CtfEvent e) {
+        Path dir = e.traceDir();
+        if (last == null || last.dir != dir) {
+            last = kernels.computeIfAbsent(dir, d -> new Kernel(d, irqTraced.contains(d)));
+        }
+        return last;
+    }
+
     private void statedump(CtfEvent e, String name) {
         if (name.equals("lttng_statedump_process_state")) {
             long tid = e.getLong("tid", -1);
             long pid = e.getLong("pid", -1);
             if (tid > 0 && pid > 0) {
-                pidOf.put(e.traceDir() + "/" + tid, pid);
+                Kernel k = kernel(e);
+                k.pidOf.put(tid, pid);
                 if (tid == pid) {
-                    processName.put(e.traceDir() + "/" + pid, e.getString("name"));
+                    k.processName.put(pid, e.getString("name"));
                 }
             }
         } else if (name.equals("lttng_statedump_end")) {
@@ -249,11 +281,11 @@ final class KernelMapper implements EventMapper {
     /** The thread's track, under its process when that is known (else under one process for all threads). */
     private long trackOf(ThreadState t) {
         if (t.track < 0) {
-            Long pid = pidOf.get(t.trace + "/" + t.tid);
+            Long pid = t.kernel.pidOf.get(t.tid);
             String pkey = THREADS;
             if (pid != null && pid > 0) {
                 pkey = Long.toString(pid);
-                String pname = processName.get(t.trace + "/" + pid);
+                String pname = t.kernel.processName.get(pid);
                 tracks.process(pkey, pname != null ? pname : pid == t.tid ? t.comm : null);
             }
             t.track = tracks.threadTrack(pkey, t.tid, t.comm);
@@ -270,12 +302,12 @@ final class KernelMapper implements EventMapper {
         return t.syscallTrack;
     }
 
-    private void switchCpu(CtfEvent e) {
+    private void switchCpu(Kernel k, CtfEvent e) {
         long ts = e.timestampNs();
         long cpu = cpu(e);
         long prev = e.getLong("prev_tid", e.getLong("prev_pid", -1));
         long next = e.getLong("next_tid", e.getLong("next_pid", -1));
-        Lane lane = lane(e, cpu);
+        Lane lane = lane(k, cpu);
         if (lane.tid < 0) {
             if (prev > 0) {
                 unknownCpuStarts++; // prev ran since before this CPU's first switch
@@ -293,13 +325,13 @@ final class KernelMapper implements EventMapper {
         lane.comm = e.getString("next_comm");
         lane.prio = e.getLong("next_prio", 0);
         if (prev > 0) {
-            ThreadState p = thread(e, prev, e.getString("prev_comm"));
+            ThreadState p = thread(k, prev, e.getString("prev_comm"));
             long state = e.getLong("prev_state", 0);
             p.prevState = state;
             move(p, preempted(state) ? RUNNABLE : BLOCKED, ts);
         }
         if (next > 0) {
-            ThreadState n = thread(e, next, lane.comm);
+            ThreadState n = thread(k, next, lane.comm);
             move(n, RUNNING, ts);
             n.cpu = cpu;
         }
@@ -307,10 +339,10 @@ final class KernelMapper implements EventMapper {
 
     /** An interrupt handler starts or ends on its CPU; handlers nest (a hard interrupt within a soft one). */
     private void interrupt(CtfEvent e, String name) {
+        Kernel k = kernel(e);
         long cpu = cpu(e);
         long ts = e.timestampNs();
-        java.util.ArrayDeque<Open> stack = handlers.computeIfAbsent(e.traceDir() + "/" + cpu,
-                k -> new java.util.ArrayDeque<>());
+        ArrayDeque<Handler> stack = k.handlers.computeIfAbsent(cpu, c -> new ArrayDeque<>());
         if (name.endsWith("_entry")) {
             String label;
             if (name.startsWith("irq")) {
@@ -320,19 +352,24 @@ final class KernelMapper implements EventMapper {
                 long vec = e.getLong("vec", -1);
                 label = "softirq " + (vec >= 0 && vec < SOFTIRQS.length ? SOFTIRQS[(int) vec] : Long.toString(vec));
             }
-            stack.push(new Open(label, ts, null, interruptTrack(e, cpu), null));
+            stack.push(new Handler(label, ts, interruptTrack(k, cpu)));
         } else if (stack.isEmpty()) {
             unmatched(e, ts);
             handlerExitsWithoutEntry++;
         } else {
-            Open h = stack.pop();
-            tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), h.track(), h.since(), ts - h.since(),
-                    h.name(), Category.OTHER, "interrupt", stack.size(), null, null));
+            Handler h = stack.pop();
+            emit(h, ts, stack.size(), null);
         }
     }
 
-    private long interruptTrack(CtfEvent e, long cpu) {
-        Lane lane = lane(e, cpu);
+    /** A handler's slice up to {@code end}, at the depth of the handlers it interrupted. */
+    private void emit(Handler h, long end, int depth, String args) {
+        tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), h.track(), h.since(), Math.max(0, end - h.since()),
+                h.label(), Category.OTHER, "interrupt", depth, null, args));
+    }
+
+    private long interruptTrack(Kernel k, long cpu) {
+        Lane lane = lane(k, cpu);
         if (lane.interrupts < 0) {
             lane.interrupts = tracks.sink.newId(Entity.TRACK);
             // generic, not cpu: a query for kind 'cpu' gets the lanes alone
@@ -340,11 +377,6 @@ final class KernelMapper implements EventMapper {
                     null, null, 0, null));
         }
         return lane.interrupts;
-    }
-
-    private boolean inInterrupt(CtfEvent e, long cpu) {
-        java.util.ArrayDeque<Open> stack = handlers.get(e.traceDir() + "/" + cpu);
-        return stack != null && !stack.isEmpty();
     }
 
     /**
@@ -367,22 +399,20 @@ final class KernelMapper implements EventMapper {
             return false;
         }
         long ts = e.timestampNs();
-        long cpu = cpu(e);
-        Lane lane = cpus.get(e.traceDir() + "/" + cpu);
+        Kernel k = kernel(e);
+        Lane lane = k.cpus.get(cpu(e));
         if (lane == null || lane.tid <= 0) {
             syscallsOnUnknownThread++; // before the CPU's first switch: whose call this is is unknown
             return true;
         }
-        String key = e.traceDir() + "/" + lane.tid;
         if (entry) {
-            Open previous = syscalls.remove(key);
+            Call previous = k.syscalls.remove(lane.tid);
             if (previous != null) {
                 closeSyscall(previous, ts, null); // its exit was lost
             }
-            ThreadState owner = thread(e, lane.tid, lane.comm);
-            syscalls.put(key, new Open(call, ts, argsJson.of(e), -1, owner));
+            k.syscalls.put(lane.tid, new Call(call, ts, argsJson.of(e), thread(k, lane.tid, lane.comm)));
         } else {
-            Open open = syscalls.remove(key);
+            Call open = k.syscalls.remove(lane.tid);
             if (open == null) {
                 unmatched(e, ts);
                 exitsWithoutEntry++;
@@ -394,7 +424,7 @@ final class KernelMapper implements EventMapper {
     }
 
     /** Writes a system call's slice; {@code ret} null when its exit was not seen. */
-    private void closeSyscall(Open call, long end, Long ret) {
+    private void closeSyscall(Call call, long end, Long ret) {
         String args = call.args();
         String tail = ret == null ? "\"unfinished\":true" : ret == Long.MIN_VALUE ? null : "\"ret\":" + ret;
         if (tail != null) {
@@ -411,22 +441,22 @@ final class KernelMapper implements EventMapper {
     }
 
     /** The flow from the thread running where the wakeup was recorded to the thread it woke. */
-    private void wakeupFlow(CtfEvent e, ThreadState woken) {
+    private void wakeupFlow(Kernel k, CtfEvent e, ThreadState woken) {
         long cpu = cpu(e);
-        String key = e.traceDir() + "/" + cpu;
-        Lane lane = cpus.get(key);
+        Lane lane = k.cpus.get(cpu);
         if (lane == null || lane.tid <= 0) {
             return; // the idle task or an unknown thread: no running slice to start from
         }
         FlowRule rule = FlowRule.TIME;
-        if (irqTraced.contains(e.traceDir())) {
-            if (inInterrupt(e, cpu)) {
+        if (k.irqTraced) {
+            ArrayDeque<Handler> stack = k.handlers.get(cpu);
+            if (stack != null && !stack.isEmpty()) {
                 wakeupsInInterrupts++;
                 return;
             }
             rule = FlowRule.SOURCE;
         }
-        ThreadState waker = threads.get(e.traceDir() + "/" + lane.tid);
+        ThreadState waker = k.threads.get(lane.tid);
         if (waker != null && RUNNING.equals(waker.state)) {
             tracks.sink.flow(new Flow(tracks.sink.newId(Entity.FLOW), waker.sliceId, woken.sliceId, "wakeup", null,
                     rule));
@@ -475,64 +505,60 @@ final class KernelMapper implements EventMapper {
                 "{\"tid\":" + lane.tid + ",\"prio\":" + lane.prio + (unfinished ? ",\"unfinished\":true}" : "}")));
     }
 
-    private Lane lane(CtfEvent e, long cpu) {
-        String key = e.traceDir() + "/" + cpu;
-        Lane lane = cpus.get(key);
+    private Lane lane(Kernel k, long cpu) {
+        Lane lane = k.cpus.get(cpu);
         if (lane == null) {
             // the CPUs of a trace under one parent, ordered by number (sort_index orders siblings)
-            Long parent = cpuParents.get(e.traceDir());
-            if (parent == null) {
-                parent = tracks.sink.newId(Entity.TRACK);
-                tracks.sink.track(Track.of(parent, null, TrackKind.GENERIC, "CPUs"));
-                cpuParents.put(e.traceDir(), parent);
+            if (k.cpuParent == null) {
+                k.cpuParent = tracks.sink.newId(Entity.TRACK);
+                tracks.sink.track(Track.of(k.cpuParent, null, TrackKind.GENERIC, "CPUs"));
             }
             long id = tracks.sink.newId(Entity.TRACK);
-            tracks.sink.track(new Track(id, parent, TrackKind.CPU, cpu < 0 ? "CPU ?" : "CPU " + cpu, null, null, null,
-                    null, (int) Math.max(0, cpu), null));
+            tracks.sink.track(new Track(id, k.cpuParent, TrackKind.CPU, cpu < 0 ? "CPU ?" : "CPU " + cpu, null, null,
+                    null, null, (int) Math.max(0, cpu), null));
             lane = new Lane(id);
-            cpus.put(key, lane);
+            k.cpus.put(cpu, lane);
         }
         return lane;
     }
 
-    private ThreadState thread(CtfEvent e, long tid, String comm) {
-        String key = e.traceDir() + "/" + tid;
-        ThreadState t = threads.get(key);
+    private ThreadState thread(Kernel k, long tid, String comm) {
+        ThreadState t = k.threads.get(tid);
         if (t == null) {
-            t = new ThreadState(e.traceDir(), tid, comm);
-            threads.put(key, t);
+            t = new ThreadState(k, tid, comm);
+            k.threads.put(tid, t);
         }
         return t;
     }
 
     @Override
     public void finish(long endNs) {
-        for (Lane lane : cpus.values()) {
-            if (lane.tid > 0) {
-                emit(lane, endNs, true);
+        for (Kernel k : kernels.values()) {
+            for (Lane lane : k.cpus.values()) {
+                if (lane.tid > 0) {
+                    emit(lane, endNs, true);
+                }
+            }
+            for (ThreadState t : k.threads.values()) {
+                if (t.state != null) {
+                    emit(t, endNs, true);
+                }
+            }
+            for (Call call : k.syscalls.values()) {
+                closeSyscall(call, endNs, null);
+            }
+            for (ArrayDeque<Handler> stack : k.handlers.values()) {
+                while (!stack.isEmpty()) {
+                    Handler h = stack.pop();
+                    emit(h, endNs, stack.size(), "{\"unfinished\":true}");
+                }
             }
         }
-        for (ThreadState t : threads.values()) {
-            if (t.state != null) {
-                emit(t, endNs, true);
-            }
-        }
+        release();
         if (unknownCpuStarts > 0) {
             tracks.sink.skipped("CPU time before a CPU's first sched_switch (thread unknown until then)",
                     "start of trace", unknownCpuStarts);
         }
-        for (Open call : syscalls.values()) {
-            closeSyscall(call, endNs, null);
-        }
-        for (java.util.ArrayDeque<Open> stack : handlers.values()) {
-            while (!stack.isEmpty()) {
-                Open h = stack.pop();
-                tracks.sink.slice(new Slice(tracks.sink.newId(Entity.SLICE), h.track(), h.since(),
-                        Math.max(0, endNs - h.since()), h.name(), Category.OTHER, "interrupt", stack.size(), null,
-                        "{\"unfinished\":true}"));
-            }
-        }
-        release();
         if (syscallsOnUnknownThread > 0) {
             tracks.sink.skipped("system call events on a CPU before its first sched_switch (thread unknown)",
                     "start of trace", syscallsOnUnknownThread);
