@@ -83,8 +83,9 @@ final class KernelMapper implements EventMapper {
     private final List<Held> held = new ArrayList<>();
     private long syscallsOnUnknownThread;
     private long exitsWithoutEntry;
+    private String firstExitWithoutEntry;
     private long handlerExitsWithoutEntry;
-    private String firstUnmatched;
+    private String firstHandlerExitWithoutEntry;
     private long wakeupsInInterrupts;
     private long unknownCpuStarts;
     private long lostSwitches;
@@ -314,7 +315,7 @@ final class KernelMapper implements EventMapper {
             }
         } else {
             if (lane.tid != prev && lostSwitches++ == 0) {
-                firstLost = e.streamFile() + " at " + ts + " ns";
+                firstLost = where(e, ts);
             }
             if (lane.tid > 0) {
                 emit(lane, ts, false);
@@ -354,8 +355,9 @@ final class KernelMapper implements EventMapper {
             }
             stack.push(new Handler(label, ts, interruptTrack(k, cpu)));
         } else if (stack.isEmpty()) {
-            unmatched(e, ts);
-            handlerExitsWithoutEntry++;
+            if (handlerExitsWithoutEntry++ == 0) {
+                firstHandlerExitWithoutEntry = where(e, ts);
+            }
         } else {
             Handler h = stack.pop();
             emit(h, ts, stack.size(), null);
@@ -414,8 +416,9 @@ final class KernelMapper implements EventMapper {
         } else {
             Call open = k.syscalls.remove(lane.tid);
             if (open == null) {
-                unmatched(e, ts);
-                exitsWithoutEntry++;
+                if (exitsWithoutEntry++ == 0) {
+                    firstExitWithoutEntry = where(e, ts);
+                }
             } else {
                 closeSyscall(open, ts, e.getLong("ret", Long.MIN_VALUE));
             }
@@ -434,10 +437,8 @@ final class KernelMapper implements EventMapper {
                 call.name(), Category.API, "syscall", args);
     }
 
-    private void unmatched(CtfEvent e, long ts) {
-        if (firstUnmatched == null) {
-            firstUnmatched = e.streamFile() + " at " + ts + " ns";
-        }
+    private static String where(CtfEvent e, long ts) {
+        return e.streamFile() + " at " + ts + " ns";
     }
 
     /** The flow from the thread running where the wakeup was recorded to the thread it woke. */
@@ -564,10 +565,11 @@ final class KernelMapper implements EventMapper {
                     "start of trace", syscallsOnUnknownThread);
         }
         if (exitsWithoutEntry > 0) {
-            tracks.sink.skipped("system call exit without its entry", firstUnmatched, exitsWithoutEntry);
+            tracks.sink.skipped("system call exit without its entry", firstExitWithoutEntry, exitsWithoutEntry);
         }
         if (handlerExitsWithoutEntry > 0) {
-            tracks.sink.skipped("interrupt handler exit without its entry", firstUnmatched, handlerExitsWithoutEntry);
+            tracks.sink.skipped("interrupt handler exit without its entry", firstHandlerExitWithoutEntry,
+                    handlerExitsWithoutEntry);
         }
         if (wakeupsInInterrupts > 0) {
             tracks.sink.skipped("wakeup flows not drawn: woken from interrupt context (no thread woke it)",
