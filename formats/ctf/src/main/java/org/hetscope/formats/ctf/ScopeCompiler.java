@@ -48,7 +48,11 @@ import org.objectweb.asm.MethodVisitor;
  * events (see {@link CompiledTrace}).
  */
 final class ScopeCompiler {
-    /** Generated methods above this size are not compiled by the JIT (HugeMethodLimit); the interpreter is kept. */
+    /**
+     * Largest generated class kept, in bytes: its one real method must stay under the JIT's HugeMethodLimit (8,000
+     * bytecode bytes), above which it would run interpreted; the class's constant pool and header count too, so the
+     * bound errs on the side of keeping the interpreter.
+     */
     static final int MAX_BYTECODE = 7000;
 
     private static final String DECODER = "org/hetscope/formats/ctf/StreamDecoder";
