@@ -8,6 +8,7 @@ import org.jocl.cl_context;
 import org.jocl.cl_device_id;
 import org.jocl.cl_event;
 import org.jocl.cl_kernel;
+import org.jocl.cl_mem;
 import org.jocl.cl_platform_id;
 import org.jocl.cl_program;
 
@@ -62,6 +63,33 @@ final class ClInfo {
             cl_platform_id p = new cl_platform_id();
             CL.clGetDeviceInfo(d, CL.CL_DEVICE_PLATFORM, Sizeof.cl_platform_id, Pointer.to(p), null);
             return p.getNativePointer();
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * A {@code clGetMemObjectInfo} or (with {@code image}) {@code clGetImageInfo} value of {@code size} bytes
+     * (4 for cl_uint/cl_mem_object_type, 8 for size_t, handles and flags), as a long; 0 when the query fails.
+     */
+    static long memLong(cl_mem m, int param, int size, boolean image) {
+        try {
+            if (size == Sizeof.cl_uint) {
+                int[] i = new int[1];
+                if (image) {
+                    CL.clGetImageInfo(m, param, Sizeof.cl_uint, Pointer.to(i), null);
+                } else {
+                    CL.clGetMemObjectInfo(m, param, Sizeof.cl_uint, Pointer.to(i), null);
+                }
+                return i[0] & 0xFFFFFFFFL;
+            }
+            long[] v = new long[1];
+            if (image) {
+                CL.clGetImageInfo(m, param, Sizeof.cl_ulong, Pointer.to(v), null);
+            } else {
+                CL.clGetMemObjectInfo(m, param, Sizeof.cl_ulong, Pointer.to(v), null);
+            }
+            return v[0];
         } catch (RuntimeException e) {
             return 0;
         }

@@ -239,7 +239,46 @@ public final class Hooks {
                     ByteBuffer b = r.begin(start, MEM_CREATE, 72);
                     if (b != null) {
                         b.putLong(r.seqNow()).putLong(ptr(ret)).putLong(ptr(ctx)).putLong(flags).putLong(size)
-                                .putLong(0).putLong(0);
+                                .putLong(0).putLong(0).putInt(CL.CL_MEM_OBJECT_BUFFER).putInt(0);
+                        r.commit();
+                    }
+                }
+            }
+        } catch (Throwable e) {
+            Tracer.internalError(e);
+        } finally {
+            r.depth--;
+        }
+    }
+
+    /**
+     * Memory objects other than plain buffers (sub-buffers, images, pipes, GL objects): what they are, their size,
+     * and for a sub-buffer its parent and origin, asked of OpenCL once they exist, so every creator and every
+     * JOCL overload is covered the same way.
+     */
+    public static void memObject(HostRecorder r, long start, int fn, cl_mem ret, Throwable t, Object[] args) {
+        try {
+            if (start >= 0) {
+                int[] err = args.length > 0 && args[args.length - 1] instanceof int[] e ? e : null;
+                int st = objectStatus(t, ret, err);
+                r.apiCall(start, System.nanoTime(), fn, st);
+                if (ret != null && st == CL.CL_SUCCESS) {
+                    long type = ClInfo.memLong(ret, CL.CL_MEM_TYPE, 4, false);
+                    long size = ClInfo.memLong(ret, CL.CL_MEM_SIZE, 8, false);
+                    long ctx = ClInfo.memLong(ret, CL.CL_MEM_CONTEXT, 8, false);
+                    long flags = ClInfo.memLong(ret, CL.CL_MEM_FLAGS, 8, false);
+                    long parent = ClInfo.memLong(ret, CL.CL_MEM_ASSOCIATED_MEMOBJECT, 8, false);
+                    long origin = parent == 0 ? 0 : ClInfo.memLong(ret, CL.CL_MEM_OFFSET, 8, false);
+                    int element = 0;
+                    if (type != CL.CL_MEM_OBJECT_BUFFER && type != CL.CL_MEM_OBJECT_PIPE) {
+                        element = (int) ClInfo.memLong(ret, CL.CL_IMAGE_ELEMENT_SIZE, 8, true);
+                        Tracer.IMAGE_ELEMENT_BYTES.put(ptr(ret), element);
+                    }
+                    Tracer.MEM_REFS.put(ptr(ret), new AtomicInteger(1));
+                    ByteBuffer b = r.begin(start, MEM_CREATE, 72);
+                    if (b != null) {
+                        b.putLong(r.seqNow()).putLong(ptr(ret)).putLong(ctx).putLong(flags).putLong(size)
+                                .putLong(parent).putLong(origin).putInt((int) type).putInt(element);
                         r.commit();
                     }
                 }
@@ -261,6 +300,7 @@ public final class Hooks {
                     int left = refs == null ? -1 : refs.addAndGet(delta);
                     if (left == 0) {
                         Tracer.MEM_REFS.remove(ptr(mem), refs);
+                        Tracer.IMAGE_ELEMENT_BYTES.remove(ptr(mem));
                     }
                     ByteBuffer b = r.begin(start, delta < 0 ? MEM_RELEASE : MEM_RETAIN, 40);
                     if (b != null) {
@@ -487,22 +527,29 @@ public final class Hooks {
                            long dstOffset, boolean blocking, int waits, cl_event ev, boolean mine) {
         try {
             if (start >= 0) {
-                long end = System.nanoTime();
-                int st = status(t, ret);
-                r.apiCall(start, end, fn, st);
-                long command = ok(t, ret, ev) ? submit(q, ev, mine, type, start, end) : 0;
-                ByteBuffer b = r.begin(start, ENQUEUE_MEM, 96);
-                if (b != null) {
-                    b.putLong(r.seqNow()).putLong(command).putLong(ptr(q)).putShort((short) type)
-                            .put((byte) direction).putLong(ptr(src)).putLong(ptr(dst)).putLong(bytes)
-                            .putLong(srcOffset).putLong(dstOffset).put((byte) (blocking ? 1 : 0)).putInt(waits);
-                    r.commit();
-                }
+                writeMem(r, start, fn, ret, t, q, type, direction, src, dst, bytes, srcOffset, dstOffset, blocking,
+                        waits, ev, mine);
             }
         } catch (Throwable e) {
             Tracer.internalError(e);
         } finally {
             r.depth--;
+        }
+    }
+
+    private static void writeMem(HostRecorder r, long start, int fn, int ret, Throwable t, cl_command_queue q,
+                                 int type, int direction, cl_mem src, cl_mem dst, long bytes, long srcOffset,
+                                 long dstOffset, boolean blocking, int waits, cl_event ev, boolean mine) {
+        long end = System.nanoTime();
+        int st = status(t, ret);
+        r.apiCall(start, end, fn, st);
+        long command = ok(t, ret, ev) ? submit(q, ev, mine, type, start, end) : 0;
+        ByteBuffer b = r.begin(start, ENQUEUE_MEM, 96);
+        if (b != null) {
+            b.putLong(r.seqNow()).putLong(command).putLong(ptr(q)).putShort((short) type)
+                    .put((byte) direction).putLong(ptr(src)).putLong(ptr(dst)).putLong(bytes)
+                    .putLong(srcOffset).putLong(dstOffset).put((byte) (blocking ? 1 : 0)).putInt(waits);
+            r.commit();
         }
     }
 
@@ -522,17 +569,24 @@ public final class Hooks {
                 size, offset, 0, blocking, waits, ev, mine);
     }
 
-    /** Any other enqueue (images, rectangles, markers, barriers, tasks, migrations, SVM): the command only. */
+    /**
+     * Any other enqueue. Image and rectangle transfers become {@code enqueue_mem} events with their memory objects
+     * and bytes (the region's volume, times the pixel size for images); markers, barriers, tasks, migrations and
+     * SVM commands are the command only.
+     */
     public static void other(HostRecorder r, long start, int fn, int ret, Throwable t, String name, Object[] args,
                              boolean mine) {
         try {
             if (start >= 0) {
-                long end = System.nanoTime();
-                int st = status(t, ret);
-                r.apiCall(start, end, fn, st);
                 cl_command_queue q = (cl_command_queue) args[0];
                 cl_event ev = (cl_event) args[args.length - 1];
                 int type = otherType(name);
+                if (regionTransfer(r, start, fn, ret, t, q, name, type, args, ev, mine)) {
+                    return;
+                }
+                long end = System.nanoTime();
+                int st = status(t, ret);
+                r.apiCall(start, end, fn, st);
                 long command = ok(t, ret, ev) ? submit(q, ev, mine, type, start, end) : 0;
                 ByteBuffer b = r.begin(start, ENQUEUE_OTHER, 48);
                 if (b != null) {
@@ -546,6 +600,81 @@ public final class Hooks {
         } finally {
             r.depth--;
         }
+    }
+
+    /** Writes the call as an {@code enqueue_mem} when it is an image or rectangle transfer; false otherwise. */
+    private static boolean regionTransfer(HostRecorder r, long start, int fn, int ret, Throwable t,
+                                          cl_command_queue q, String name, int type, Object[] a, cl_event ev,
+                                          boolean mine) {
+        int waits = waitCount(a);
+        switch (name) {
+            case "clEnqueueReadBufferRect", "clEnqueueWriteBufferRect" -> {
+                // (queue, buffer, blocking, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, ...)
+                long[] region = (long[]) a[5];
+                long offset = linear((long[]) a[3], region, (Long) a[6], (Long) a[7]);
+                boolean read = name.equals("clEnqueueReadBufferRect");
+                cl_mem m = (cl_mem) a[1];
+                writeMem(r, start, fn, ret, t, q, type, read ? DIR_DTOH : DIR_HTOD, read ? m : null, read ? null : m,
+                        volume(region), read ? offset : 0, read ? 0 : offset, (Boolean) a[2], waits, ev, mine);
+            }
+            case "clEnqueueCopyBufferRect" -> {
+                // (queue, src, dst, src_origin, dst_origin, region, src_row, src_slice, dst_row, dst_slice, ...)
+                long[] region = (long[]) a[5];
+                writeMem(r, start, fn, ret, t, q, type, DIR_DTOD, (cl_mem) a[1], (cl_mem) a[2], volume(region),
+                        linear((long[]) a[3], region, (Long) a[6], (Long) a[7]),
+                        linear((long[]) a[4], region, (Long) a[8], (Long) a[9]), false, waits, ev, mine);
+            }
+            case "clEnqueueReadImage", "clEnqueueWriteImage" -> {
+                // (queue, image, blocking, origin, region, row_pitch, slice_pitch, ptr, ...)
+                boolean read = name.equals("clEnqueueReadImage");
+                cl_mem m = (cl_mem) a[1];
+                writeMem(r, start, fn, ret, t, q, type, read ? DIR_DTOH : DIR_HTOD, read ? m : null, read ? null : m,
+                        volume((long[]) a[4]) * pixelBytes(m), 0, 0, (Boolean) a[2], waits, ev, mine);
+            }
+            case "clEnqueueFillImage" -> {
+                // (queue, image, fill_color, origin, region, ...)
+                cl_mem m = (cl_mem) a[1];
+                writeMem(r, start, fn, ret, t, q, type, DIR_FILL, null, m, volume((long[]) a[4]) * pixelBytes(m), 0,
+                        0, false, waits, ev, mine);
+            }
+            case "clEnqueueCopyImage" -> {
+                // (queue, src, dst, src_origin, dst_origin, region, ...)
+                cl_mem src = (cl_mem) a[1];
+                writeMem(r, start, fn, ret, t, q, type, DIR_DTOD, src, (cl_mem) a[2],
+                        volume((long[]) a[5]) * pixelBytes(src), 0, 0, false, waits, ev, mine);
+            }
+            case "clEnqueueCopyImageToBuffer" -> {
+                // (queue, src_image, dst_buffer, src_origin, region, dst_offset, ...)
+                cl_mem src = (cl_mem) a[1];
+                writeMem(r, start, fn, ret, t, q, type, DIR_DTOD, src, (cl_mem) a[2],
+                        volume((long[]) a[4]) * pixelBytes(src), 0, (Long) a[5], false, waits, ev, mine);
+            }
+            case "clEnqueueCopyBufferToImage" -> {
+                // (queue, src_buffer, dst_image, src_offset, dst_origin, region, ...)
+                cl_mem dst = (cl_mem) a[2];
+                writeMem(r, start, fn, ret, t, q, type, DIR_DTOD, (cl_mem) a[1], dst,
+                        volume((long[]) a[5]) * pixelBytes(dst), (Long) a[3], 0, false, waits, ev, mine);
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long pixelBytes(cl_mem image) {
+        Integer known = Tracer.IMAGE_ELEMENT_BYTES.get(ptr(image));
+        return known != null ? known : ClInfo.memLong(image, CL.CL_IMAGE_ELEMENT_SIZE, 8, true);
+    }
+
+    /** Byte offset of a rectangle's origin in its buffer, with OpenCL's defaults for pitches given as 0. */
+    private static long linear(long[] origin, long[] region, long rowPitch, long slicePitch) {
+        if (origin == null || region == null || origin.length < 3 || region.length < 3) {
+            return 0;
+        }
+        long row = rowPitch == 0 ? region[0] : rowPitch;
+        long slice = slicePitch == 0 ? region[1] * row : slicePitch;
+        return origin[2] * slice + origin[1] * row + origin[0];
     }
 
     static int otherType(String name) {
@@ -578,9 +707,6 @@ public final class Hooks {
 
     private static long otherBytes(String name, Object[] a) {
         return switch (name) {
-            case "clEnqueueReadBufferRect", "clEnqueueWriteBufferRect", "clEnqueueCopyBufferRect" ->
-                    volume((long[]) a[5]);
-            case "clEnqueueReadImage", "clEnqueueWriteImage" -> 0;
             case "clEnqueueSVMMemcpy" -> (Long) a[4];
             case "clEnqueueSVMMemFill" -> (Long) a[4];
             default -> 0;

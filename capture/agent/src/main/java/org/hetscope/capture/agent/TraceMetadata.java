@@ -83,6 +83,7 @@ public final class TraceMetadata {
                 typealias integer { size = 64; align = 8; signed = false; } := u64;
                 typealias integer { size = 64; align = 8; signed = true; } := s64;
                 typealias integer { size = 64; align = 8; signed = false; base = 16; } := x64;
+                typealias integer { size = 32; align = 8; signed = false; base = 16; } := x32;
                 typealias integer { size = 32; align = 32; signed = false; } := a32;
                 typealias integer { size = 64; align = 64; signed = false; } := a64;
 
@@ -180,7 +181,7 @@ public final class TraceMetadata {
         event(m, 0, QUEUE, "queue", "u64 seq; x64 queue; x64 context; x64 device; u64 requested_properties; "
                 + "u64 properties; u8 profiling_forced;");
         event(m, 0, MEM_CREATE, "mem_create", "u64 seq; x64 mem; x64 context; u64 flags; u64 size; x64 parent; "
-                + "u64 origin;");
+                + "u64 origin; x32 object_type; u32 element_bytes;");
         event(m, 0, MEM_RELEASE, "mem_release", "u64 seq; x64 mem; s32 references;");
         event(m, 0, MEM_RETAIN, "mem_retain", "u64 seq; x64 mem; s32 references;");
         event(m, 0, PROGRAM, "program", "u64 seq; x64 program; x64 context; u8 kind; u64 source_bytes;");

@@ -20,6 +20,8 @@ public final class Tracer {
     static final AtomicLong INTERNAL_ERRORS = new AtomicLong();
     /** Buffer handle -> references the program holds (create = 1, retain +1, release -1). */
     static final ConcurrentHashMap<Long, AtomicInteger> MEM_REFS = new ConcurrentHashMap<>();
+    /** Image handle -> bytes per pixel (CL_IMAGE_ELEMENT_SIZE), for the bytes of image transfers. */
+    static final ConcurrentHashMap<Long, Integer> IMAGE_ELEMENT_BYTES = new ConcurrentHashMap<>();
     /** Queue handle -> device handle. */
     static final ConcurrentHashMap<Long, Long> QUEUE_DEVICE = new ConcurrentHashMap<>();
     /** Event handles the program owns -> the command they stand for (for clWaitForEvents). */

@@ -78,6 +78,12 @@ final class Weaver {
             methods = methods.invokable(m, advice(s.advice()));
             special = special.or(m);
         }
+        // every other creator of a memory object, whatever its overload: the hook asks OpenCL what was made
+        ElementMatcher.Junction<MethodDescription> memObject = base.and(not(special))
+                .and(net.bytebuddy.matcher.ElementMatchers.nameStartsWith("clCreate"))
+                .and(returns(named("org.jocl.cl_mem")));
+        methods = methods.invokable(memObject, advice(Advices.MemObject.class));
+        special = special.or(memObject);
         ElementMatcher.Junction<MethodDescription> traced = base.and(not(special))
                 .and(new ElementMatcher<MethodDescription>() {
                     @Override

@@ -57,6 +57,41 @@ class AgentTraceTest {
     }
 
     @Test
+    void subBuffersAndImages() throws Exception {
+        int half = 4096;
+        int w = 16;
+        int h = 8;
+        ExampleRun r = ExampleRun.run(work, "subimg", EX + "SubBuffersAndImages", "" + half, "" + w, "" + h);
+        check(r, true);
+        // what each memory object is, as OpenCL told the agent, against what the program asked for
+        Map<Long, Babeltrace.Event> created = new TreeMap<>();
+        for (Babeltrace.Event e : Babeltrace.read(r.trace())) {
+            if (e.name().equals("mem_create")) {
+                created.put(e.num("mem"), e);
+            }
+        }
+        assertEquals(6, created.size(), "2 buffers, 2 sub-buffers and 2 images: " + created);
+        List<Babeltrace.Event> subs = created.values().stream().filter(e -> e.num("parent") != 0).toList();
+        assertEquals(2, subs.size());
+        long halfBytes = half * 4L;
+        assertEquals(Set.of(0L, halfBytes), Set.of(subs.get(0).num("origin"), subs.get(1).num("origin")));
+        for (Babeltrace.Event s : subs) {
+            Babeltrace.Event parent = created.get(s.num("parent"));
+            assertTrue(parent != null && parent.num("parent") == 0, "a sub-buffer's parent is a traced buffer");
+            assertEquals(2 * halfBytes, parent.num("size"));
+            assertEquals(halfBytes, s.num("size"));
+            assertEquals(0x10F0, s.num("object_type"), "CL_MEM_OBJECT_BUFFER");
+        }
+        List<Babeltrace.Event> images = created.values().stream()
+                .filter(e -> e.num("object_type") == 0x10F1).toList(); // CL_MEM_OBJECT_IMAGE2D
+        assertEquals(2, images.size());
+        for (Babeltrace.Event i : images) {
+            assertEquals(16, i.num("element_bytes"), "RGBA x float");
+            assertTrue(i.num("size") >= (long) w * h * 16, "an image holds at least its pixels: " + i);
+        }
+    }
+
+    @Test
     void deviceTimesThroughJoclAndThroughForeignCallsAgree() throws Exception {
         // both ways of reading device times give complete, ordered command records
         ExampleRun viaJocl = ExampleRun.runWith(work, "jocl", ",ffm=off", EX + "TransferPipeline", "3", "16384");

@@ -109,8 +109,34 @@ final class OpenclMapper {
         long released = Long.MIN_VALUE;
         long lastUse = Long.MIN_VALUE;
         long blockId;
+        long trackId = -1;
+        /** The object whose memory this one aliases (a sub-buffer's buffer, an image's buffer); null if own. */
+        Buffer parent;
+        long origin;
+        long objectType = CL_MEM_OBJECT_BUFFER;
+        long elementBytes;
         final List<Slice> uses = new ArrayList<>();
         final List<BufferResidency.Access> accesses = new ArrayList<>();
+    }
+
+    private static final long CL_MEM_OBJECT_BUFFER = 0x10F0;
+
+    /** OpenCL's memory object types, as the agent records them (CL_MEM_OBJECT_*). */
+    private static String objectKind(Buffer b) {
+        int t = (int) b.objectType;
+        if (t == CL_MEM_OBJECT_BUFFER) {
+            return b.parent != null ? "sub-buffer" : "buffer";
+        }
+        return switch (t) {
+            case 0x10F1 -> "image2d";
+            case 0x10F2 -> "image3d";
+            case 0x10F3 -> "image2d array";
+            case 0x10F4 -> "image1d";
+            case 0x10F5 -> "image1d array";
+            case 0x10F6 -> "image1d buffer";
+            case 0x10F7 -> "pipe";
+            default -> "memory object";
+        };
     }
 
     private record Enqueue(long command, long sliceId, long ts, long end, long queue, String kind, String type,
@@ -286,12 +312,31 @@ final class OpenclMapper {
                 b.deviceHandle = contextDevice.getOrDefault(e.getLong("context"), 0L);
                 b.created = callEnd;
                 b.blockId = sink.newId(Entity.MEMORY_BLOCK);
+                // traces of agents before sub-buffers and images were told apart have neither field
+                b.objectType = e.getLong("object_type", CL_MEM_OBJECT_BUFFER);
+                b.elementBytes = e.getLong("element_bytes", 0);
+                long parent = e.getLong("parent", 0);
+                if (parent != 0) {
+                    b.parent = liveBuffers.get(parent);
+                    b.origin = e.getLong("origin", 0);
+                    if (b.parent == null) {
+                        sink.skipped("memory object whose parent was not created in the trace", source, 1);
+                    } else if (b.deviceHandle == 0) {
+                        b.deviceHandle = b.parent.deviceHandle;
+                    }
+                }
                 Buffer old = liveBuffers.put(b.handle, b);
                 if (old != null) {
                     sink.skipped("buffer handle reused without a release", source, 1);
                 }
                 buffers.add(b);
-                a.put("mem", hex(b.handle)).put("size", b.size).put("flags", b.flags);
+                a.put("mem", hex(b.handle)).put("size", b.size).put("flags", b.flags).put("object", objectKind(b));
+                if (parent != 0) {
+                    a.put("parent", hex(parent)).put("origin", b.origin);
+                }
+                if (b.elementBytes != 0) {
+                    a.put("element_bytes", b.elementBytes);
+                }
             }
             case "mem_release", "mem_retain" -> {
                 long h = e.getLong("mem");
@@ -583,6 +628,17 @@ final class OpenclMapper {
 
     private void emitBuffers() {
         long notReleased = 0;
+        // what reaches an alias reaches (part of) the memory it shares: its owner's residency and lifetime see it
+        for (Buffer b : buffers) {
+            Buffer owner = b.parent;
+            while (owner != null && owner.parent != null) {
+                owner = owner.parent;
+            }
+            if (owner != null) {
+                owner.accesses.addAll(b.accesses);
+                owner.lastUse = Math.max(owner.lastUse, b.lastUse);
+            }
+        }
         for (Buffer b : buffers) {
             DeviceState d = b.deviceHandle != 0 ? deviceState(b.deviceHandle) : null;
             long end = b.released == Long.MIN_VALUE ? Math.max(lastTs, b.created) : b.released;
@@ -590,15 +646,28 @@ final class OpenclMapper {
                 notReleased++;
             }
             end = Math.max(end, b.lastUse); // OpenCL frees a released buffer once its commands are done
-            sink.memoryBlock(new MemoryBlock(b.blockId, hex(b.handle), "buffer " + hex(b.handle), b.size,
+            String kind = objectKind(b);
+            String label = kind + " " + hex(b.handle);
+            // an alias (sub-buffer, image over a buffer) hangs under the object whose memory it shares
+            String where = b.parent == null ? "" : " at +" + b.origin + " of " + hex(b.parent.handle);
+            sink.memoryBlock(new MemoryBlock(b.blockId, hex(b.handle), label + where, b.size,
                     d == null ? null : d.memoryNodeId, null));
             long track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, d == null ? null : d.trackId, TrackKind.BLOCK,
-                    "buffer " + hex(b.handle) + " (" + b.size + " B)", null, null, d == null ? null : d.id, null,
-                    0, null));
-            sink.slice(new Slice(sink.newId(Entity.SLICE), track, b.created, end - b.created, "buffer alive",
-                    Category.ALLOC, "opencl", 0, null, new JsonText().put("size", b.size).put("flags", b.flags)
-                    .put("released", b.released != Long.MIN_VALUE).toString()));
+            b.trackId = track;
+            Long parentTrack = b.parent != null && b.parent.trackId >= 0 ? Long.valueOf(b.parent.trackId)
+                    : d == null ? null : Long.valueOf(d.trackId);
+            sink.track(new Track(track, parentTrack, TrackKind.BLOCK, label + " (" + b.size + " B" + where + ")", null,
+                    null, d == null ? null : d.id, null, 0, null));
+            JsonText alive = new JsonText().put("size", b.size).put("flags", b.flags).put("object", kind)
+                    .put("released", b.released != Long.MIN_VALUE);
+            if (b.parent != null) {
+                alive.put("parent", hex(b.parent.handle)).put("origin", b.origin);
+            }
+            if (b.elementBytes != 0) {
+                alive.put("element_bytes", b.elementBytes);
+            }
+            sink.slice(new Slice(sink.newId(Entity.SLICE), track, b.created, end - b.created, kind + " alive",
+                    Category.ALLOC, "opencl", 0, null, alive.toString()));
             for (Slice u : b.uses) {
                 sink.slice(new Slice(sink.newId(Entity.SLICE), track, u.ts(), u.dur(), u.name(), u.category(),
                         u.sourceCategory(), 1, u.correlationId(), u.argsJson()));
@@ -614,7 +683,7 @@ final class OpenclMapper {
                             state));
                 }
             }
-            if (d != null) {
+            if (d != null && b.parent == null) { // an alias allocates nothing of its own
                 d.memoryDeltas.add(new long[] {b.created, b.size});
                 d.memoryDeltas.add(new long[] {end, -b.size});
             }

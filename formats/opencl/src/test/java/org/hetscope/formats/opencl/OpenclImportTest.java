@@ -90,6 +90,40 @@ class OpenclImportTest {
     }
 
     @Test
+    void subBuffersAndImages() throws Exception {
+        int half = 4096;
+        long halfBytes = half * 4L;
+        long imageBytes = 16L * 8 * 16; // 16 x 8 RGBA float pixels
+        AgentRun r = AgentRun.run(work, "subimg", "SubBuffersAndImages", "" + half, "16", "8");
+        CollectingSink s = importAndCheck(r, true);
+        Map<Long, Track> tracks = new HashMap<>();
+        s.tracks.forEach(t -> tracks.put(t.id(), t));
+        List<Track> blocks = s.tracks.stream().filter(t -> t.kind() == TrackKind.BLOCK).toList();
+        List<Track> subs = blocks.stream().filter(t -> t.name().startsWith("sub-buffer ")).toList();
+        assertEquals(2, subs.size(), "tracks: " + blocks);
+        for (Track sub : subs) {
+            Track parent = tracks.get(sub.parentId());
+            assertTrue(parent.name().startsWith("buffer ") && parent.name().contains("(" + 2 * halfBytes + " B)"),
+                    "a sub-buffer's track sits under its buffer's: " + sub + " under " + parent);
+        }
+        assertEquals(Set.of("sub-buffer at +0", "sub-buffer at +" + halfBytes), subs.stream()
+                .map(t -> "sub-buffer" + t.name().replaceAll(".*( at \\+\\d+) of .*", "$1")).collect(
+                        java.util.stream.Collectors.toSet()));
+        List<Long> imageSizes = s.memoryBlocks.stream().filter(b -> b.name().startsWith("image2d "))
+                .map(b -> b.sizeBytes()).toList();
+        assertEquals(2, imageSizes.size());
+        imageSizes.forEach(z -> assertTrue(z >= imageBytes, "an image holds its pixels: " + z));
+        // device memory: the parent, the flat buffer and both images at once; sub-buffers allocate nothing
+        assertEquals(2 * halfBytes + imageBytes + imageSizes.get(0) + imageSizes.get(1), maxMemory(s));
+        // the kernel wrote through a sub-buffer: its buffer holds device-only data until the whole is read back
+        long hostNode = s.memoryNodes.stream().filter(n -> n.kind().equals("host")).findFirst().orElseThrow().id();
+        long parentBlock = s.memoryBlocks.stream().filter(b -> b.name().startsWith("buffer ")
+                && b.sizeBytes() == 2 * halfBytes).findFirst().orElseThrow().id();
+        assertTrue(s.residencies.stream().anyMatch(x -> x.blockId() == parentBlock && x.nodeId() != hostNode
+                && x.state().equals("owner")), "device-only residency of the parent: " + s.residencies);
+    }
+
+    @Test
     void transferPipelineIntoStore() throws Exception {
         AgentRun r = AgentRun.run(work, "pipeline", "TransferPipeline", "6", "32768");
         CollectingSink s = importAndCheck(r, true);
@@ -267,7 +301,8 @@ class OpenclImportTest {
 
         // buffer lifetime tracks and the device memory counter
         long buffers = s.tracks.stream().filter(t -> t.kind() == TrackKind.BLOCK).count();
-        assertEquals(expected.getOrDefault("call.clCreateBuffer", 0L), buffers);
+        assertEquals(expected.getOrDefault("call.clCreateBuffer", 0L) + expected.getOrDefault("call.clCreateSubBuffer",
+                0L) + expected.getOrDefault("call.clCreateImage", 0L), buffers);
         if (finished) {
             List<CounterSample> mem = s.counters;
             assertFalse(mem.isEmpty());

@@ -203,6 +203,21 @@ public final class Advices {
         }
     }
 
+    /** Sub-buffers, images, pipes and GL objects: any other call returning a {@code cl_mem}. */
+    public static final class MemObject {
+        @OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Local("r") HostRecorder r, @Local("t") long t) {
+            r = Tracer.recorder();
+            t = r.enter();
+        }
+
+        @OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Local("r") HostRecorder r, @Local("t") long t, @FunctionId int fn, @Return cl_mem ret,
+                         @Thrown Throwable e, @AllArguments(typing = Assigner.Typing.DYNAMIC) Object[] args) {
+            Hooks.memObject(r, t, fn, ret, e, args);
+        }
+    }
+
     public static final class RetainMem {
         @OnMethodEnter(suppress = Throwable.class)
         static void enter(@Local("r") HostRecorder r, @Local("t") long t) {
