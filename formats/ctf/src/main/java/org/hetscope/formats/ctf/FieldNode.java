@@ -323,12 +323,15 @@ abstract sealed class FieldNode {
         final FieldNode[] options;
         final long[][] ranges;
         final int tagReg;
+        /** The tag (CTF 1.8, an enumeration) or selector (CTF 2) field, named in the error when no option fits. */
+        final FieldNode tag;
 
-        Variant(String name, FieldType type, FieldNode[] options, long[][] ranges, int tagReg) {
+        Variant(String name, FieldType type, FieldNode[] options, long[][] ranges, int tagReg, FieldNode tag) {
             super(name, type, 1);
             this.options = options;
             this.ranges = ranges;
             this.tagReg = tagReg;
+            this.tag = tag;
         }
 
         int select(long tag) {
@@ -348,10 +351,44 @@ abstract sealed class FieldNode {
             long tag = d.regs[tagReg];
             int i = select(tag);
             if (i < 0) {
-                throw new DecodeException("unknown tag value " + tag + " for variant '" + name + "'");
+                throw new DecodeException(unknownTag(d, tag));
             }
             d.push(i);
             options[i].decode(d);
+        }
+
+        /**
+         * Why no option fits, for the damage report: without an option the rest of the event, and so of the packet,
+         * has no known layout. The generated code ({@link ScopeCompiler}) comes here too, so both say the same.
+         */
+        private String unknownTag(StreamDecoder d, long value) {
+            boolean signed = tag instanceof Enum e ? isSigned(e.container) : isSigned(tag);
+            String shown = signed ? Long.toString(value) : Long.toUnsignedString(value);
+            StringBuilder m = new StringBuilder("unknown tag value ").append(shown).append(" for variant '")
+                    .append(name).append("' at byte ").append(d.fileOffset()).append(": ");
+            if (tag.type instanceof FieldType.EnumType et) {
+                java.util.List<String> labels = new java.util.ArrayList<>();
+                for (FieldType.EnumMapping em : et.mappings()) {
+                    boolean in = signed ? value >= em.lo() && value <= em.hi()
+                            : Long.compareUnsigned(value, em.lo()) >= 0 && Long.compareUnsigned(value, em.hi()) <= 0;
+                    if (in && !labels.contains(em.label())) {
+                        labels.add(em.label());
+                    }
+                }
+                if (labels.isEmpty()) {
+                    m.append("it maps to no enumerator of '").append(tag.name).append('\'');
+                } else {
+                    m.append("'").append(tag.name).append("' maps it to '").append(String.join("', '", labels))
+                            .append("', for which the variant has no option");
+                }
+            } else {
+                m.append("no option's range of selector '").append(tag.name).append("' holds it");
+            }
+            return m.toString();
+        }
+
+        private static boolean isSigned(FieldNode n) {
+            return n instanceof Int i ? i.signed : n instanceof VarInt v && v.signed;
         }
     }
 

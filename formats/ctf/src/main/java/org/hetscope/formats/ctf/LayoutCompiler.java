@@ -190,7 +190,7 @@ final class LayoutCompiler {
                 ranges[i] = new long[] {i, i};
             }
         }
-        return new FieldNode.Variant(name, v, options, ranges, r);
+        return new FieldNode.Variant(name, v, options, ranges, r, tag);
     }
 
     private static boolean sameLabel(String label, String option) {

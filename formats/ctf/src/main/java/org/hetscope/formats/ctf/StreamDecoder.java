@@ -104,6 +104,11 @@ final class StreamDecoder implements AutoCloseable {
         return java.util.Arrays.copyOf(out, n);
     }
 
+    /** File offset in bytes of the current position (the byte holding it, when not byte-aligned). */
+    long fileOffset() {
+        return winStart + base + (bitPos >>> 3);
+    }
+
     /** File offset in bytes of the current event. */
     long eventOffset() {
         return winStart + base + (eventStartBits >>> 3);

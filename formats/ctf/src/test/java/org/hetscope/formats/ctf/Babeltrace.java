@@ -13,6 +13,9 @@ final class Babeltrace {
     /** One event as babeltrace2 printed it: ns from origin and the text after the host name. */
     record Line(long ns, String text) {}
 
+    /** A run of babeltrace2 whatever its outcome: exit status, the events it printed, and its error report. */
+    record Run(int exit, List<Line> lines, String errors) {}
+
     static boolean available() {
         try {
             Process p = new ProcessBuilder("babeltrace2", "--version").redirectErrorStream(true).start();
@@ -58,6 +61,46 @@ final class Babeltrace {
             return lines;
         } finally {
             Files.deleteIfExists(out);
+        }
+    }
+
+    /**
+     * Runs babeltrace2 on {@code trace} and keeps what it printed even when it fails: on damaged input it prints the
+     * events it could decode before it stops.
+     */
+    static Run run(Path trace, String hostname) throws IOException, InterruptedException {
+        Path out = Files.createTempFile("bt2-", ".txt");
+        Path err = Files.createTempFile("bt2-", ".err");
+        try {
+            Process p = new ProcessBuilder("babeltrace2", "--no-delta", "--clock-seconds", trace.toString())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            if (!p.waitFor(300, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("babeltrace2 timed out on " + trace);
+            }
+            List<Line> lines = new ArrayList<>();
+            for (String s : Files.readAllLines(out, StandardCharsets.UTF_8)) {
+                lines.add(parse(s, hostname));
+            }
+            return new Run(p.exitValue(), lines, Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    /** The version babeltrace2 reports, as {major, minor}, or null when it cannot be run. */
+    static int[] version() {
+        try {
+            Process p = new ProcessBuilder("babeltrace2", "--version").redirectErrorStream(true).start();
+            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                return null;
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("Babeltrace (\\d+)\\.(\\d+)").matcher(text);
+            return m.find() ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))} : null;
+        } catch (IOException | InterruptedException e) {
+            return null;
         }
     }
 
