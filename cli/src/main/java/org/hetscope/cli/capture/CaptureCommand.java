@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code hetscope capture [--out DIR] -- java -cp ... Main}: runs a Java program under the OpenCL capture agent
  * (its JOCL calls are traced, nothing in the program changes), then imports the trace into a store and prints
- * a summary.
+ * a summary: the program's API calls (those of JOCL's own helper threads apart), kernels, transfers per kind,
+ * and memory objects with the bytes they own (sub-buffers share their buffer's).
  */
 @Command(name = "capture", description = "Run a Java/JOCL program under the OpenCL tracing agent and import the trace.")
 public final class CaptureCommand implements Callable<Integer> {
@@ -86,11 +87,16 @@ public final class CaptureCommand implements Callable<Integer> {
         Map<String, Long> skipped = writer.skippedCounts();
         try (Store s = Store.open(db)) {
             TablePrinter.print(System.out, output.style(), s.query("capture " + dir + " -> " + db, """
-                    select 'API calls' as what, count(*) as count, null::bigint as bytes
-                      from slice where category in ('api', 'sync')
+                    with calls as (
+                      select coalesce(th.name like '% (JOCL)', false) as library
+                        from slice s join track t on t.id = s.track_id left join thread th on th.id = t.thread_id
+                       where s.category in ('api', 'sync'))
+                    select 'API calls' as what, count(*) as count, null::bigint as bytes from calls where not library
+                    union all select 'API calls of JOCL''s own threads', count(*), null from calls where library
                     union all select 'kernels', count(*), null from kernel
                     union all select 'transfers ' || kind, count(*), sum(bytes) from transfer group by kind
-                    union all select 'buffers', count(*), sum(size_bytes) from memory_block
+                    union all select 'memory objects', count(*),
+                           sum(size_bytes) filter (where name not like '% of 0x%') from memory_block
                     """));
         }
         if (!skipped.isEmpty()) {
