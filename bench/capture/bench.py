@@ -14,6 +14,7 @@ usage: bench/capture/bench.py [--reps 7] [--launches 50000]
 import argparse
 import glob
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -57,7 +58,9 @@ def run(launches, trace=None, cache=None, extra="", example="LaunchHeavy"):
             if k.startswith("call."):
                 calls += int(v)
     os.remove(report)
-    loop = float(out.stdout.strip().split("seconds=")[1])
+    loop = float(re.search(r" seconds=([0-9.eE+-]+)", out.stdout).group(1))
+    m = re.search(r"launch_loop_s=([0-9.eE+-]+)", out.stdout)
+    run.launch_loop = float(m.group(1)) if m else None
     return wall, loop, calls
 
 
@@ -73,16 +76,20 @@ def main():
     base, traced, api, jocl = [], [], [], []
     cpu_base, cpu_traced, cpu_api, cpu_jocl = [], [], [], []
     loop_base, loop_traced = [], []
+    launch_base, launch_traced, launch_api = [], [], []
     calls = cold[2]
     for i in range(a.reps):
         base.append(run(a.launches))
         cpu_base.append(run.cpu)
+        launch_base.append(run.launch_loop)
         t = os.path.join(work, f"trace{i}")
         traced.append(run(a.launches, t, cache))
         cpu_traced.append(run.cpu)
+        launch_traced.append(run.launch_loop)
         shutil.rmtree(t)
         api.append(run(a.launches, t, cache, ",device=off"))
         cpu_api.append(run.cpu)
+        launch_api.append(run.launch_loop)
         shutil.rmtree(t)
         jocl.append(run(a.launches, t, cache, ",ffm=0"))
         cpu_jocl.append(run.cpu)
@@ -105,6 +112,12 @@ def main():
           f"{(ma - mb) / calls * 1e6:.2f} us |")
     print(f"| enqueue loop, API calls only (device=off) | {lb:.3f} s | {la:.3f} s | {la / lb:.3f} | "
           f"{(la - lb) / calls * 1e6:.2f} us |")
+    # the launches alone (first launch to the end of clFinish): without the set-up the agent's start-up lands in
+    pb, pt, pa = (statistics.median(x) for x in (launch_base, launch_traced, launch_api))
+    print(f"| launches alone (first launch to clFinish), full tracing | {pb:.3f} s | {pt:.3f} s | {pt / pb:.3f} | "
+          f"{(pt - pb) / a.launches * 1e6:.2f} us |")
+    print(f"| launches alone, API calls only (device=off) | {pb:.3f} s | {pa:.3f} s | {pa / pb:.3f} | "
+          f"{(pa - pb) / a.launches * 1e6:.2f} us |")
     mj = statistics.median(w for w, _, _ in jocl)
     lj = statistics.median(l for _, l, _ in jocl)
     print(f"| process wall time, device times by direct calls from the start (ffm=0) | {mb:.3f} s | {mj:.3f} s | {mj / mb:.3f} | "

@@ -42,6 +42,7 @@ public final class LaunchHeavy {
         OpenCl.memArg(kernel, 0, buf);
         long[] global = {n};
         long[] local = {64};
+        long loop0 = System.nanoTime();
         for (int i = 0; i < launches; i++) {
             if (i == exitAfter) {
                 CallLog.report();
@@ -56,6 +57,7 @@ public final class LaunchHeavy {
             CallLog.kernel();
         }
         c("clFinish", clFinish(cl.queue));
+        long loop1 = System.nanoTime();
         c("clEnqueueReadBuffer", clEnqueueReadBuffer(cl.queue, buf, true, 0, bytes, Pointer.to(host), 0, null, null));
         CallLog.transfer("DtoH", bytes);
         for (int i = 0; i < n; i++) {
@@ -67,6 +69,8 @@ public final class LaunchHeavy {
         cl.close();
         long t1 = System.nanoTime();
         CallLog.report();
-        System.out.println("launch heavy ok: launches=" + launches + " seconds=" + (t1 - t0) / 1e9);
+        // seconds: set-up, launches and clean-up; launch_loop_s: from the first launch to the end of clFinish
+        System.out.println("launch heavy ok: launches=" + launches + " seconds=" + (t1 - t0) / 1e9
+                + " launch_loop_s=" + (loop1 - loop0) / 1e9);
     }
 }
