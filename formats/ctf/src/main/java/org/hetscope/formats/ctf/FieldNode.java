@@ -104,7 +104,7 @@ abstract sealed class FieldNode {
         @Override
         void decode(StreamDecoder d) {
             d.alignTo(8);
-            long v = d.readLeb128(signed);
+            long v = d.readLeb128(signed, name);
             d.push(v);
             if (reg >= 0) {
                 d.regs[reg] = v;

@@ -462,23 +462,52 @@ final class StreamDecoder implements AutoCloseable {
         }
     }
 
-    long readLeb128(boolean signed) {
+    /**
+     * A LEB128 integer (CTF 2 variable-length integer). Its value must fit in 64 bits, as a {@code long} for a signed
+     * one and as the bits of an unsigned {@code long} for an unsigned one: one that does not is damage, reported like
+     * any other (babeltrace2 2.1 rejects it as well), never cut to its low bits. Encodings padded with extra bytes
+     * whose value still fits are read.
+     */
+    long readLeb128(boolean signed, String field) {
         long v = 0;
         int shift = 0;
-        int idx = base + (int) (bitPos >>> 3);
+        int start = base + (int) (bitPos >>> 3);
+        int idx = start;
         int limit = base + (int) (limitBits >>> 3);
         int b;
+        // Of the 7-bit groups at bit 63 and above: the bits an unsigned value may not have (all but bit 63), and
+        // the OR and AND of all their bits (a signed value's must all be copies of its sign)
+        int unsignedExcess = 0;
+        int highOr = 0;
+        int highAnd = 0x7f;
         do {
             if (idx >= limit) {
                 throw new DecodeException("variable-length integer runs past the packet content");
             }
             b = le.get(idx++) & 0xff;
-            if (shift < 64) {
+            if (shift < 63) {
                 v |= (long) (b & 0x7f) << shift;
+            } else {
+                int group = b & 0x7f;
+                if (shift == 63) {
+                    v |= (long) (group & 1) << 63;
+                    unsignedExcess |= group & 0x7e;
+                } else {
+                    unsignedExcess |= group;
+                }
+                highOr |= group;
+                highAnd &= group;
             }
             shift += 7;
         } while ((b & 0x80) != 0);
-        if (signed && shift < 64 && (b & 0x40) != 0) {
+        if (shift > 63) {
+            boolean fits = !signed ? unsignedExcess == 0 : (b & 0x40) != 0 ? highAnd == 0x7f : highOr == 0;
+            if (!fits) {
+                throw new DecodeException((signed ? "signed" : "unsigned") + " variable-length integer '" + field
+                        + "' of " + (idx - start) + " bytes at byte " + (winStart + start)
+                        + " does not fit in 64 bits");
+            }
+        } else if (signed && (b & 0x40) != 0) {
             v |= -1L << shift;
         }
         bitPos = (long) (idx - base) << 3;
