@@ -39,7 +39,7 @@ import org.hetscope.model.TransferKind;
  * Decodes one rocprofiler-sdk rocpd database (schema version 3): agents, processes, threads, queues and streams,
  * API regions, kernel dispatches, memory copies, per-dispatch counters and counter samples. Activities and API
  * regions share a correlation id through {@code rocpd_event}; those pairs become {@link FlowRule#CORRELATION}
- * flows.
+ * flows. The older RPD layout (rocmProfileData) is {@link RpdReader}'s.
  */
 final class RocpdReader {
     private static final Pattern JSON_NUMBER = Pattern.compile("\"(\\w+)\"\\s*:\\s*(-?[0-9.eE+]+)");
@@ -104,7 +104,8 @@ final class RocpdReader {
         schema = new SqliteSchema(db);
         if (!isRocpd(schema)) {
             throw new TraceFormatException(file, "sqlite_master", "not a rocpd database: no rocpd_string table "
-                    + "together with rocpd_kernel_dispatch, rocpd_region or rocpd_memory_copy");
+                    + "together with rocpd_kernel_dispatch, rocpd_region or rocpd_memory_copy (rocprofv3), or with "
+                    + "rocpd_op or rocpd_api (RPD)");
         }
         String dispatch = resolve(schema, "rocpd_kernel_dispatch");
         if (dispatch != null && (!schema.has(dispatch, "start") || !schema.has(dispatch, "end"))) {
