@@ -325,6 +325,11 @@ abstract sealed class FieldNode {
         final int tagReg;
         /** The tag (CTF 1.8, an enumeration) or selector (CTF 2) field, named in the error when no option fits. */
         final FieldNode tag;
+        /**
+         * Whether the tag is unsigned: its values and the ranges' bounds then compare as unsigned 64-bit numbers, so
+         * that a range reaching past 2^63 - 1 (its upper bound negative as a {@code long}) still holds its values.
+         */
+        final boolean unsignedTag;
 
         Variant(String name, FieldType type, FieldNode[] options, long[][] ranges, int tagReg, FieldNode tag) {
             super(name, type, 1);
@@ -332,13 +337,17 @@ abstract sealed class FieldNode {
             this.ranges = ranges;
             this.tagReg = tagReg;
             this.tag = tag;
+            this.unsignedTag = !(tag instanceof Enum e ? isSigned(e.container) : isSigned(tag));
         }
 
         int select(long tag) {
+            // unsigned order is signed order once the sign bit is flipped on both sides
+            long bias = unsignedTag ? Long.MIN_VALUE : 0;
+            long t = tag ^ bias;
             for (int i = 0; i < ranges.length; i++) {
                 long[] r = ranges[i];
                 for (int k = 0; k < r.length; k += 2) {
-                    if (tag >= r[k] && tag <= r[k + 1]) {
+                    if (t >= (r[k] ^ bias) && t <= (r[k + 1] ^ bias)) {
                         return i;
                     }
                 }
@@ -362,7 +371,7 @@ abstract sealed class FieldNode {
          * has no known layout. The generated code ({@link ScopeCompiler}) comes here too, so both say the same.
          */
         private String unknownTag(StreamDecoder d, long value) {
-            boolean signed = tag instanceof Enum e ? isSigned(e.container) : isSigned(tag);
+            boolean signed = !unsignedTag;
             String shown = signed ? Long.toString(value) : Long.toUnsignedString(value);
             StringBuilder m = new StringBuilder("unknown tag value ").append(shown).append(" for variant '")
                     .append(name).append("' at byte ").append(d.fileOffset()).append(": ");

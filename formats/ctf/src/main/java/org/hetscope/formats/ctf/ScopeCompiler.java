@@ -23,6 +23,7 @@ import static org.objectweb.asm.Opcodes.LASTORE;
 import static org.objectweb.asm.Opcodes.LCMP;
 import static org.objectweb.asm.Opcodes.LLOAD;
 import static org.objectweb.asm.Opcodes.LSTORE;
+import static org.objectweb.asm.Opcodes.LXOR;
 import static org.objectweb.asm.Opcodes.PUTFIELD;
 import static org.objectweb.asm.Opcodes.RETURN;
 import static org.objectweb.asm.Opcodes.V17;
@@ -188,6 +189,12 @@ final class ScopeCompiler {
     private void variant(FieldNode.Variant v) {
         mv.visitVarInsn(ALOAD, D);
         register(v.tagReg);
+        // as FieldNode.Variant.select: an unsigned tag and its bounds compare with their sign bits flipped
+        long bias = v.unsignedTag ? Long.MIN_VALUE : 0;
+        if (bias != 0) {
+            mv.visitLdcInsn(bias);
+            mv.visitInsn(LXOR);
+        }
         mv.visitVarInsn(LSTORE, TAG);
         Label end = new Label();
         Label[] options = new Label[v.options.length];
@@ -197,11 +204,11 @@ final class ScopeCompiler {
             for (int k = 0; k < r.length; k += 2) {
                 Label next = new Label();
                 mv.visitVarInsn(LLOAD, TAG);
-                mv.visitLdcInsn(r[k]);
+                mv.visitLdcInsn(r[k] ^ bias);
                 mv.visitInsn(LCMP);
                 mv.visitJumpInsn(IFLT, next);
                 mv.visitVarInsn(LLOAD, TAG);
-                mv.visitLdcInsn(r[k + 1]);
+                mv.visitLdcInsn(r[k + 1] ^ bias);
                 mv.visitInsn(LCMP);
                 mv.visitJumpInsn(IFGT, next);
                 mv.visitJumpInsn(GOTO, options[i]);

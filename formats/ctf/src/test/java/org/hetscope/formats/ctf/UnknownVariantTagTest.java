@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the event where it happened, keep every event before it and every later packet, and do so the same way whether
  * the event class is still interpreted or already compiled to bytecode (after
  * {@link CompiledTrace#DEFAULT_CODEGEN_AFTER} events). Streams are laid out byte by byte below; babeltrace2, where
- * installed, must fail on the same traces after printing the same events.
+ * installed, must fail on the same traces after printing the same events. An unsigned 64-bit tag whose enumerator
+ * range runs past 2^63 - 1 is checked too: its values there are known, not unknown.
  */
 class UnknownVariantTagTest {
     static final String METADATA = """
@@ -228,6 +229,64 @@ class UnknownVariantTagTest {
                 .filter(e -> e.getKey().startsWith(org.hetscope.model.TraceSink.DAMAGE + "CTF packet: unknown tag value 9"))
                 .mapToLong(java.util.Map.Entry::getValue).sum();
         assertEquals(1, damaged, sink.skipped.toString());
+    }
+
+    /**
+     * Not an unknown tag: an unsigned 64-bit tag whose enumerator's range runs past 2^63 - 1 (its upper bound is
+     * negative as a Java {@code long}) must select that enumerator's option for values on both sides of 2^63, in the
+     * interpreter and in generated code alike.
+     */
+    @Test
+    void unsignedTagRangePast2To63SelectsItsOption(@TempDir Path tmp) throws Exception {
+        String metadata = METADATA
+                .replace("enum : uint8_t { small = 0, big = 1, orphan = 2 } kind;",
+                        "enum : uint64_t { small = 0 ... 9, wide = 10 ... 0xFFFFFFFFFFFFFFFF } kind;")
+                .replace("variant <kind> { uint8_t small; uint32_t big; } value;",
+                        "variant <kind> { uint8_t small; uint32_t wide; } value;");
+        assertNotEquals(METADATA, metadata);
+        Files.writeString(tmp.resolve("metadata"), metadata);
+        long[] tags = {5, 10, Long.MIN_VALUE, -1L, Long.MAX_VALUE};
+        List<byte[]> events = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        int n = CompiledTrace.DEFAULT_CODEGEN_AFTER + 11;
+        for (int i = 0; i < n; i++) {
+            long tag = tags[i % tags.length];
+            boolean wide = tag != 5;
+            long ts = 1_000 + 10L * i;
+            ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 4 + 1).order(ByteOrder.LITTLE_ENDIAN);
+            b.put((byte) 0).putLong(ts).putLong(tag);
+            if (wide) {
+                b.putInt(100_000 + i);
+            } else {
+                b.put((byte) i);
+            }
+            b.put((byte) (i % 5));
+            events.add(java.util.Arrays.copyOf(b.array(), b.position()));
+            expected.add(ts + " ev: { kind = ( \"" + (wide ? "wide" : "small") + "\" : container = "
+                    + Long.toUnsignedString(tag) + " ), value = { " + (wide ? "wide = " + (100_000 + i) : "small = " + i)
+                    + " }, after = " + i % 5 + " }");
+        }
+        Files.write(tmp.resolve("stream_0"), packet(events));
+        for (int codegen : new int[] {0, CompiledTrace.DEFAULT_CODEGEN_AFTER}) {
+            Decoded d = decode(tmp, codegen);
+            assertTrue(d.problems().isEmpty(), d.problems().toString());
+            List<String> got = new ArrayList<>();
+            for (int i = 0; i < d.times().size(); i++) {
+                got.add(d.times().get(i) + " " + d.texts().get(i));
+            }
+            assertEquals(expected, got, "codegen after " + codegen);
+        }
+        assertEquals(n, ScopeCompilerTest.lockstep(tmp).events());
+        Assumptions.assumeTrue(Babeltrace.available(), "babeltrace2 is not installed (Debian package babeltrace2)");
+        Babeltrace.Run run = Babeltrace.run(tmp, "h");
+        assertEquals(0, run.exit(), run.errors());
+        List<Babeltrace.Line> ours = new ArrayList<>();
+        for (String e : expected) {
+            int sp = e.indexOf(' ');
+            ours.add(new Babeltrace.Line(Long.parseLong(e.substring(0, sp)),
+                    e.substring(sp + 1).replaceFirst("value = \\{ (small|wide) = ", "value = { ")));
+        }
+        assertEquals(ours, run.lines());
     }
 
     /**
