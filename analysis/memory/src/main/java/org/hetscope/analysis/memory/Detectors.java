@@ -14,18 +14,60 @@ import org.hetscope.store.Table;
  * instead of prefetch, and ping-pong transfers. Each returns a table of findings (empty when none).
  */
 public final class Detectors {
-    /** Thresholds; times in ns. */
+    /**
+     * Thresholds; times in ns. The defaults are calibrated on the two real StarPU fixtures (chol-dmda-nb6 and
+     * chol-lws-nb12: 96x96 tiles, median task 0.24 and 0.31 ms, computation phases of 21 and 122 ms) and are
+     * consistent with the thesis's examples once its larger scale is accounted for (960x960 tiles, runs of
+     * seconds, where it calls a 100 ms allocation gap and a 500 ms wait large); for traces at that scale pass
+     * thresholds about a hundred times larger.
+     *
+     * @param staleNs stale residency: a replica idle for longer than this after its last use on its node is a
+     *     candidate. Default 10 ms: more than 30 median task durations in both fixtures; 11 of nb6's 190 replicas
+     *     and 121 of nb12's 712 stay idle that long, the long tail of idle times (nb6's medians are 0.7 ms on RAM
+     *     and 3.2 ms on the device). The thesis's cases are replicas kept tens of seconds (002 L853).
+     * @param requestGapNs slow allocation: gap from a request to the allocation it triggers. Default 1 ms: in the
+     *     fixtures an allocation that follows its request at once does so within 3.3 us, and the delayed ones spread
+     *     from 9 us to 4.8 ms; 1 ms is three to four median task durations, so a flagged gap costs more than
+     *     running a few tasks (5 of the 81 gaps of the two fixtures). The thesis's gap is about 100 ms with
+     *     960x960 tiles (002 L884).
+     * @param lateInputNs late data, "close to the start": the last input arrived at most this long before the
+     *     task started. Default 30 us: in the fixtures, start minus last arrival clusters between 0.8 and 23 us
+     *     (the copy held the task and StarPU started it at once; 6.38 us for JobId 30, spec section 9 item 9), and
+     *     the next values are 44 and 59 us; 30 us separates the two.
+     * @param lateWaitNs late data, "waitAfterDeps large": default 1 ms, three to four median task durations in
+     *     the fixtures; it keeps JobId 30 of chol-dmda-nb6, whose three inputs arrived 1.69 ms after its last
+     *     dependency (spec item 9). The thesis's task 1667 waited 491 ms (002 L872).
+     * @param pageBytes allocator page size for page rounding (2 MiB, the GTX 1080 Ti of 002 L859)
+     * @param pingPongRun minimum alternating run for ping-pong (3, spec section 7)
+     * @param pressureFraction stale residency, "while the node's use is at its maximum": the node's used-memory
+     *     counter reaches at least this fraction of its run maximum during the stale period. Default 0.95: the
+     *     thesis reads the maximum off a plateau (002 L835-837) along which allocations and frees move the counter
+     *     by a few tiles, and 5 % of a device of several GiB is tens of 7 MiB tiles; on the fixtures it keeps the
+     *     exact peak of nb6 (15 tiles; 14 is 93 %) and the top four tile counts of nb12 (61 to 64 tiles).
+     * @param stalePressure whether stale residency requires the pressure condition; false lists every candidate
+     *     (kept too long or before a write-only access) with its pressure columns
+     */
     public record Options(long staleNs, long requestGapNs, long lateInputNs, long lateWaitNs, long pageBytes,
-                          int pingPongRun) {
+                          int pingPongRun, double pressureFraction, boolean stalePressure) {
+        /** The default pressure settings with the other thresholds given. */
+        public Options(long staleNs, long requestGapNs, long lateInputNs, long lateWaitNs, long pageBytes,
+                       int pingPongRun) {
+            this(staleNs, requestGapNs, lateInputNs, lateWaitNs, pageBytes, pingPongRun, DEFAULT_PRESSURE, true);
+        }
+
         public static Options defaults() {
-            return new Options(10_000_000L, 1_000_000L, 100_000L, 1_000_000L, 2L << 20, 3);
+            return new Options(10_000_000L, 1_000_000L, 30_000L, 1_000_000L, 2L << 20, 3, DEFAULT_PRESSURE, true);
         }
     }
+
+    /** Default fraction of a node's run maximum of used memory that counts as "at its maximum". */
+    public static final double DEFAULT_PRESSURE = 0.95;
 
     private Detectors() {}
 
     public static List<Table> all(MemoryTrace m, Options o) {
-        return List.of(allocationRetries(m), pageRounding(m, o.pageBytes()), staleResidency(m, o.staleNs()),
+        return List.of(allocationRetries(m), pageRounding(m, o.pageBytes()),
+                staleResidency(m, o.staleNs(), o.pressureFraction(), o.stalePressure()),
                 requestToAllocation(m, o.requestGapNs()), lateData(m, o.lateInputNs(), o.lateWaitNs()),
                 fetchVsPrefetch(m), pingPong(m, o.pingPongRun()), inputLayout(m, 50));
     }
@@ -92,48 +134,95 @@ public final class Detectors {
     }
 
     /**
-     * Stale residency: a replica that stays valid on a node more than {@code thresholdNs} after the last task
-     * that used the block on that node ended (or after it became valid, when no task used it there). The next
-     * access to the block anywhere is shown; a write-only next access means the data kept was never needed.
+     * Stale residency with the default pressure condition: see
+     * {@link #staleResidency(MemoryTrace, long, double, boolean)}.
      */
     public static Table staleResidency(MemoryTrace m, long thresholdNs) {
-        Table.Builder t = Table.builder("Replicas kept long after their last use (> " + thresholdNs + " ns)",
-                "node", "block", "valid_from", "valid_to", "last_use_end", "kept_ns", "next_access_mode");
+        return staleResidency(m, thresholdNs, DEFAULT_PRESSURE, true);
+    }
+
+    /**
+     * Stale residency (spec section 7): a replica that stays present on a node after its last use there, either
+     * for more than {@code thresholdNs} or before a next access to the block that is write-only (W), while the
+     * node's memory is at its maximum.
+     *
+     * <p>Definitions. For a residency interval {@code [valid_from, valid_to)} of a block on a node, the last use
+     * is the latest end of a task that ran on that node, used the block, started inside the interval and ended
+     * by its end; without one it is {@code valid_from} (the replica was never used there, e.g. an unused
+     * prefetch). The stale period is {@code [last_use_end, valid_to)} and {@code kept_ns} its length. The next
+     * access is that of the first task, on any node, starting at or after the last use and using the block. A
+     * replica is a candidate when {@code kept_ns > thresholdNs}, or when {@code kept_ns > 0} and the next access
+     * is W (its content will be overwritten, as with the thesis's CFD base block, 002 L974-976): a replica
+     * dropped at the very end of its last use was not kept.
+     *
+     * <p>"At its maximum": the node's used-memory counter (StarPU's {@code use}, {@link MemoryTrace#used}) shows,
+     * at some instant of the stale period, at least {@code pressureFraction} of the largest value it shows in the
+     * whole run ({@code use_peak_mib >= pressureFraction * use_max_mib}). The maximum is the run's own: the trace
+     * does not give the capacity, and the thesis reads "at its maximum" off the plateau of the used-memory plot
+     * (002 L835-837, L1011). A node without the counter, or whose counter never exceeds 0 (StarPU does not
+     * account RAM unless it is limited), cannot be shown to be at its maximum: {@code under_pressure} is null
+     * and the replica is reported only when {@code requirePressure} is false.
+     *
+     * @param requirePressure true for the detector; false to list every candidate with its pressure columns
+     */
+    public static Table staleResidency(MemoryTrace m, long thresholdNs, double pressureFraction,
+                                       boolean requirePressure) {
+        String title = "Stale residency: replicas kept > " + thresholdNs + " ns after their last use or before a "
+                + "write-only access, " + (requirePressure ? "while" : "listed whether or not")
+                + " the node's used memory is >= " + pressureFraction + " x its run maximum";
+        Table.Builder t = Table.builder(title, "node", "block", "valid_from", "valid_to", "last_use_end",
+                "kept_ns", "next_access_mode", "reason", "use_peak_mib", "use_max_mib", "under_pressure");
+        // The tasks using each block, in start order (m.tasks is sorted by start): each replica looks only at
+        // its own block's tasks instead of every task of the trace.
+        Map<Long, List<Object[]>> usesOf = new HashMap<>();
+        for (MemoryTrace.TaskRun tk : m.tasks) {
+            for (Object[] a : tk.accesses()) {
+                usesOf.computeIfAbsent((Long) a[0], k -> new ArrayList<>()).add(new Object[] {tk, a[1]});
+            }
+        }
         for (MemoryTrace.Interval iv : m.residency) {
+            List<Object[]> uses = usesOf.getOrDefault(iv.blockId(), List.of());
             long lastUse = iv.ts();
-            for (MemoryTrace.TaskRun tk : m.tasks) {
-                if (tk.nodeId() != null && tk.nodeId() == iv.nodeId() && tk.endTs() <= iv.end()
-                        && tk.endTs() > lastUse && tk.startTs() >= iv.ts() && uses(tk, iv.blockId())) {
+            for (Object[] u : uses) {
+                MemoryTrace.TaskRun tk = (MemoryTrace.TaskRun) u[0];
+                if (tk.nodeId() != null && tk.nodeId() == iv.nodeId() && tk.startTs() >= iv.ts()
+                        && tk.endTs() <= iv.end() && tk.endTs() > lastUse) {
                     lastUse = tk.endTs();
                 }
             }
-            long kept = iv.end() - lastUse;
-            if (kept > thresholdNs) {
-                String next = null;
-                long nextStart = Long.MAX_VALUE;
-                for (MemoryTrace.TaskRun tk : m.tasks) {
-                    if (tk.startTs() >= lastUse && tk.startTs() < nextStart) {
-                        for (Object[] a : tk.accesses()) {
-                            if (a[0].equals(iv.blockId())) {
-                                next = (String) a[1];
-                                nextStart = tk.startTs();
-                            }
-                        }
-                    }
+            String next = null;
+            for (Object[] u : uses) {
+                if (((MemoryTrace.TaskRun) u[0]).startTs() >= lastUse) {
+                    next = (String) u[1];
+                    break;
                 }
-                t.row(m.nodeName(iv.nodeId()), m.blockLabel(iv.blockId()), iv.ts(), iv.end(), lastUse, kept, next);
             }
+            long kept = iv.end() - lastUse;
+            boolean tooLong = kept > thresholdNs;
+            boolean overwritten = kept > 0 && "W".equals(next);
+            if (!tooLong && !overwritten) {
+                continue;
+            }
+            MemoryTrace.Usage use = m.used.get(iv.nodeId());
+            Double peak = null;
+            Double max = null;
+            Boolean pressure = null;
+            if (use != null) {
+                max = use.max();
+                double p = use.peak(lastUse, iv.end());
+                peak = Double.isNaN(p) ? null : p;
+                if (max > 0) {
+                    pressure = peak != null && peak >= pressureFraction * max;
+                }
+            }
+            if (requirePressure && !Boolean.TRUE.equals(pressure)) {
+                continue;
+            }
+            String reason = tooLong && overwritten ? "kept+write-only next" : tooLong ? "kept" : "write-only next";
+            t.row(m.nodeName(iv.nodeId()), m.blockLabel(iv.blockId()), iv.ts(), iv.end(), lastUse, kept, next,
+                    reason, peak, max, pressure);
         }
         return t.build();
-    }
-
-    private static boolean uses(MemoryTrace.TaskRun t, long block) {
-        for (Object[] a : t.accesses()) {
-            if (a[0].equals(block)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Gap between each request and the first allocation of that block on the destination node after it. */
@@ -162,11 +251,17 @@ public final class Detectors {
     }
 
     /**
-     * Late data: tasks whose last input arrived less than {@code closeNs} before they started although their
-     * dependencies were done at least {@code waitNs} earlier; the late block is named.
+     * Late data (spec section 7): "{@code lastInputArrival} close to the task's start and {@code waitAfterDeps}
+     * large", read as {@code start − lastInputArrival <= closeNs} and {@code start − lastDepEnd >= waitNs}, with
+     * the times of {@link TaskWait} (spec section 6.3): the last dependency is the latest-ending DependsOn task,
+     * the last input the latest copy of one of the task's blocks into the task's node that ended by its start.
+     * The block of that copy is blamed: the data the task was still waiting for (2x9 for the thesis's task 1667,
+     * whose other prefetched block 0x9 had arrived long before, 002 L878-880). Tasks without a dependency or
+     * without an input copy are not judged.
      */
     public static Table lateData(MemoryTrace m, long closeNs, long waitNs) {
-        Table.Builder t = Table.builder("Late data", "job_id", "name", "worker", "start", "wait_after_deps_ns",
+        Table.Builder t = Table.builder("Late data (input <= " + closeNs + " ns before start, wait after deps >= "
+                + waitNs + " ns)", "job_id", "name", "worker", "start", "wait_after_deps_ns",
                 "last_input_arrival", "input_before_start_ns", "late_block");
         for (MemoryTrace.TaskRun tk : m.tasks) {
             TaskWait.Result r = TaskWait.of(m, tk.jobId());

@@ -42,6 +42,61 @@ public final class MemoryTrace {
     public record Move(long id, long ts, long end, long bytes, Long srcNodeId, Long dstNodeId, Long blockId,
                        Long comId, String transferClass) {}
 
+    /**
+     * A node's used-memory samples in MiB, sorted by time (samples at the same time by value). The counter is a
+     * step function: a value holds from its sample until the next one; before the first sample it is unknown.
+     */
+    public record Usage(long[] ts, double[] mib) {
+        /** The largest value the counter ever shows. */
+        public double max() {
+            double mx = Double.NEGATIVE_INFINITY;
+            for (double v : mib) {
+                mx = Math.max(mx, v);
+            }
+            return mx;
+        }
+
+        /**
+         * The largest value the counter shows at some instant of {@code [from, to)}: the value in effect at
+         * {@code from} and every sample strictly inside. Samples that share a time stamp all count as shown at
+         * that instant, so the order in which they were stored does not matter. NaN when the counter says
+         * nothing about the interval (empty interval, or it ends before the first sample).
+         */
+        public double peak(long from, long to) {
+            if (to <= from) {
+                return Double.NaN;
+            }
+            double peak = Double.NaN;
+            // Samples are sorted by time: the last one at or before 'from' and those with the same time stamp.
+            int i = upperBound(from) - 1;
+            if (i >= 0) {
+                long at = ts[i];
+                for (int k = i; k >= 0 && ts[k] == at; k--) {
+                    peak = Double.isNaN(peak) ? mib[k] : Math.max(peak, mib[k]);
+                }
+            }
+            for (int k = i + 1; k < ts.length && ts[k] < to; k++) {
+                peak = Double.isNaN(peak) ? mib[k] : Math.max(peak, mib[k]);
+            }
+            return peak;
+        }
+
+        /** Index of the first sample after {@code t}. */
+        private int upperBound(long t) {
+            int lo = 0;
+            int hi = ts.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (ts[mid] <= t) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+    }
+
     public final Map<Long, Node> nodes = new java.util.LinkedHashMap<>();
     public final Map<Long, Block> blocks = new java.util.LinkedHashMap<>();
     public final List<Interval> residency = new ArrayList<>();
@@ -54,6 +109,12 @@ public final class MemoryTrace {
     public final List<Move> moves = new ArrayList<>();
     /** Handle to {register, unregister} times (null when unknown). */
     public final Map<Long, Long[]> lifetime = new HashMap<>();
+    /**
+     * Node id to its used-memory counter: StarPU's {@code use} variable of the node's memory manager, which the
+     * StarPU mapping stores as the counter track "Used (MB)" (MiB) under the node's {@code memory_manager} track.
+     * Nodes without one are absent.
+     */
+    public final Map<Long, Usage> used = new HashMap<>();
     public long traceStart;
     public long traceEnd;
 
@@ -133,6 +194,7 @@ public final class MemoryTrace {
                 life[1] = (Long) r[1];
             }
         }
+        m.loadUsage(store);
         Table span = store.query("SELECT min(ts), max(ts + dur) FROM (SELECT ts, dur FROM slice UNION ALL "
                 + "SELECT ts, 0 FROM instant UNION ALL SELECT ts, 0 FROM counter UNION ALL "
                 + "SELECT ts, dur FROM residency)");
@@ -140,6 +202,37 @@ public final class MemoryTrace {
         m.traceStart = s[0] == null ? 0 : (Long) s[0];
         m.traceEnd = s[1] == null ? 0 : (Long) s[1];
         return m;
+    }
+
+    /**
+     * Reads each node's "Used (MB)" counter. The memory_node row and the memory_node track share the node's name
+     * ({@code MEMNODE<n>}), and the counter hangs under that track's memory_manager child. A name held by several
+     * memory_node tracks (several processes) cannot say which counter is the node's, so such nodes get none.
+     */
+    private void loadUsage(Store store) {
+        Map<Long, Long> trackOf = new HashMap<>();
+        java.util.Set<Long> ambiguous = new java.util.HashSet<>();
+        for (Object[] r : store.query("SELECT n.id, u.id FROM memory_node n JOIN track tn ON tn.kind = 'memory_node' "
+                + "AND tn.name = n.name JOIN track tm ON tm.parent_id = tn.id AND tm.kind = 'memory_manager' "
+                + "JOIN track u ON u.parent_id = tm.id AND u.kind = 'counter' AND u.name = 'Used (MB)'").rows()) {
+            if (trackOf.put((Long) r[0], (Long) r[1]) != null) {
+                ambiguous.add((Long) r[0]);
+            }
+        }
+        ambiguous.forEach(trackOf::remove);
+        for (var e : trackOf.entrySet()) {
+            List<Object[]> rows = store.query(null, "SELECT ts, value FROM counter WHERE track_id = ? "
+                    + "AND value IS NOT NULL ORDER BY ts, value", e.getValue()).rows();
+            long[] ts = new long[rows.size()];
+            double[] v = new double[rows.size()];
+            for (int i = 0; i < ts.length; i++) {
+                ts[i] = (Long) rows.get(i)[0];
+                v[i] = (Double) rows.get(i)[1];
+            }
+            if (ts.length > 0) {
+                used.put(e.getKey(), new Usage(ts, v));
+            }
+        }
     }
 
     static boolean hasTable(Store store, String name) {

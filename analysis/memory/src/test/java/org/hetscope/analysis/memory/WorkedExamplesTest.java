@@ -139,10 +139,15 @@ class WorkedExamplesTest {
     }
 
     static final long MS = 1_000_000L;
+    static final long US = 1_000L;
 
-    @Test
-    void task1667OfItem2(@TempDir Path dir) throws Exception {
-        try (Store s = store(dir, "t1667", w -> {
+    /**
+     * Task 1667 of spec item 2 (002 L872-884). Besides the thesis's times, two transfers into RAM: 0x9's, which
+     * satisfies the 5 185 ms prefetch and ends at 5 250 ms, and 2x9's, which ends at {@code arrival2x9}: the
+     * detector must blame the block that arrived last, not the first one prefetched.
+     */
+    static Store task1667(Path dir, String name, long arrival2x9) throws Exception {
+        return store(dir, name, w -> {
             long ram = w.newId(Entity.MEMORY_NODE);
             long gpu = w.newId(Entity.MEMORY_NODE);
             w.memoryNode(new MemoryNode(ram, "RAM", null, "RAM"));
@@ -180,19 +185,33 @@ class WorkedExamplesTest {
                     -12L, false, null, null, 4L);
             w.row("starpu_manager_action", null, ram, blocks[2], "Allocating", 5590 * MS, MS, "fetch", 7_372_800L,
                     7_372_800L, true, null, null, 5L);
+            long tr09 = w.newId(Entity.TRANSFER);
+            w.transfer(new Transfer(tr09, null, 5190 * MS, 60 * MS, 7_372_800L, TransferKind.DTOH, null, null, gpu,
+                    ram, blocks[1], 1L));
             long tr = w.newId(Entity.TRANSFER);
-            w.transfer(new Transfer(tr, null, 5600 * MS, 70 * MS, 7_372_800L, TransferKind.DTOH, null, null, gpu,
-                    ram, blocks[2], 1L));
-        })) {
+            w.transfer(new Transfer(tr, null, 5600 * MS, arrival2x9 - 5600 * MS, 7_372_800L, TransferKind.DTOH,
+                    null, null, gpu, ram, blocks[2], 2L));
+        });
+    }
+
+    @Test
+    void task1667OfItem2(@TempDir Path dir) throws Exception {
+        try (Store s = task1667(dir, "t1667", 5670 * MS)) {
             MemoryTrace m = MemoryTrace.load(s);
             TaskWait.Result r = TaskWait.of(m, 1667);
             assertEquals(491 * MS, r.waitAfterDeps());
             assertEquals(190 * MS, r.idleBefore());
             assertEquals(301 * MS, r.workerBusy());
             assertEquals(5185 * MS - 100 * MS, r.dependencyWait());
+            // 2x9 arrived last (5 670 ms; 0x9 at 5 250 ms): with "close" = 10 ms and "large" = 100 ms it is blamed.
             Table late = Detectors.lateData(m, 10 * MS, 100 * MS);
             assertEquals(1, late.size());
-            assertEquals("(2,9)", late.rows().get(0)[7]);
+            assertEquals(List.of(1667L, 491 * MS, 5670 * MS, 6 * MS, "(2,9)"), List.of(late.get(0, "job_id"),
+                    late.get(0, "wait_after_deps_ns"), late.get(0, "last_input_arrival"),
+                    late.get(0, "input_before_start_ns"), late.get(0, "late_block")));
+            // Both conditions are needed: a 500 ms "large" wait or a 5 ms "close" arrival leaves it out.
+            assertEquals(0, Detectors.lateData(m, 10 * MS, 500 * MS).size());
+            assertEquals(0, Detectors.lateData(m, 5 * MS, 100 * MS).size());
             // Task 1667 starts at 5676 ms: none of its three blocks has a residency interval in RAM then.
             Table layout = Detectors.inputLayout(m, 10);
             assertEquals(List.of(3L, 3L, 3L), List.of(layout.get(0, "tasks"), layout.get(0, "block_uses"),
@@ -206,6 +225,22 @@ class WorkedExamplesTest {
                     "gap_ns"));
             assertEquals(true, MemoryFixtureTest.cell(gaps, Map.of("request_ts", 5185 * MS, "block", "(2,9)"),
                     "slow"));
+        }
+    }
+
+    @Test
+    void task1667WithDefaultThresholds(@TempDir Path dir) throws Exception {
+        Detectors.Options d = Detectors.Options.defaults();
+        // StarPU starts a task microseconds after the copy that held it ends (0.8 to 23 us in the fixtures):
+        // 2x9 arriving 10 us before the start is late data under the defaults, and 491 ms is a large wait.
+        try (Store s = task1667(dir, "near", 5676 * MS - 10 * US)) {
+            Table late = Detectors.lateData(MemoryTrace.load(s), d.lateInputNs(), d.lateWaitNs());
+            assertEquals(List.of("1667 (2,9) 10000"), late.rows().stream()
+                    .map(r -> r[0] + " " + r[7] + " " + r[6]).toList());
+        }
+        // Arriving 6 ms before the start, the copy is not what the default closeness (30 us) calls "close".
+        try (Store s = task1667(dir, "far", 5670 * MS)) {
+            assertEquals(0, Detectors.lateData(MemoryTrace.load(s), d.lateInputNs(), d.lateWaitNs()).size());
         }
     }
 
