@@ -191,10 +191,19 @@ public final class MemoryCommand implements Runnable {
             + "request-to-allocation gaps, late data, fetch vs prefetch, ping-pong, idle per worker.")
     static final class Detect implements Callable<Integer> {
         @ParentCommand MemoryCommand parent;
-        @Option(names = "--stale", defaultValue = "10", description = "Stale residency threshold (ms, default "
-                + "${DEFAULT-VALUE}).") String stale;
-        @Option(names = "--request-gap", defaultValue = "1", description = "Slow allocation threshold (ms, "
-                + "default ${DEFAULT-VALUE}).") String gap;
+        // Unset time options fall back to Detectors.Options.defaults(), where each default is justified; the
+        // descriptions repeat them for --help.
+        @Option(names = "--stale", description = "Stale residency: idle time after the last use that makes a "
+                + "replica a candidate (ms unless suffixed ns/us/s; default 10).") String stale;
+        @Option(names = "--pressure", description = "Stale residency: fraction of the node's run maximum of used "
+                + "memory that counts as 'at its maximum' (default 0.95).") Double pressure;
+        @Option(names = "--stale-all", description = "Stale residency: list every candidate, whether or not its "
+                + "node was at its maximum.") boolean staleAll;
+        @Option(names = "--request-gap", description = "Slow allocation threshold (ms, default 1).") String gap;
+        @Option(names = "--late-input", description = "Late data: last input at most this long before the start "
+                + "(ms, default 0.03).") String lateInput;
+        @Option(names = "--late-wait", description = "Late data: wait after the last dependency at least this "
+                + "long (ms, default 1).") String lateWait;
         @Option(names = "--page", defaultValue = "2097152", description = "Allocator page size in bytes "
                 + "(default ${DEFAULT-VALUE}).") long page;
         @Option(names = "--ping-pong", defaultValue = "3", description = "Minimum alternating run "
@@ -206,13 +215,19 @@ public final class MemoryCommand implements Runnable {
             try (Store s = StoreInput.open(parent.file)) {
                 MemoryTrace m = MemoryTrace.load(s);
                 Detectors.Options d = Detectors.Options.defaults();
-                Detectors.Options o = new Detectors.Options(StoreInput.time(stale), StoreInput.time(gap),
-                        d.lateInputNs(), d.lateWaitNs(), page, run);
+                Detectors.Options o = new Detectors.Options(orDefault(stale, d.staleNs()),
+                        orDefault(gap, d.requestGapNs()), orDefault(lateInput, d.lateInputNs()),
+                        orDefault(lateWait, d.lateWaitNs()), page, run,
+                        pressure == null ? d.pressureFraction() : pressure, !staleAll);
                 List<Table> out = new ArrayList<>(Detectors.all(m, o));
                 out.add(WorkerIdle.of(TaskGraph.load(s)));
                 TablePrinter.print(System.out, output.style(), out);
             }
             return 0;
+        }
+
+        private static long orDefault(String time, long ns) {
+            return time == null ? ns : StoreInput.time(time);
         }
     }
 }

@@ -55,8 +55,30 @@ class MemoryCommandTest {
         CliRun d = CliRun.of("memory", FIXTURE.toString(), "detect");
         assertEquals(0, d.exitCode(), d.err());
         assertTrue(d.out().contains("Ping-pong transfers") && d.out().contains("Idle time per worker"), d.out());
+        // Stale residency: the node's used-memory columns are printed; RAM, whose StarPU counter stays at 0, can
+        // never be "at its maximum", so its replicas appear only when every candidate is listed.
+        String stale = staleSection(d.out());
+        assertTrue(stale.contains("use_peak_mib") && stale.contains("under_pressure"), stale);
+        assertTrue(!stale.contains("MEMNODE0"), stale);
+        CliRun all = CliRun.of("memory", FIXTURE.toString(), "detect", "--stale", "1", "--stale-all",
+                "--pressure", "0.5", "--late-input", "20us", "--late-wait", "2");
+        assertEquals(0, all.exitCode(), all.err());
+        String allStale = staleSection(all.out());
+        assertTrue(allStale.contains("kept > 1000000 ns") && allStale.contains("listed whether or not")
+                && allStale.contains(">= 0.5 x"), allStale);
+        assertTrue(allStale.contains("MEMNODE0"), allStale);
+        assertTrue(all.out().contains("Late data (input <= 20000 ns before start, wait after deps >= 2000000 ns)"),
+                all.out());
         assertEquals("1", String.valueOf(StoreInput.time("1000000ns") / 1_000_000));
         assertEquals(83_000_000L, StoreInput.time("83"));
         assertEquals(1_500_000_000L, StoreInput.time("1.5s"));
+    }
+
+    /** The printed stale-residency table: from its title to the next blank line. */
+    static String staleSection(String out) {
+        int at = out.indexOf("Stale residency");
+        assertTrue(at >= 0, out);
+        int end = out.indexOf("\n\n", at);
+        return end < 0 ? out.substring(at) : out.substring(at, end);
     }
 }
