@@ -406,12 +406,21 @@ abstract sealed class FieldNode {
         final FieldNode inner;
         final long[] ranges;
         final int selectorReg;
+        /**
+         * Whether the selector is unsigned: as for {@link Variant#unsignedTag}, its values and the ranges' bounds then
+         * compare as unsigned 64-bit numbers, so that a range reaching past 2^63 - 1 (its upper bound negative as a
+         * {@code long}) still holds its values. The generated code ({@link ScopeCompiler}) calls {@link #decode} for
+         * optionals, so this one comparison serves both paths.
+         */
+        final boolean unsignedSelector;
 
-        Optional(String name, FieldType type, FieldNode inner, long[] ranges, int selectorReg) {
+        Optional(String name, FieldType type, FieldNode inner, long[] ranges, int selectorReg, FieldNode selector) {
             super(name, type, 1);
             this.inner = inner;
             this.ranges = ranges;
             this.selectorReg = selectorReg;
+            this.unsignedSelector = !(selector instanceof Enum e ? Variant.isSigned(e.container)
+                    : Variant.isSigned(selector));
         }
 
         @Override
@@ -421,9 +430,12 @@ abstract sealed class FieldNode {
             if (ranges == null) {
                 present = sel != 0;
             } else {
+                // unsigned order is signed order once the sign bit is flipped on both sides
+                long bias = unsignedSelector ? Long.MIN_VALUE : 0;
+                long s = sel ^ bias;
                 present = false;
                 for (int k = 0; k < ranges.length; k += 2) {
-                    if (sel >= ranges[k] && sel <= ranges[k + 1]) {
+                    if (s >= (ranges[k] ^ bias) && s <= (ranges[k + 1] ^ bias)) {
                         present = true;
                         break;
                     }

@@ -149,9 +149,14 @@ final class LayoutCompiler {
             return variant(name, v, depth);
         }
         if (t instanceof OptionalType o) {
-            int r = reg(o.selectorRef());
+            FieldNode selector = resolve(o.selectorRef());
+            if (selector == null) {
+                throw new MetadataException(scope + "." + name, "cannot find optional selector '" + o.selectorRef()
+                        + "'");
+            }
+            int r = regOf(selector, o.selectorRef());
             long[] ranges = o.ranges() != null ? flatten(o.ranges()) : null;
-            return new FieldNode.Optional(name, o, compile(name, o.inner(), depth + 1), ranges, r);
+            return new FieldNode.Optional(name, o, compile(name, o.inner(), depth + 1), ranges, r, selector);
         }
         throw new MetadataException(scope + "." + name, "field type " + t.getClass().getSimpleName()
                 + " not supported");
