@@ -155,25 +155,18 @@ final class RpdReader {
     }
 
     /**
-     * The rows of a table; null when the file lacks it. sqlite-jdbc's failures arrive wrapped in IOException:
-     * {@link #unwrap} hands them back as SQLException so that {@link TableByTable} counts them as damage.
+     * The rows of a table; null when the file lacks it. sqlite-jdbc's failures arrive wrapped in IOException, which
+     * {@link TableByTable} counts as damage of the table like the scanner's.
      */
     private TableRows open(String table, String... columns) throws IOException {
         return schema.has(table) ? rows.rows(table, columns) : null;
-    }
-
-    private static IOException unwrap(IOException e) throws SQLException {
-        if (e.getCause() instanceof SQLException s) {
-            throw s;
-        }
-        return e;
     }
 
     private interface RowReader {
         void row(TableRows r) throws IOException;
     }
 
-    private void each(String table, RowReader reader, String... columns) throws IOException, SQLException {
+    private void each(String table, RowReader reader, String... columns) throws IOException {
         try (TableRows r = open(table, columns)) {
             if (r == null) {
                 return;
@@ -182,8 +175,6 @@ final class RpdReader {
                 rowsRead++;
                 reader.row(r);
             }
-        } catch (IOException e) {
-            throw unwrap(e);
         }
     }
 
