@@ -135,6 +135,55 @@ class AgentTraceTest {
     }
 
     @Test
+    void sigkillLosesNothingRecordedBeforeIt() throws Exception {
+        // no shutdown hook runs after SIGKILL: the trace must already be in the files when the process dies
+        Process p = ExampleRun.start(work, "kill", "", EX + "LaunchHeavy", "100000000");
+        Path trace = work.resolve("kill-trace");
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        // wait until the launch loop runs: its first command lands on the queue's stream
+        while (!hasDeviceStream(trace) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(1500);
+        long killedAt = System.nanoTime(); // the agent's clock is System.nanoTime too (CLOCK_MONOTONIC)
+        p.destroyForcibly(); // SIGKILL on Linux
+        assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(137, p.exitValue(), "killed by SIGKILL");
+
+        List<Babeltrace.Event> events = Babeltrace.read(trace, true); // fails on any damaged packet
+        Map<Long, Long> lastSeq = new TreeMap<>();
+        long lastCall = 0;
+        long launches = 0;
+        for (Babeltrace.Event e : events) {
+            if (e.name().equals("api_call")) {
+                long seq = e.num("seq");
+                long prev = lastSeq.getOrDefault(e.streamKey(), 0L);
+                assertEquals(prev + 1, seq, "thread " + e.streamKey() + ": a call missing before the kill");
+                lastSeq.put(e.streamKey(), seq);
+                lastCall = Math.max(lastCall, e.ts() + e.num("duration"));
+            }
+            if (e.name().equals("enqueue_kernel")) {
+                launches++;
+            }
+        }
+        assertTrue(launches > 1000, "launches recorded: " + launches);
+        // the program was launching every few microseconds when it died; what it did until then is in the trace
+        // (with the former flusher thread, up to its interval, 1 s, was lost)
+        long lostNs = killedAt - lastCall;
+        assertTrue(lostNs >= 0 && lostNs < 300_000_000L, "last recorded call ended " + lostNs / 1e6
+                + " ms before the kill");
+    }
+
+    private static boolean hasDeviceStream(Path trace) throws java.io.IOException {
+        if (!java.nio.file.Files.isDirectory(trace)) {
+            return false;
+        }
+        try (var s = java.nio.file.Files.list(trace)) {
+            return s.anyMatch(f -> f.getFileName().toString().startsWith("device-"));
+        }
+    }
+
+    @Test
     void uncaughtExceptionLeavesReadableTrace() throws Exception {
         ExampleRun r = ExampleRun.run(work, "throw", EX + "LaunchHeavy", "100000", "throw-after=400");
         assertEquals(1, r.exitCode(), r.output());

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * with its writer.
  */
 final class Babeltrace {
-    record Event(String name, long streamKey, Map<String, String> fields) {
+    /** {@code ts}: the event's clock value in cycles (ns of the agent's clock) when read with cycles, else -1. */
+    record Event(String name, long streamKey, Map<String, String> fields, long ts) {
         long num(String key) {
             String v = fields.get(key);
             if (v == null) {
@@ -26,7 +27,7 @@ final class Babeltrace {
         }
     }
 
-    private static final Pattern LINE = Pattern.compile("^\\[[^]]*] \\([^)]*\\) (?:\\S+ )?(\\w+): \\{ ([^}]*) }, \\{ (.*) }$");
+    private static final Pattern LINE = Pattern.compile("^\\[([^]]*)] \\([^)]*\\) (?:\\S+ )?(\\w+): \\{ ([^}]*) }, \\{ (.*) }$");
     private static final Pattern FIELD = Pattern.compile(
             "(\\w+) = (\\( \"([^\"]*)\" : container = -?\\d+ \\)|\"((?:[^\"\\\\]|\\\\.)*)\"|\\[[^]]*]|[^,]+)");
 
@@ -35,10 +36,17 @@ final class Babeltrace {
     }
 
     static List<Event> read(Path trace) throws Exception {
+        return read(trace, false);
+    }
+
+    /** With {@code cycles}, babeltrace2 prints each event's raw clock value, which {@link Event#ts} then holds. */
+    static List<Event> read(Path trace, boolean cycles) throws Exception {
         Path out = Files.createTempFile("bt2", ".txt");
         Path err = Files.createTempFile("bt2", ".err");
         try {
-            Process p = new ProcessBuilder("babeltrace2", trace.toString())
+            List<String> cmd = cycles ? List.of("babeltrace2", "--clock-cycles", trace.toString())
+                    : List.of("babeltrace2", trace.toString());
+            Process p = new ProcessBuilder(cmd)
                     .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
@@ -53,10 +61,11 @@ final class Babeltrace {
                 if (!m.matches()) {
                     throw new IllegalStateException("unexpected babeltrace2 line: " + line);
                 }
-                Map<String, String> ctx = fields(m.group(2));
+                Map<String, String> ctx = fields(m.group(3));
                 long key = ctx.containsKey("thread_id") ? Long.parseLong(ctx.get("thread_id"))
                         : -Long.parseLong(ctx.get("queue"));
-                events.add(new Event(m.group(1), key, fields(m.group(3))));
+                events.add(new Event(m.group(2), key, fields(m.group(4)),
+                        cycles ? Long.parseLong(m.group(1).trim()) : -1));
             }
             return events;
         } finally {

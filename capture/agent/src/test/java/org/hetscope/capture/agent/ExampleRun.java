@@ -62,6 +62,22 @@ record ExampleRun(int exitCode, Path trace, Map<String, Long> report, String out
         Path trace = work.resolve(name + "-trace");
         Path report = work.resolve(name + ".report");
         Path log = work.resolve(name + ".log");
+        Process p = start(work, name, options, mainClass, args);
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException(name + " did not finish in 120 s: " + Files.readString(log));
+        }
+        return new ExampleRun(p.exitValue(), trace, readReport(report), Files.readString(log));
+    }
+
+    /**
+     * Starts the example under the agent without waiting for it: trace in {@code work/NAME-trace}, the program's
+     * counts in {@code work/NAME.report}, its output in {@code work/NAME.log}.
+     */
+    static Process start(Path work, String name, String options, String mainClass, String... args) throws Exception {
+        Path trace = work.resolve(name + "-trace");
+        Path report = work.resolve(name + ".report");
+        Path log = work.resolve(name + ".log");
         String classes = Path.of(Premain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
                 .toString();
         List<String> cmd = new ArrayList<>(List.of(
@@ -72,12 +88,7 @@ record ExampleRun(int exitCode, Path trace, Map<String, Long> report, String out
                 "-cp", classPathEntry("jocl") + File.pathSeparator + classes,
                 mainClass));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException(name + " did not finish in 120 s: " + Files.readString(log));
-        }
-        return new ExampleRun(p.exitValue(), trace, readReport(report), Files.readString(log));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     static Map<String, Long> readReport(Path report) throws IOException {

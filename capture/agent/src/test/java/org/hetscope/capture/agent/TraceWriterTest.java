@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The CTF writer under concurrency: several threads fill small chunks while the flusher writes partly filled
- * chunks every few milliseconds, and the trace is closed while the threads are still writing. babeltrace2 must
- * read every packet, and each thread's events must come out complete and in order up to where the close cut.
+ * The CTF writer under concurrency: several threads fill small packets of their own files, and the trace is closed
+ * while the threads are still writing. babeltrace2 must read every packet, and each thread's events must come out
+ * complete and in order up to where the close cut.
  */
 class TraceWriterTest {
     @TempDir
@@ -28,7 +28,7 @@ class TraceWriterTest {
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("tracer_name", TraceMetadata.TRACER_NAME);
         UUID uuid = UUID.randomUUID();
-        return new TraceWriter(out, uuid, TraceMetadata.text(uuid, 0, env), chunk, maxBytes, 10);
+        return new TraceWriter(out, uuid, TraceMetadata.text(uuid, 0, env), chunk, maxBytes);
     }
 
     @Test
@@ -36,7 +36,6 @@ class TraceWriterTest {
         assumeTrue(Babeltrace.available(), "babeltrace2 is not installed");
         Path out = dir.resolve("trace");
         TraceWriter w = writer(out, 16 * 1024, 64L * 1024 * 1024);
-        w.start();
         int threads = 4;
         int perThread = 30000;
         CountDownLatch halfway = new CountDownLatch(threads);
@@ -80,10 +79,10 @@ class TraceWriterTest {
     }
 
     @Test
-    void eventsBeyondTheMemoryLimitAreCountedAsDiscarded() throws Exception {
+    void eventsBeyondTheSizeLimitAreCountedAsDiscarded() throws Exception {
         assumeTrue(Babeltrace.available(), "babeltrace2 is not installed");
         Path out = dir.resolve("small");
-        // 4 chunks of 16 KiB at most and no flusher running: the rest must be dropped and counted
+        // one packet of 16 KiB at most: the rest must be dropped and counted, in the packet header too
         TraceWriter w = writer(out, 16 * 1024, 16 * 1024);
         Thread me = Thread.currentThread();
         EventStream s = w.newStream(TraceMetadata.STREAM_HOST, 1, new long[] {1}, "host-1");
@@ -98,5 +97,11 @@ class TraceWriterTest {
         List<Babeltrace.Event> events = Babeltrace.read(out);
         long kept = events.stream().filter(e -> e.name().equals("api_call")).count();
         assertEquals(n, kept + dropped, "kept + discarded = written");
+        // CTF's packet.context events_discarded (after magic, uuid, stream id and instance, two timestamps and two
+        // sizes and the sequence number: byte 72) tells readers how many were lost
+        java.nio.ByteBuffer head = java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(out.resolve("host-1")))
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        assertEquals(dropped, head.getLong(72));
+        assertEquals(16 * 1024 * 8L, head.getLong(56), "packet size in bits");
     }
 }
