@@ -40,7 +40,7 @@ public final class CaptureCommand implements Callable<Integer> {
                     + "repository's capture/agent/target/hetscope-agent.jar).")
     Path agent;
 
-    @Option(names = "--agent-options", paramLabel = "OPTS", description = "Extra agent options, e.g. device=off,maxmb=2048.")
+    @Option(names = "--agent-options", paramLabel = "OPTS", description = "Extra agent options, e.g. device=off,maxmb=512,flushms=50.")
     String agentOptions;
 
     @Parameters(arity = "1..*", paramLabel = "COMMAND", description = "The java command line to run (after --).")

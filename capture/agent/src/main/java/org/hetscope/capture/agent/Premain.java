@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Entry point of {@code -javaagent:hetscope-agent.jar[=options]}: opens the trace, starts the
+ * Entry point of {@code -javaagent:hetscope-agent.jar[=options]}: opens the trace, starts the flusher and the
  * command collector, and has ByteBuddy weave the recording code into {@code org.jocl.CL} when it is loaded (the
  * woven class is cached on disk, see {@link ClassCache}).
  */
@@ -48,11 +48,12 @@ public final class Premain {
         env.put("device_queries", directAfter < 0 ? "jocl" : "jocl, foreign-function after " + directAfter
                 + " commands");
         String metadata = TraceMetadata.text(uuid, clockOffset(), env);
-        TraceWriter writer = new TraceWriter(o.out(), uuid, metadata, o.chunkBytes(), o.maxBytes());
+        TraceWriter writer = new TraceWriter(o.out(), uuid, metadata, o.chunkBytes(), o.maxBytes(), o.flushMs());
         CommandCollector collector = new CommandCollector(writer, directAfter);
         Tracer.writer = writer;
         Tracer.collector = collector;
         Tracer.deviceTimes = o.device();
+        writer.start();
         collector.start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             long s0 = System.nanoTime();

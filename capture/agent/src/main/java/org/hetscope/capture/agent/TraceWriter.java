@@ -2,50 +2,68 @@ package org.hetscope.capture.agent;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A CTF 1.8 trace folder being written: the metadata file, and one file per {@link EventStream}, each made of
- * packets that the stream's owner maps and fills itself (no locks, no flusher thread, no copies). Every file is
- * readable at every moment, so the folder holds everything recorded up to the instant the process ends, however
- * it ends. The writer only hands out packet space within the trace size limit and closes the files.
+ * Writes a CTF 1.8 trace folder: the metadata file, and one file per {@link EventStream} made of complete packets.
+ * Threads fill their own chunks without locks; a background thread turns handed-off chunks, and every
+ * {@code flushIntervalMs} the complete part of the chunks still being filled, into packets. {@link #close()}
+ * (run from the shutdown hook) writes whatever is complete at that moment, so the folder stays readable however
+ * the program ends.
  */
 public final class TraceWriter {
     static final int CTF_MAGIC = 0xC1FC1FC1;
 
+    private record HandOff(EventStream stream, Chunk chunk) {}
+
     final Path dir;
     final UUID uuid;
-    final byte[] uuidBytes;
-    /** Bytes per packet (a larger event gets a packet of its own size). */
-    final int packetBytes;
-    private final long maxBytes;
-    private final AtomicLong reserved = new AtomicLong();
-    private final AtomicLong packets = new AtomicLong();
+    private final int chunkSize;
+    private final long maxChunks;
+    private final long flushIntervalNs;
+    private final ConcurrentLinkedQueue<Chunk> pool = new ConcurrentLinkedQueue<>();
+    private final AtomicLong allocated = new AtomicLong();
+    private final ConcurrentLinkedQueue<HandOff> full = new ConcurrentLinkedQueue<>();
     private final CopyOnWriteArrayList<EventStream> streams = new CopyOnWriteArrayList<>();
+    private final ReentrantLock flushLock = new ReentrantLock();
+    private final ByteBuffer head = ByteBuffer.allocate(128).order(ByteOrder.LITTLE_ENDIAN);
+    private final byte[] uuidBytes;
+    private volatile boolean running = true;
     private volatile boolean closed;
-    private volatile String failure;
+    private final Thread flusher;
+    private final AtomicLong packets = new AtomicLong();
+    private volatile IOException failure;
 
-    /**
-     * @param packetBytes bytes per packet
-     * @param maxBytes    trace size limit: packets beyond it are not made and their events are counted as
-     *                    discarded (0 = no limit)
-     */
-    public TraceWriter(Path dir, UUID uuid, String metadata, int packetBytes, long maxBytes) throws IOException {
+    public TraceWriter(Path dir, UUID uuid, String metadata, int chunkSize, long maxBytes, long flushIntervalMs)
+            throws IOException {
         this.dir = dir;
         this.uuid = uuid;
-        this.packetBytes = packetBytes;
-        this.maxBytes = maxBytes <= 0 ? Long.MAX_VALUE : maxBytes;
+        this.chunkSize = chunkSize;
+        this.maxChunks = Math.max(4, maxBytes / chunkSize);
+        this.flushIntervalNs = TimeUnit.MILLISECONDS.toNanos(flushIntervalMs);
         ByteBuffer u = ByteBuffer.allocate(16);
         u.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
         uuidBytes = u.array();
-        zeros = ByteBuffer.allocateDirect(packetBytes).asReadOnlyBuffer();
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("metadata"), metadata, StandardCharsets.UTF_8);
+        flusher = new Thread(this::run, "hetscope-trace-flusher");
+        flusher.setDaemon(true);
+    }
+
+    public void start() {
+        flusher.start();
     }
 
     public EventStream newStream(int streamClass, long instanceId, long[] contextExtra, String fileName) {
@@ -54,37 +72,22 @@ public final class TraceWriter {
         return s;
     }
 
-    private final ByteBuffer zeros;
-
-    /** {@code n} zero bytes to write (a view of one shared read-only buffer when it is large enough). */
-    ByteBuffer zeros(long n) {
-        if (n <= zeros.capacity()) {
-            return zeros.duplicate().limit((int) n);
+    Chunk takeChunk() {
+        Chunk c = pool.poll();
+        if (c != null) {
+            return c;
         }
-        return ByteBuffer.allocate(Math.toIntExact(n));
+        if (allocated.incrementAndGet() > maxChunks) {
+            allocated.decrementAndGet();
+            return null;
+        }
+        return new Chunk(chunkSize);
     }
 
-    /** Takes {@code bytes} of the size limit for a new packet; false when the limit or the close says no. */
-    boolean reserve(long bytes) {
-        if (closed) {
-            return false;
-        }
-        if (reserved.addAndGet(bytes) > maxBytes) {
-            reserved.addAndGet(-bytes);
-            return false;
-        }
-        return true;
-    }
-
-    void packetMapped() {
-        packets.incrementAndGet();
-    }
-
-    void failed(String file, Exception e) {
-        if (!closed && failure == null) {
-            failure = file + ": " + e;
-            System.err.println("hetscope agent: cannot grow " + dir.resolve(file) + " (" + e
-                    + "); its further events are counted as discarded");
+    void handOff(EventStream s, Chunk c) {
+        full.offer(new HandOff(s, c));
+        if (full.size() > 2) {
+            LockSupport.unpark(flusher);
         }
     }
 
@@ -92,18 +95,123 @@ public final class TraceWriter {
         return packets.get();
     }
 
-    /**
-     * Closes the files. Events still being written go on into their mapped packets (and so into the files); no
-     * new packet is made.
-     */
-    public void close() {
-        closed = true;
-        for (EventStream s : streams) {
+    private void run() {
+        long lastPartial = System.nanoTime();
+        while (running) {
+            LockSupport.parkNanos(20_000_000L);
+            flushLock.lock();
             try {
-                s.closeFile();
+                drainFull();
+                if (System.nanoTime() - lastPartial >= flushIntervalNs) {
+                    flushPartials();
+                    lastPartial = System.nanoTime();
+                }
             } catch (IOException e) {
-                System.err.println("hetscope agent: closing " + dir.resolve(s.fileName) + ": " + e);
+                failure = e;
+            } finally {
+                flushLock.unlock();
             }
         }
+    }
+
+    /** Writes everything complete so far and closes the files; later events are not written. */
+    public void close() {
+        running = false;
+        LockSupport.unpark(flusher);
+        try {
+            flusher.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        flushLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            for (int i = 0; i < 3; i++) {
+                drainFull();
+                flushPartials();
+            }
+            drainFull();
+            for (EventStream s : streams) {
+                if (s.channel != null) {
+                    // no fsync: what the process wrote survives its exit; only a machine crash could lose it
+                    s.channel.close();
+                }
+            }
+        } catch (IOException e) {
+            failure = e;
+        } finally {
+            closed = true;
+            flushLock.unlock();
+        }
+        if (failure != null) {
+            System.err.println("hetscope agent: writing the trace in " + dir + " failed: " + failure);
+        }
+    }
+
+    private void drainFull() throws IOException {
+        HandOff h;
+        while ((h = full.poll()) != null) {
+            Chunk c = h.chunk();
+            writeRange(h.stream(), c, c.flushed, c.committed, c.lastStart);
+            h.stream().expectedSeq = c.seq + 1;
+            pool.offer(c);
+        }
+    }
+
+    private void flushPartials() throws IOException {
+        for (EventStream s : streams) {
+            Chunk c = s.current;
+            if (c == null || c.seq != s.expectedSeq) {
+                continue; // an older chunk of this stream is still queued: keep the file in order
+            }
+            int end;
+            int last;
+            int tries = 0;
+            do {
+                end = c.committed;
+                last = c.lastStart;
+            } while ((last >= end) && ++tries < 1000);
+            if (last < 0 || last >= end || c.seq != s.expectedSeq) {
+                continue;
+            }
+            writeRange(s, c, c.flushed, end, last);
+        }
+    }
+
+    private void writeRange(EventStream s, Chunk c, int flushed, int to, int lastStart) throws IOException {
+        int from = EventStream.align8(flushed); // events start 8-aligned; what lies before is padding
+        if (to <= from || lastStart < from) {
+            return;
+        }
+        if (closed) {
+            return;
+        }
+        if (s.channel == null) {
+            s.channel = FileChannel.open(dir.resolve(s.fileName), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        }
+        ByteBuffer data = c.data;
+        int headSize = 80 + 8 * s.contextExtra.length;
+        long bits = 8L * (headSize + (to - from));
+        head.clear();
+        head.putInt(CTF_MAGIC).put(uuidBytes).putInt(s.streamClass).putLong(s.instanceId);
+        head.putLong(data.getLong(from)).putLong(data.getLong(lastStart));
+        head.putLong(bits).putLong(bits).putLong(s.packetSeq++).putLong(s.discarded);
+        for (long x : s.contextExtra) {
+            head.putLong(x);
+        }
+        head.flip();
+        ByteBuffer content = data.duplicate();
+        content.limit(to).position(from);
+        ByteBuffer[] parts = {head, content};
+        long want = head.remaining() + (long) content.remaining();
+        long done = 0;
+        while (done < want) {
+            done += s.channel.write(parts);
+        }
+        c.flushed = to;
+        packets.incrementAndGet();
     }
 }

@@ -135,8 +135,8 @@ class AgentTraceTest {
     }
 
     @Test
-    void sigkillLosesNothingRecordedBeforeIt() throws Exception {
-        // no shutdown hook runs after SIGKILL: the trace must already be in the files when the process dies
+    void sigkillLosesAtMostAboutTheFlushInterval() throws Exception {
+        // no shutdown hook runs after SIGKILL: what the flusher wrote (every 100 ms by default) is all there is
         Process p = ExampleRun.start(work, "kill", "", EX + "LaunchHeavy", "100000000");
         Path trace = work.resolve("kill-trace");
         long deadline = System.nanoTime() + 60_000_000_000L;
@@ -168,11 +168,11 @@ class AgentTraceTest {
             }
         }
         assertTrue(launches > 1000, "launches recorded: " + launches);
-        // the program was launching every few microseconds when it died; what it did until then is in the trace
-        // (with the former flusher thread, up to its interval, 1 s, was lost)
+        // the program was launching every few microseconds when it died: the trace ends about one flush interval
+        // (100 ms) before the kill at most, with room for a busy machine delaying the flusher
         assertTrue(lastCall <= dead, "a call after the process died?");
         long lostNs = killing - lastCall; // below 0 when calls went on until the signal landed
-        assertTrue(lostNs < 300_000_000L, "last recorded call ended " + lostNs / 1e6 + " ms before the kill");
+        assertTrue(lostNs < 500_000_000L, "last recorded call ended " + lostNs / 1e6 + " ms before the kill");
     }
 
     private static boolean hasDeviceStream(Path trace) throws java.io.IOException {
