@@ -1,7 +1,6 @@
 package org.hetscope.formats.ctf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -148,31 +147,14 @@ class OptionalSelectorRangeTest {
         return new Written(lines, present);
     }
 
-    record Decoded(List<String> lines, List<CtfProblem> problems) {}
-
-    static Decoded decode(Path dir, int codegenAfter) throws Exception {
-        List<String> lines = new ArrayList<>();
-        EventText text = new EventText();
-        try (CtfTrace t = CtfTrace.open(dir); CtfTrace.Cursor c = t.cursor()) {
-            t.codegenAfter(codegenAfter);
-            while (c.next()) {
-                lines.add(c.event().timestampNs() + " " + text.format(c.event()));
-            }
-            if (codegenAfter > 0) {
-                assertNotNull(t.compiledTraces().get(0).streams.values().iterator().next().byId.get(0L).body,
-                        "the event class was compiled");
-            }
-            return new Decoded(lines, t.problems());
-        }
-    }
-
     @Test
     void unsignedSelectorRangesPast2To63SelectInterpretedAndCompiled(@TempDir Path tmp) throws Exception {
         int n = CompiledTrace.DEFAULT_CODEGEN_AFTER + 3 * U.length * S.length * V.length / 10;
         Written w = write(tmp, n);
         assertTrue(w.present() > n, "the values written make many optionals present: " + w.present());
         for (int codegen : new int[] {0, CompiledTrace.DEFAULT_CODEGEN_AFTER}) {
-            Decoded d = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> decode(tmp, codegen));
+            WideVarIntTest.Decoded d = assertTimeoutPreemptively(Duration.ofSeconds(30),
+                    () -> WideVarIntTest.decode(tmp, codegen));
             assertTrue(d.problems().isEmpty(), "codegen after " + codegen + ": " + d.problems());
             assertEquals(w.lines(), d.lines(), "codegen after " + codegen);
         }

@@ -139,16 +139,8 @@ final class NsysReader {
         progress.advance(rowsTotal);
     }
 
-    /** Rows of a table found by walking its b-tree, or 0 when that walk meets damage (reported when read). */
     private long count(String table) {
-        if (!schema.has(table)) {
-            return 0;
-        }
-        try {
-            return rows.count(table);
-        } catch (IOException e) {
-            return 0;
-        }
+        return rows.countForProgress(schema, table);
     }
 
     private void tick() {

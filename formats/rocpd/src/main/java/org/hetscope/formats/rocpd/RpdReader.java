@@ -144,14 +144,7 @@ final class RpdReader {
     }
 
     private long count(String table) {
-        if (!schema.has(table)) {
-            return 0;
-        }
-        try {
-            return rows.count(table);
-        } catch (IOException e) {
-            return 0;
-        }
+        return rows.countForProgress(schema, table);
     }
 
     /**

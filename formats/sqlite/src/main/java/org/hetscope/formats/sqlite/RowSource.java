@@ -71,6 +71,21 @@ public final class RowSource implements AutoCloseable {
         return new JdbcRows(db, table, columns, present);
     }
 
+    /**
+     * Rows of {@code table} for a progress total: 0 when {@code schema} lacks it or counting meets damage (the
+     * damage is reported when the table is read).
+     */
+    public long countForProgress(SqliteSchema schema, String table) {
+        if (!schema.has(table)) {
+            return 0;
+        }
+        try {
+            return count(table);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
     /** Rows in {@code table}; 0 if absent. */
     public long count(String table) throws IOException {
         if (scans(table)) {
