@@ -3,12 +3,7 @@ package org.hetscope.formats.rocpd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.RandomAccessFile;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import org.hetscope.model.Category;
 import org.hetscope.model.CollectingSink;
 import org.hetscope.model.Progress;
@@ -26,19 +21,7 @@ class DamagedRocpdTest {
         Path damaged = dir.resolve("damaged.db");
         RocpdTestDatabase.create(intact, 5);
         RocpdTestDatabase.create(damaged, 5);
-        long root;
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + damaged.toAbsolutePath());
-             Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT rootpage FROM sqlite_master WHERE name = 'rocpd_kernel_dispatch_00ab'")) {
-            assertTrue(rs.next());
-            root = rs.getLong(1);
-        }
-        try (RandomAccessFile f = new RandomAccessFile(damaged.toFile(), "rw")) {
-            f.seek(16);
-            int pageSize = f.readUnsignedShort();
-            f.seek((root - 1) * (pageSize == 1 ? 65536 : pageSize));
-            f.writeByte(0x00); // not a b-tree page type
-        }
+        SqliteTestFiles.breakRootPage(damaged, "rocpd_kernel_dispatch_00ab");
         CollectingSink whole = new CollectingSink();
         new RocpdFormat().read(intact, whole, Progress.NONE);
         CollectingSink cut = new CollectingSink();

@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import org.hetscope.model.Category;
 import org.hetscope.model.CollectingSink;
@@ -51,19 +49,7 @@ class DamagedRpdTest {
         Path damaged = dir.resolve("damaged.rpd");
         RpdTestDatabase.create(intact, 5, false);
         Files.copy(intact, damaged);
-        long root;
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + damaged.toAbsolutePath());
-             Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT rootpage FROM sqlite_master WHERE name = 'rocpd_op'")) {
-            assertTrue(rs.next());
-            root = rs.getLong(1);
-        }
-        try (RandomAccessFile f = new RandomAccessFile(damaged.toFile(), "rw")) {
-            f.seek(16);
-            int pageSize = f.readUnsignedShort();
-            f.seek((root - 1) * (pageSize == 1 ? 65536 : pageSize));
-            f.writeByte(0x00); // not a b-tree page type
-        }
+        SqliteTestFiles.breakRootPage(damaged, "rocpd_op");
         CollectingSink whole = new CollectingSink();
         new RocpdFormat(scan).read(intact, whole, Progress.NONE);
         CollectingSink cut = new CollectingSink();

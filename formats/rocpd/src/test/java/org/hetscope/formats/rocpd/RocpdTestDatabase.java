@@ -1,8 +1,6 @@
 package org.hetscope.formats.rocpd;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -26,15 +24,8 @@ final class RocpdTestDatabase {
     static void create(Path file, long seed) throws IOException, SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath())) {
             c.setAutoCommit(false);
-            try (InputStream in = RocpdTestDatabase.class.getResourceAsStream("rocpd-v3-schema.sql");
-                 Statement st = c.createStatement()) {
-                String ddl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-                for (String sql : ddl.split(";")) {
-                    String s = sql.lines().filter(l -> !l.startsWith("--")).reduce("", (a, b) -> a + "\n" + b).trim();
-                    if (!s.isEmpty()) {
-                        st.execute(s);
-                    }
-                }
+            SqliteTestFiles.runScript(c, "rocpd-v3-schema.sql");
+            try (Statement st = c.createStatement()) {
                 st.execute("INSERT INTO rocpd_metadata_00ab(tag, value) VALUES ('schema_version', '3')");
                 st.execute("INSERT INTO rocpd_info_node_00ab(id, hash, machine_id, hostname) VALUES (1, 7, 'm', 'h')");
                 st.execute("INSERT INTO rocpd_info_process_00ab(id, nid, pid, command) VALUES (1, 1, 4242, "

@@ -1,8 +1,6 @@
 package org.hetscope.formats.rocpd;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -56,15 +54,8 @@ final class RpdTestDatabase {
     }
 
     private void fill(Random rnd) throws IOException, SQLException {
-        try (InputStream in = RpdTestDatabase.class.getResourceAsStream("rpd-schema.sql");
-             Statement st = c.createStatement()) {
-            String ddl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            for (String sql : ddl.split(";")) {
-                String s = sql.lines().filter(l -> !l.startsWith("--")).reduce("", (a, b) -> a + "\n" + b).trim();
-                if (!s.isEmpty()) {
-                    st.execute(s);
-                }
-            }
+        SqliteTestFiles.runScript(c, "rpd-schema.sql");
+        try (Statement st = c.createStatement()) {
             st.execute("CREATE TABLE \"rocpd_api\" (\"id\" integer NOT NULL PRIMARY KEY AUTOINCREMENT, \"pid\" integer "
                     + "NOT NULL, \"tid\" integer NOT NULL, \"start\" integer NOT NULL, \"end\" integer NOT NULL, "
                     + "\"apiName_id\" integer NOT NULL, " + (newer ? "\"category_id\" bigint NOT NULL, \"domain_id\" "
