@@ -14,11 +14,6 @@ final class ByteStrings {
     private int[] hashes = new int[1 << 12];
     private int size;
 
-    /** How many texts the table holds. */
-    int size() {
-        return size;
-    }
-
     String get(byte[] buf, int off, int len) {
         int h = hash(buf, off, len);
         int mask = keys.length - 1;

@@ -17,7 +17,6 @@ public final class EventDefinition {
     private final int id;
     private final PajeEventKind kind;
     private final List<String> fieldNames;
-    private final int fieldCount;
     private final int[] index = new int[Field.values().length];
     private final int[] extraIndex;
     private final String[] extraNames;
@@ -32,7 +31,6 @@ public final class EventDefinition {
         this.id = id;
         this.kind = kind;
         this.fieldNames = List.copyOf(fieldNames);
-        this.fieldCount = fieldNames.size();
         java.util.Arrays.fill(index, -1);
         List<Integer> extras = new ArrayList<>();
         for (int i = 0; i < fieldNames.size(); i++) {
@@ -100,7 +98,7 @@ public final class EventDefinition {
     }
 
     public int fieldCount() {
-        return fieldCount;
+        return fieldNames.size();
     }
 
     /** Position of a standard field in a body line (0 = first field after the id), or -1 when absent. */

@@ -22,12 +22,6 @@ public interface PajeListener {
 
     default void state(PajeState state) {}
 
-    /**
-     * Every line is read: no type, container, event or link comes after this; the states and variable values
-     * are replayed next.
-     */
-    default void linesRead() {}
-
     /** One value of a variable, after set/add/sub were replayed in time order. */
     default void variable(PajeContainer container, PajeType type, long time, double value, long line) {}
 

@@ -22,11 +22,6 @@ import org.hetscope.model.Progress;
  *
  * <p>Paje files need not be sorted in time (StarPU writes some states late), so states and variable updates are
  * buffered per (container, type) and replayed in (time, line) order at the end.
- *
- * <p>After the header, the body is cut into chunks of whole lines that worker threads decode ({@link LineDecoder}:
- * fields, times, values, shared Strings), while this thread applies the decoded chunks in file order: types,
- * containers, state buffers, listener calls and problem reports see every line in file order, with its number,
- * exactly as when one thread reads it all.
  */
 public final class PajeReader {
     /** Decimal exponent from the file's time unit to nanoseconds: 9 for seconds (the Paje default), 6 for ms. */
@@ -40,13 +35,10 @@ public final class PajeReader {
     private final List<PajeType> typeList = new ArrayList<>();
     private final Map<String, PajeContainer> containers = new HashMap<>();
     private final List<PajeContainer> containerList = new ArrayList<>();
-    /** Link halves waiting for their other half, by type alias and key: one {@code Object[]} or a queue of them. */
-    private final Map<String, Object> pendingLinkStarts = new HashMap<>();
-    private final Map<String, Object> pendingLinkEnds = new HashMap<>();
-    /** Decodes the lines this thread reads itself: the header, and the body when it is not decoded in parallel. */
-    private final LineDecoder decoder = new LineDecoder();
-    private final int chunkBytes;
-    private final int workers;
+    private final Map<String, ArrayDeque<Object[]>> pendingLinkStarts = new HashMap<>();
+    private final Map<String, ArrayDeque<Object[]>> pendingLinkEnds = new HashMap<>();
+    private final ByteStrings strings = new ByteStrings();
+    private final DecimalText decimals = new DecimalText();
     private final Map<PajeEventKind, Long> counts = new java.util.EnumMap<>(PajeEventKind.class);
     private final long[] kindCounts = new long[PajeEventKind.values().length];
 
@@ -55,8 +47,11 @@ public final class PajeReader {
     private int defId = -1;
     private List<String> defFields;
     private boolean headerAnnounced;
-    /** Whether a header line came after the first event line: the rest of the file is then decoded in order. */
-    private boolean headerInBody;
+
+    // Tokenizer output.
+    private int[] fs = new int[32];
+    private int[] fe = new int[32];
+    private int nf;
 
     private long lineNo;
     private long roundedTimes;
@@ -70,19 +65,9 @@ public final class PajeReader {
      *                  {@code JobId} or {@code Handle} fields), seconds otherwise
      */
     public PajeReader(PajeListener listener, Integer timeShift) {
-        // Chunks of 1 MiB stay below G1's humongous-object size; the reader's own thread resolves the decoded
-        // lines and the workers decode the next chunks meanwhile.
-        this(listener, timeShift, 1 << 20, Math.min(4, Runtime.getRuntime().availableProcessors()));
-    }
-
-    /** With chunks of {@code chunkBytes} decoded by {@code workers} threads (0: all on the caller's thread). */
-    PajeReader(PajeListener listener, Integer timeShift, int chunkBytes, int workers) {
         this.listener = listener;
         this.autoTimeUnit = timeShift == null;
         this.timeShift = timeShift == null ? 9 : timeShift;
-        this.chunkBytes = chunkBytes;
-        this.workers = workers;
-        decoder.use(byId, this.timeShift, false);
     }
 
     /** The decimal exponent to nanoseconds that was used (known after the header). */
@@ -137,129 +122,148 @@ public final class PajeReader {
 
     /** Reads a whole stream and finishes the replay. */
     public void read(InputStream in, Progress progress) throws IOException {
-        LineChunks chunks = new LineChunks(in, chunkBytes);
-        ParallelDecoding parallel = null;
+        byte[] buf = new byte[1 << 22];
+        int len = 0;
+        long consumed = 0;
         long nextReport = 1 << 24;
-        try {
-            while (true) {
-                if (parallel == null) {
-                    LineChunks.Chunk c = chunks.next();
-                    if (c == null) {
-                        break;
-                    }
-                    lineByLine(c.buf(), 0, c.length(), c.endsFile());
-                    // The header is complete and the workers can decode with a copy of its definitions. Small
-                    // inputs (one chunk) never get here, and need no threads.
-                    if (headerAnnounced && !headerInBody && workers > 0) {
-                        parallel = new ParallelDecoding(chunks, workers, byId, timeShift);
-                    }
-                } else {
-                    DecodedLines d = parallel.next();
-                    if (d == null) {
-                        break;
-                    }
-                    if (headerInBody) {
-                        lineByLine(d.buf, d.from, d.to, d.endsFile);
-                    } else {
-                        apply(d);
-                    }
-                    parallel.recycle(d);
-                }
-                if (chunks.consumed() >= nextReport) {
-                    progress.advance(chunks.consumed());
-                    nextReport = chunks.consumed() + (1 << 24);
-                }
+        while (true) {
+            int n = in.read(buf, len, buf.length - len);
+            if (n < 0) {
+                break;
             }
-        } finally {
-            if (parallel != null) {
-                parallel.close();
+            len += n;
+            int pos = 0;
+            while (true) {
+                int nl = indexOf(buf, pos, len, (byte) '\n');
+                if (nl < 0) {
+                    break;
+                }
+                lineNo++;
+                line(buf, pos, nl, false);
+                pos = nl + 1;
+            }
+            consumed += pos;
+            if (pos == 0 && len == buf.length) {
+                buf = java.util.Arrays.copyOf(buf, buf.length * 2);
+            } else {
+                System.arraycopy(buf, pos, buf, 0, len - pos);
+                len -= pos;
+            }
+            if (consumed >= nextReport) {
+                progress.advance(consumed);
+                nextReport = consumed + (1 << 24);
             }
         }
-        progress.advance(chunks.consumed());
+        if (len > 0) {
+            lineNo++;
+            line(buf, 0, len, true);
+        }
+        progress.advance(consumed + len);
         finish();
     }
 
-    /**
-     * Decodes and applies the lines of {@code buf[pos, to)} one at a time on this thread, so that each line is
-     * decoded with the definitions of the header lines before it.
-     */
-    private void lineByLine(byte[] buf, int pos, int to, boolean endsFile) {
-        DecodedLines one = new DecodedLines(buf, pos, to, endsFile, 1);
-        while (pos < to) {
-            int nl = LineDecoder.indexOf(buf, pos, to, (byte) '\n');
-            int end = nl < 0 ? to : nl;
-            int next = nl < 0 ? to : nl + 1;
-            lineNo++;
-            one.reset(buf, pos, to, endsFile);
-            if (!decoder.line(one, buf, pos, end, nl < 0, 0, next)) {
-                announceHeader();
-                decoder.use(byId, timeShift, true);
-                decoder.line(one, buf, pos, end, nl < 0, 0, next);
-            }
-            if (one.n > 0) {
-                apply(one, 0);
-            }
-            pos = next;
-        }
-    }
-
-    /** Applies the records of a chunk decoded by a worker. */
-    private void apply(DecodedLines d) {
-        long base = lineNo;
-        for (int k = 0; k < d.n; k++) {
-            lineNo = base + d.line[k] + 1;
-            apply(d, k);
-            if (headerInBody) {
-                // The workers decoded the rest with the definitions from before this header line.
-                lineByLine(d.buf, d.next[k], d.to, d.endsFile);
-                return;
+    private static int indexOf(byte[] buf, int from, int to, byte b) {
+        for (int i = from; i < to; i++) {
+            if (buf[i] == b) {
+                return i;
             }
         }
-        lineNo = base + d.lines;
+        return -1;
     }
 
-    /** Reports or applies one decoded line; {@link #lineNo} is its line. */
-    private void apply(DecodedLines d, int k) {
-        boolean last = k == d.lastRecord;
-        EventDefinition def = d.def[k];
-        switch (d.outcome[k]) {
-            case DecodedLines.HEADER -> {
-                headerLine(d.text(k));
-                if (headerAnnounced) {
-                    headerInBody = true;
-                }
-                decoder.use(byId, timeShift, headerAnnounced);
+    private void line(byte[] buf, int start, int end, boolean last) {
+        if (end > start && buf[end - 1] == '\r') {
+            end--;
+        }
+        int i = start;
+        while (i < end && (buf[i] == ' ' || buf[i] == '\t')) {
+            i++;
+        }
+        if (i == end || buf[i] == '#') {
+            return;
+        }
+        if (buf[i] == '%') {
+            headerLine(new String(buf, i, end - i, java.nio.charset.StandardCharsets.UTF_8));
+            return;
+        }
+        int id = 0;
+        int j = i;
+        while (j < end && buf[j] >= '0' && buf[j] <= '9' && j - i < 9) {
+            id = id * 10 + (buf[j] - '0');
+            j++;
+        }
+        if (j == i || (j < end && buf[j] != ' ' && buf[j] != '\t')) {
+            damage("line that is neither a header line nor an event", "'" + text(buf, i, Math.min(end, i + 40))
+                    + "'");
+            return;
+        }
+        if (!headerAnnounced) {
+            announceHeader();
+        }
+        EventDefinition def = id < byId.length ? byId[id] : null;
+        if (def == null) {
+            damage("undefined event id", "id " + id);
+            return;
+        }
+        if (!tokenize(buf, j, end)) {
+            damage(last ? "truncated last line" : "unterminated quoted string", "event id " + id);
+            return;
+        }
+        if (nf != def.fieldCount()) {
+            if (nf < def.fieldCount()) {
+                damage(last ? "truncated last line" : "line with missing fields",
+                        def.kind().pajeName() + " " + id + " needs " + def.fieldCount() + " fields, found " + nf);
+            } else {
+                damage("line with extra fields",
+                        def.kind().pajeName() + " " + id + " has " + def.fieldCount() + " fields, found " + nf);
             }
-            case DecodedLines.NOT_EVENT -> damage("line that is neither a header line nor an event",
-                    "'" + text(d.buf, d.textStart[k], Math.min(d.textEnd[k], d.textStart[k] + 40)) + "'");
-            case DecodedLines.UNDEFINED -> damage("undefined event id", "id " + d.id[k]);
-            case DecodedLines.UNTERMINATED -> damage(last ? "truncated last line" : "unterminated quoted string",
-                    "event id " + d.id[k]);
-            case DecodedLines.FIELD_COUNT -> {
-                int nf = d.fieldCount[k];
-                if (nf < def.fieldCount()) {
-                    damage(last ? "truncated last line" : "line with missing fields",
-                            def.kind().pajeName() + " " + d.id[k] + " needs " + def.fieldCount() + " fields, found "
-                                    + nf);
-                } else {
-                    damage("line with extra fields",
-                            def.kind().pajeName() + " " + d.id[k] + " has " + def.fieldCount() + " fields, found "
-                                    + nf);
-                }
-            }
-            default -> {
-                try {
-                    event(def, d, k);
-                } catch (IllegalArgumentException e) {
-                    damage("bad field value", e.getMessage());
-                }
-            }
+            return;
+        }
+        try {
+            event(def, buf);
+        } catch (IllegalArgumentException e) {
+            damage("bad field value", e.getMessage());
         }
     }
 
     private static String text(byte[] buf, int from, int to) {
         return new String(buf, from, to - from, java.nio.charset.StandardCharsets.UTF_8);
     }
+
+    /** Splits fields after the id; quoted fields lose their quotes. False for an unterminated quote. */
+    private boolean tokenize(byte[] buf, int i, int end) {
+        nf = 0;
+        while (true) {
+            while (i < end && (buf[i] == ' ' || buf[i] == '\t')) {
+                i++;
+            }
+            if (i >= end) {
+                return true;
+            }
+            if (nf == fs.length) {
+                fs = java.util.Arrays.copyOf(fs, nf * 2);
+                fe = java.util.Arrays.copyOf(fe, nf * 2);
+            }
+            if (buf[i] == '"') {
+                int close = indexOf(buf, i + 1, end, (byte) '"');
+                if (close < 0) {
+                    return false;
+                }
+                fs[nf] = i + 1;
+                fe[nf] = close;
+                i = close + 1;
+            } else {
+                int s = i;
+                while (i < end && buf[i] != ' ' && buf[i] != '\t') {
+                    i++;
+                }
+                fs[nf] = s;
+                fe[nf] = i;
+            }
+            nf++;
+        }
+    }
+
     // ---- header ----
 
     private void headerLine(String line) {
@@ -325,17 +329,23 @@ public final class PajeReader {
 
     // ---- body ----
 
-    /** The time of a decoded line, counted in the trace's bounds and rounding. */
-    private long time(DecodedLines d, int k) {
-        if (d.timeError[k] != null) {
-            throw new IllegalArgumentException(d.timeError[k]);
-        }
-        long t = d.time[k];
-        if (d.rounded[k]) {
-            roundedTimes++;
-            if (firstRoundedLine < 0) {
-                firstRoundedLine = lineNo;
+    private String str(byte[] buf, int field) {
+        return strings.get(buf, fs[field], fe[field] - fs[field]);
+    }
+
+    private long time(byte[] buf, EventDefinition def) {
+        int f = def.index(Field.TIME);
+        long t;
+        try {
+            t = decimals.scaled(buf, fs[f], fe[f] - fs[f], timeShift);
+            if (decimals.lastRounded()) {
+                roundedTimes++;
+                if (firstRoundedLine < 0) {
+                    firstRoundedLine = lineNo;
+                }
             }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("bad time '" + text(buf, fs[f], fe[f]) + "'");
         }
         if (t < minTime) {
             minTime = t;
@@ -346,7 +356,20 @@ public final class PajeReader {
         return t;
     }
 
-    private PajeType type(String t, EventDefinition def, PajeType.Kind expected) {
+    private String[] extras(byte[] buf, EventDefinition def) {
+        int[] idx = def.extraIndex();
+        if (idx.length == 0) {
+            return null;
+        }
+        String[] out = new String[idx.length];
+        for (int k = 0; k < idx.length; k++) {
+            out[k] = str(buf, idx[k]);
+        }
+        return out;
+    }
+
+    private PajeType type(byte[] buf, EventDefinition def, PajeType.Kind expected) {
+        String t = str(buf, def.index(Field.TYPE));
         if (t == def.lastTypeText && (expected == null || def.lastType.kind() == expected)) {
             return def.lastType;
         }
@@ -364,7 +387,8 @@ public final class PajeReader {
     }
 
     /** The container named by the CONTAINER field of a line, through the definition's one-entry cache. */
-    private PajeContainer lineContainer(String text, EventDefinition def) {
+    private PajeContainer container(byte[] buf, EventDefinition def) {
+        String text = str(buf, def.index(Field.CONTAINER));
         if (text == def.lastContainerText) {
             return def.lastContainer;
         }
@@ -403,54 +427,47 @@ public final class PajeReader {
         listener.type(t);
     }
 
-    /** A standard field of a decoded line, or null when its definition lacks it. */
-    private static String field(DecodedLines d, int k, EventDefinition def, Field f) {
-        int i = def.index(f);
-        return i < 0 ? null : d.field(k, i);
-    }
-
-    @SuppressWarnings("unchecked")
-    private void event(EventDefinition def, DecodedLines d, int k) {
+    private void event(EventDefinition def, byte[] buf) {
         PajeEventKind kind = def.kind();
         switch (kind) {
             case DEFINE_CONTAINER_TYPE, DEFINE_EVENT_TYPE, DEFINE_STATE_TYPE, DEFINE_VARIABLE_TYPE -> {
-                String name = field(d, k, def, Field.NAME);
-                String alias = def.index(Field.ALIAS) >= 0 ? field(d, k, def, Field.ALIAS) : name;
-                PajeType parent = parentType(field(d, k, def, Field.TYPE));
-                PajeType.Kind tk = switch (kind) {
+                String name = str(buf, def.index(Field.NAME));
+                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def.index(Field.ALIAS)) : name;
+                PajeType parent = parentType(str(buf, def.index(Field.TYPE)));
+                PajeType.Kind k = switch (kind) {
                     case DEFINE_CONTAINER_TYPE -> PajeType.Kind.CONTAINER;
                     case DEFINE_EVENT_TYPE -> PajeType.Kind.EVENT;
                     case DEFINE_STATE_TYPE -> PajeType.Kind.STATE;
                     default -> PajeType.Kind.VARIABLE;
                 };
-                if (tk != PajeType.Kind.CONTAINER && parent == null) {
-                    throw new IllegalArgumentException("a " + tk.name().toLowerCase() + " type needs a container type");
+                if (k != PajeType.Kind.CONTAINER && parent == null) {
+                    throw new IllegalArgumentException("a " + k.name().toLowerCase() + " type needs a container type");
                 }
-                defineType(new PajeType(typeList.size(), tk, alias, name, parent, null, null));
+                defineType(new PajeType(typeList.size(), k, alias, name, parent, null, null));
             }
             case DEFINE_LINK_TYPE -> {
-                String name = field(d, k, def, Field.NAME);
-                String alias = def.index(Field.ALIAS) >= 0 ? field(d, k, def, Field.ALIAS) : name;
-                PajeType parent = parentType(field(d, k, def, Field.TYPE));
-                PajeType from = parentType(field(d, k, def, Field.START_CONTAINER_TYPE));
-                PajeType to = parentType(field(d, k, def, Field.END_CONTAINER_TYPE));
+                String name = str(buf, def.index(Field.NAME));
+                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def.index(Field.ALIAS)) : name;
+                PajeType parent = parentType(str(buf, def.index(Field.TYPE)));
+                PajeType from = parentType(str(buf, def.index(Field.START_CONTAINER_TYPE)));
+                PajeType to = parentType(str(buf, def.index(Field.END_CONTAINER_TYPE)));
                 defineType(new PajeType(typeList.size(), PajeType.Kind.LINK, alias, name, parent, from, to));
             }
             case DEFINE_ENTITY_VALUE -> {
-                PajeType type = type(field(d, k, def, Field.TYPE), def, null);
-                String name = field(d, k, def, Field.NAME);
-                String alias = def.index(Field.ALIAS) >= 0 ? field(d, k, def, Field.ALIAS) : name;
-                String color = field(d, k, def, Field.COLOR);
+                PajeType type = type(buf, def, null);
+                String name = str(buf, def.index(Field.NAME));
+                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def.index(Field.ALIAS)) : name;
+                String color = def.index(Field.COLOR) >= 0 ? str(buf, def.index(Field.COLOR)) : null;
                 PajeValue v = new PajeValue(alias, name, color, true);
                 type.addValue(v);
                 listener.value(type, v);
             }
             case CREATE_CONTAINER -> {
-                long t = time(d, k);
-                String name = field(d, k, def, Field.NAME);
-                String alias = def.index(Field.ALIAS) >= 0 ? field(d, k, def, Field.ALIAS) : name;
-                PajeType type = type(field(d, k, def, Field.TYPE), def, PajeType.Kind.CONTAINER);
-                String parentText = field(d, k, def, Field.CONTAINER);
+                long t = time(buf, def);
+                String name = str(buf, def.index(Field.NAME));
+                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def.index(Field.ALIAS)) : name;
+                PajeType type = type(buf, def, PajeType.Kind.CONTAINER);
+                String parentText = str(buf, def.index(Field.CONTAINER));
                 PajeContainer parent = parentText.equals("0") ? null : container(parentText);
                 if (containers.containsKey(alias)) {
                     throw new IllegalArgumentException("container '" + alias + "' created twice");
@@ -462,25 +479,25 @@ public final class PajeReader {
                 listener.container(c);
             }
             case DESTROY_CONTAINER -> {
-                long t = time(d, k);
-                PajeContainer c = container(field(d, k, def, Field.NAME));
+                long t = time(buf, def);
+                PajeContainer c = container(str(buf, def.index(Field.NAME)));
                 if (c.isDestroyed()) {
                     throw new IllegalArgumentException("container '" + c.alias() + "' destroyed twice");
                 }
                 c.destroy(t);
             }
             case NEW_EVENT -> {
-                long t = time(d, k);
-                PajeType type = type(field(d, k, def, Field.TYPE), def, PajeType.Kind.EVENT);
-                PajeContainer c = lineContainer(field(d, k, def, Field.CONTAINER), def);
-                PajeValue v = type.value(field(d, k, def, Field.VALUE));
-                listener.event(new PajeEvent(c, type, t, v, def, d.extras[k], lineNo));
+                long t = time(buf, def);
+                PajeType type = type(buf, def, PajeType.Kind.EVENT);
+                PajeContainer c = container(buf, def);
+                PajeValue v = type.value(str(buf, def.index(Field.VALUE)));
+                listener.event(new PajeEvent(c, type, t, v, def, extras(buf, def), lineNo));
             }
             case SET_STATE, PUSH_STATE, POP_STATE, RESET_STATE -> {
-                long t = time(d, k);
-                PajeType type = type(field(d, k, def, Field.TYPE), def, PajeType.Kind.STATE);
-                PajeContainer c = lineContainer(field(d, k, def, Field.CONTAINER), def);
-                PajeValue v = def.index(Field.VALUE) >= 0 ? type.value(field(d, k, def, Field.VALUE)) : null;
+                long t = time(buf, def);
+                PajeType type = type(buf, def, PajeType.Kind.STATE);
+                PajeContainer c = container(buf, def);
+                PajeValue v = def.index(Field.VALUE) >= 0 ? type.value(str(buf, def.index(Field.VALUE))) : null;
                 byte op = switch (kind) {
                     case SET_STATE -> StateBuffer.SET;
                     case PUSH_STATE -> StateBuffer.PUSH;
@@ -488,65 +505,52 @@ public final class PajeReader {
                     default -> StateBuffer.RESET;
                 };
                 StateBuffer sb = buffer(c, type, StateBuffer.class);
-                sb.add(t, lineNo, op, v, def.extraIndex().length == 0 ? null : def, d.extras[k]);
+                sb.add(t, lineNo, op, v, def.extraIndex().length == 0 ? null : def, extras(buf, def));
             }
             case SET_VARIABLE, ADD_VARIABLE, SUB_VARIABLE -> {
-                long t = time(d, k);
-                PajeType type = type(field(d, k, def, Field.TYPE), def, PajeType.Kind.VARIABLE);
-                PajeContainer c = lineContainer(field(d, k, def, Field.CONTAINER), def);
-                if (d.valueError[k] != null) {
-                    throw new IllegalArgumentException(d.valueError[k]);
+                long t = time(buf, def);
+                PajeType type = type(buf, def, PajeType.Kind.VARIABLE);
+                PajeContainer c = container(buf, def);
+                int f = def.index(Field.VALUE);
+                double value;
+                try {
+                    value = decimals.toDouble(buf, fs[f], fe[f] - fs[f]);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("bad variable value '" + text(buf, fs[f], fe[f]) + "'");
                 }
                 byte op = kind == PajeEventKind.SET_VARIABLE ? VariableBuffer.SET
                         : kind == PajeEventKind.ADD_VARIABLE ? VariableBuffer.ADD : VariableBuffer.SUB;
-                buffer(c, type, VariableBuffer.class).add(t, lineNo, op, d.value[k]);
+                buffer(c, type, VariableBuffer.class).add(t, lineNo, op, value);
             }
             case START_LINK, END_LINK -> {
-                long t = time(d, k);
-                PajeType type = type(field(d, k, def, Field.TYPE), def, PajeType.Kind.LINK);
-                PajeContainer c = container(field(d, k, def, Field.CONTAINER));
+                long t = time(buf, def);
+                PajeType type = type(buf, def, PajeType.Kind.LINK);
+                PajeContainer c = container(str(buf, def.index(Field.CONTAINER)));
                 boolean start = kind == PajeEventKind.START_LINK;
-                PajeContainer end = container(field(d, k, def, start ? Field.START_CONTAINER
-                        : Field.END_CONTAINER));
-                String value = field(d, k, def, Field.VALUE);
-                String key = field(d, k, def, Field.KEY);
-                String typeText = field(d, k, def, Field.TYPE);
-                // The decoder joined type text and key already (and hashed them); the type's alias is the key
-                // unless the line named the type by its name.
-                String linkKey = typeText.equals(type.alias()) ? d.field(k, def.fieldCount())
-                        : type.alias() + '\u0000' + key;
+                PajeContainer end = container(str(buf, def.index(start ? Field.START_CONTAINER
+                        : Field.END_CONTAINER)));
+                String value = def.index(Field.VALUE) >= 0 ? str(buf, def.index(Field.VALUE)) : null;
+                String key = str(buf, def.index(Field.KEY));
+                String k = type.alias() + '\u0000' + key;
                 Object[] half = {t, end, value, lineNo, c};
-                Map<String, Object> other = start ? pendingLinkEnds : pendingLinkStarts;
-                Object q = other.get(linkKey);
-                if (q != null) {
-                    Object[] o;
-                    if (q instanceof ArrayDeque<?> many) {
-                        o = (Object[]) many.poll();
-                        if (many.isEmpty()) {
-                            other.remove(linkKey);
-                        }
-                    } else {
-                        o = (Object[]) q;
-                        other.remove(linkKey);
+                Map<String, ArrayDeque<Object[]>> other = start ? pendingLinkEnds : pendingLinkStarts;
+                ArrayDeque<Object[]> q = other.get(k);
+                if (q != null && !q.isEmpty()) {
+                    Object[] o = q.poll();
+                    if (q.isEmpty()) {
+                        other.remove(k);
                     }
                     emitLink(type, key, start ? half : o, start ? o : half);
                 } else {
-                    Map<String, Object> mine = start ? pendingLinkStarts : pendingLinkEnds;
-                    Object waiting = mine.putIfAbsent(linkKey, half);
-                    if (waiting instanceof ArrayDeque<?> many) {
-                        ((ArrayDeque<Object[]>) many).add(half);
-                    } else if (waiting != null) {
-                        ArrayDeque<Object[]> many = new ArrayDeque<>();
-                        many.add((Object[]) waiting);
-                        many.add(half);
-                        mine.put(linkKey, many);
-                    }
+                    (start ? pendingLinkStarts : pendingLinkEnds).computeIfAbsent(k, x -> new ArrayDeque<>())
+                            .add(half);
                 }
             }
             default -> throw new IllegalStateException(kind.toString());
         }
         kindCounts[kind.ordinal()]++;
     }
+
     private void emitLink(PajeType type, String key, Object[] s, Object[] e) {
         listener.link(new PajeLink(type, (PajeContainer) s[4], (PajeContainer) s[1], (PajeContainer) e[1],
                 (Long) s[0], (Long) e[0], s[2] != null ? (String) s[2] : (String) e[2], key, (Long) s[3],
@@ -581,7 +585,6 @@ public final class PajeReader {
         if (!headerAnnounced) {
             announceHeader();
         }
-        listener.linesRead();
         long end = maxTime == Long.MIN_VALUE ? 0 : maxTime;
         for (PajeContainer c : containerList) {
             for (int slot = 0; slot < c.buffers.length; slot++) {
@@ -594,25 +597,17 @@ public final class PajeReader {
                 c.buffers[slot] = null;
             }
         }
-        for (Object q : pendingLinkEnds.values()) {
-            for (Object[] o : halves(q)) {
+        for (ArrayDeque<Object[]> q : pendingLinkEnds.values()) {
+            for (Object[] o : q) {
                 listener.problem("link end without start", (Long) o[3], "key never started");
             }
         }
-        for (Object q : pendingLinkStarts.values()) {
-            for (Object[] o : halves(q)) {
+        for (ArrayDeque<Object[]> q : pendingLinkStarts.values()) {
+            for (Object[] o : q) {
                 listener.problem("link start without end", (Long) o[3], "key never ended");
             }
         }
         listener.end(minTime == Long.MAX_VALUE ? 0 : minTime, end);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Iterable<Object[]> halves(Object pending) {
-        if (pending instanceof ArrayDeque<?> many) {
-            return (ArrayDeque<Object[]>) many;
-        }
-        return java.util.Collections.singletonList((Object[]) pending);
     }
 
     private void replayStates(PajeContainer c, PajeType type, StateBuffer b, long traceEnd) {

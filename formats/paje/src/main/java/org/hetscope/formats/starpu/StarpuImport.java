@@ -65,13 +65,6 @@ public final class StarpuImport implements PajeListener {
 
     private final List<MemEvent> msi = new ArrayList<>();
     private final List<MemEvent> managerEvents = new ArrayList<>();
-    private static final Comparator<MemEvent> BY_TIME = Comparator.comparingLong(MemEvent::time)
-            .thenComparingLong(MemEvent::line);
-    /** Sorts copies of the memory events while the reader replays the states; null until the lines are read. */
-    private Thread sorter;
-    private volatile Throwable sortFailure;
-    private List<MemEvent> msiByTime;
-    private List<MemEvent> managerEventsByTime;
     private final Map<String, List<Long>> registers = new HashMap<>();
     private final Map<String, List<Long>> unregisters = new HashMap<>();
     private final Map<String, PajeLink> transferLinks = new HashMap<>();
@@ -267,53 +260,6 @@ public final class StarpuImport implements PajeListener {
         basics.end(start, end);
     }
 
-    /**
-     * No memory event comes after the lines are read, so they are sorted by time now, on another thread, while the
-     * reader replays the states on its own. Copies are sorted: {@link #blocks} wants them in file order.
-     */
-    @Override
-    public void linesRead() {
-        List<MemEvent> m = new ArrayList<>(msi);
-        List<MemEvent> g = new ArrayList<>(managerEvents);
-        msiByTime = m;
-        managerEventsByTime = g;
-        sorter = new Thread(() -> {
-            try {
-                m.sort(BY_TIME);
-                g.sort(BY_TIME);
-            } catch (Throwable t) {
-                sortFailure = t;
-            }
-        }, "starpu-sort");
-        sorter.setDaemon(true);
-        sorter.start();
-    }
-
-    /** Puts the memory events in (time, line) order, from the copies sorted meanwhile when there are some. */
-    private void sortedMemoryEvents() throws IOException {
-        if (sorter == null) {
-            msi.sort(BY_TIME);
-            managerEvents.sort(BY_TIME);
-            return;
-        }
-        try {
-            sorter.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while sorting memory events");
-        }
-        if (sortFailure instanceof RuntimeException r) {
-            throw r;
-        }
-        if (sortFailure instanceof Error r) {
-            throw r;
-        }
-        msi.clear();
-        msi.addAll(msiByTime);
-        managerEvents.clear();
-        managerEvents.addAll(managerEventsByTime);
-    }
-
     // ---- after the trace: side files and derived records ----
 
     private void finish(Path folder, int timeShift) throws IOException {
@@ -353,7 +299,8 @@ public final class StarpuImport implements PajeListener {
 
         sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
         Map<String, Long> blocks = blocks(handles, tasks);
-        sortedMemoryEvents();
+        msi.sort(Comparator.comparingLong(MemEvent::time).thenComparingLong(MemEvent::line));
+        managerEvents.sort(Comparator.comparingLong(MemEvent::time).thenComparingLong(MemEvent::line));
         List<Residency> residencies = new ResidencyReplay(this, traceEnd, unregisters)
                 .replay(msi, blocks, nodeIds);
         residencies.forEach(sink::residency);
