@@ -115,6 +115,25 @@ class ImportCommandTest {
     }
 
     @Test
+    void truncatedSqliteDatabaseIsNamedAsSuch() throws Exception {
+        // the real Nsight export, cut to its first 64 KiB: SQLite itself refuses to read its schema
+        Path nsys = Path.of(System.getProperty("hetscope.root", "."))
+                .resolve("../shared/fixtures/nsys/perlmutter-cloverleaf-cuda.sqlite");
+        Path in = dir.resolve("cut.sqlite");
+        try (var from = Files.newInputStream(nsys)) {
+            Files.write(in, from.readNBytes(65536));
+        }
+        CliRun r = CliRun.of("import", in.toString(), "-o", dir.resolve("out.duckdb").toString());
+        assertEquals(1, r.exitCode(), r.err());
+        assertTrue(r.err().contains("cut.sqlite: an SQLite database that no reader recognises"), r.err());
+        CliRun forced = CliRun.of("import", "--format", "nsys", in.toString(), "-o",
+                dir.resolve("out.duckdb").toString());
+        assertNotEquals(0, forced.exitCode());
+        assertTrue(forced.err().contains("cut.sqlite"), forced.err());
+        assertNoStore();
+    }
+
+    @Test
     void keepPartialKeepsWhatWasIntactAndSaysSo() throws Exception {
         CliRun r = importText("part.json", "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2},"
                 + "{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":2},{\"ph\":\"X\",\"na",
