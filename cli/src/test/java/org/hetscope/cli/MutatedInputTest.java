@@ -1,5 +1,6 @@
 package org.hetscope.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -23,18 +24,21 @@ import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormat;
 import org.hetscope.model.TraceFormatException;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Damaged copies of the real fixtures of every binary and text format, made from fixed seeds (bits flipped, the
+ * Damaged copies of the real fixtures of every binary and text format (and of traces the capture agent writes
+ * during the test), made from fixed seeds (bits flipped, the
  * file cut short, junk inserted, extreme integers written over the data): each read must end within a time
  * limit, either with what was intact or with a {@link TraceFormatException} or {@link IOException} naming the
  * file, never with another exception, a hang or running out of memory.
  */
 class MutatedInputTest {
     private static final Path FIXTURES = Path.of(System.getProperty("hetscope.root", ".")).resolve("../shared/fixtures");
-    private static final int CASES = 40;
+    /** Damaged copies per input; more with -Dhetscope.mutations=N for a deeper local run. */
+    private static final int CASES = Integer.getInteger("hetscope.mutations", 40);
     private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "mutated-input");
         t.setDaemon(true);
@@ -57,10 +61,25 @@ class MutatedInputTest {
     })
     void damagedCopiesEndCleanly(String formatName, String fixture, @org.junit.jupiter.api.io.TempDir Path dir)
             throws Exception {
-        TraceFormat format = Formats.find(null, formatName);
-        Path input = FIXTURES.resolve(fixture);
+        damageAndRead(Formats.find(null, formatName), FIXTURES.resolve(fixture), fixture, dir);
+    }
+
+    @Test
+    void damagedCaptureAgentTracesEndCleanly(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // no fixture holds one: the agent writes it here, from its transfer pipeline and its memory-object example
+        AgentExample.require();
+        for (String[] example : new String[][] {{"TransferPipeline", "4", "4096"}, {"SubBuffersAndImages", "1024"}}) {
+            Path trace = dir.resolve(example[0]);
+            assertEquals(0, AgentExample.record(trace, example[0],
+                    java.util.Arrays.copyOfRange(example, 1, example.length)), example[0]);
+            damageAndRead(Formats.find(null, "opencl"), trace, "agent trace of " + example[0],
+                    Files.createDirectories(dir.resolve(example[0] + "-damaged")));
+        }
+    }
+
+    private static void damageAndRead(TraceFormat format, Path input, String label, Path dir) throws Exception {
         for (int c = 0; c < CASES; c++) {
-            Random random = new Random(c * 7919L + fixture.hashCode());
+            Random random = new Random(c * 7919L + label.hashCode());
             Path work = Files.createDirectories(dir.resolve("case" + c));
             Path target = work.resolve(input.getFileName().toString().replace(".gz", ""));
             List<Path> files = copy(input, target);
@@ -79,19 +98,19 @@ class MutatedInputTest {
                 outcome = read.get(30, TimeUnit.SECONDS);
             } catch (TimeoutException e) {
                 read.cancel(true);
-                fail(fixture + " case " + c + " (" + what + " in " + victim.getFileName() + "): still reading after 30 s");
+                fail(label + " case " + c + " (" + what + " in " + victim.getFileName() + "): still reading after 30 s");
                 return;
             }
             if (outcome == null) {
                 continue;
             }
             if (!(outcome instanceof TraceFormatException || outcome instanceof IOException)) {
-                throw new AssertionError(fixture + " case " + c + " (" + what + " in " + victim.getFileName()
+                throw new AssertionError(label + " case " + c + " (" + what + " in " + victim.getFileName()
                         + "): " + outcome, outcome);
             }
             String message = String.valueOf(outcome.getMessage());
             assertTrue(message.contains(target.getFileName().toString()) || message.contains(victim.getFileName().toString()),
-                    fixture + " case " + c + ": the error does not name the file: " + message);
+                    label + " case " + c + ": the error does not name the file: " + message);
             deleteTree(work);
         }
     }

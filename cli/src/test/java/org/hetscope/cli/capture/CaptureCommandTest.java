@@ -3,15 +3,14 @@ package org.hetscope.cli.capture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.hetscope.cli.AgentExample;
 import org.hetscope.cli.CliRun;
 import org.hetscope.store.Store;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,16 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  * checks the summary it prints (and the store it leaves) against the counts the program kept of its own calls.
  */
 class CaptureCommandTest {
-    static final Path ROOT = Path.of(System.getProperty("hetscope.root", "..")).toAbsolutePath().normalize();
-    static final Path AGENT = ROOT.resolve("capture/agent/target/hetscope-agent.jar");
+    static final Path AGENT = AgentExample.AGENT;
 
     @BeforeAll
     static void needs() {
-        boolean ready = openCl() && Files.isRegularFile(AGENT);
-        if (System.getenv("CI") != null) { // CI installs PoCL and builds the agent before the CLI
-            assertTrue(ready, "needs an OpenCL ICD (pocl-opencl-icd) and " + AGENT);
-        }
-        assumeTrue(ready, "needs an OpenCL ICD (pocl-opencl-icd) and " + AGENT);
+        AgentExample.require();
     }
 
     @Test
@@ -41,9 +35,9 @@ class CaptureCommandTest {
         Path db = dir.resolve("pipeline.duckdb");
         Path report = dir.resolve("pipeline.report");
         CliRun run = CliRun.of("capture", "--agent", AGENT.toString(), "--out", trace.toString(), "-o", db.toString(),
-                "--csv", "--", java(), "--enable-native-access=ALL-UNNAMED", "-Dhetscope.example.report=" + report,
-                "-cp", jocl() + File.pathSeparator + examplesJar(), "org.hetscope.capture.examples.TransferPipeline",
-                "3", "16384");
+                "--csv", "--", AgentExample.java(), "--enable-native-access=ALL-UNNAMED",
+                "-Dhetscope.example.report=" + report, "-cp", AgentExample.classPath(),
+                "org.hetscope.capture.examples.TransferPipeline", "3", "16384");
         assertEquals(0, run.exitCode(), run.err());
         Map<String, Long> program = report(report);
 
@@ -81,7 +75,7 @@ class CaptureCommandTest {
     void aMissingAgentJarIsNamed(@TempDir Path dir) {
         Path none = dir.resolve("no-agent.jar");
         CliRun run = CliRun.of("capture", "--agent", none.toString(), "--out", dir.resolve("t").toString(), "--",
-                java(), "-version");
+                AgentExample.java(), "-version");
         assertEquals(2, run.exitCode());
         assertTrue(run.err().contains("agent jar was not found at " + none), run.err());
     }
@@ -95,34 +89,6 @@ class CaptureCommandTest {
         assertEquals(1, run.exitCode());
         assertTrue(run.err().contains("left no trace in " + dir.resolve("t")), run.err());
         assertFalse(Files.exists(db), "no store for a run without a trace");
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    private static boolean openCl() {
-        try (var s = Files.list(Path.of("/etc/OpenCL/vendors"))) {
-            return s.anyMatch(p -> p.toString().endsWith(".icd"));
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static Path examplesJar() throws IOException {
-        try (var s = Files.list(AGENT.getParent())) {
-            return s.filter(p -> p.getFileName().toString().endsWith("-examples.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("build capture/agent first (examples jar)"));
-        }
-    }
-
-    private static String jocl() {
-        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (Path.of(e).getFileName().toString().startsWith("jocl")) {
-                return e;
-            }
-        }
-        throw new IllegalStateException("jocl is not on the test class path");
     }
 
     private static Map<String, Long> report(Path file) throws IOException {

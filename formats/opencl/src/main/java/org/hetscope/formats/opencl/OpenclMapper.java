@@ -189,6 +189,11 @@ final class OpenclMapper {
                 p.seq = e.getLong("seq");
                 p.ts = ts;
                 p.dur = e.getLong("duration");
+                if (p.dur < 0 || ts > Long.MAX_VALUE - p.dur) {
+                    // an unsigned count of ns past 2^63, or past the end of time: only damage writes that
+                    sink.damaged("api_call with an impossible duration (kept as 0 ns)", source, 1);
+                    p.dur = 0;
+                }
                 p.function = labels.label(e, "function");
                 p.result = (int) e.getLong("result");
                 p.args.put("result", p.result);
@@ -514,8 +519,21 @@ final class OpenclMapper {
                 continue;
             }
             long off = d.clock.offset();
-            long start = c.start() + off;
             long dur = c.end() - c.start();
+            long start = 0;
+            try {
+                start = Math.addExact(c.start(), off);
+                Math.addExact(start, dur);
+            } catch (ArithmeticException overflow) {
+                dur = -1;
+            }
+            if (dur < 0) {
+                // times whose difference or host-clock value does not fit 64 bits: only damage writes those
+                sink.damaged("command with impossible device times (no slice)", source, 1);
+                sink.row(COMMAND_TABLE, null, c.command(), c.type(), c.status(), q == null ? null : q.sliceId(),
+                        qs.trackId, d.id, null, null, null, null, q == null ? null : q.bytes(), null);
+                continue;
+            }
             long sliceId = sink.newId(Entity.SLICE);
             commandSlices.put(c.command(), sliceId);
             JsonText a = new JsonText().put("command", c.command()).put("command_type", c.type())
@@ -646,6 +664,11 @@ final class OpenclMapper {
                 notReleased++;
             }
             end = Math.max(end, b.lastUse); // OpenCL frees a released buffer once its commands are done
+            if (end < b.created || end - b.created < 0) {
+                // only a damaged timestamp puts the release before the creation, or 2^63 ns after it
+                sink.damaged("memory object released before it was created (lifetime kept as 0 ns)", source, 1);
+                end = b.created;
+            }
             String kind = objectKind(b);
             String label = kind + " " + hex(b.handle);
             // an alias (sub-buffer, image over a buffer) hangs under the object whose memory it shares

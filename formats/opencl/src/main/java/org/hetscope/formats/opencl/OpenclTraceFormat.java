@@ -54,7 +54,13 @@ public final class OpenclTraceFormat implements TraceFormat {
             long n = 0;
             while (cursor.next()) {
                 CtfEvent e = cursor.event();
-                m.map(e);
+                try {
+                    m.map(e);
+                } catch (IllegalArgumentException missingField) {
+                    // the event class lacks a field the agent writes: the metadata was damaged (or edited)
+                    sink.damaged("event " + e.name() + " not as the agent writes it: " + missingField.getMessage(),
+                            dir.resolve("metadata").toString(), 1);
+                }
                 if ((++n & 0x3FFF) == 0) {
                     progress.advance(n * 48);
                 }
