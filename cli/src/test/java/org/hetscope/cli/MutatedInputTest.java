@@ -77,6 +77,47 @@ class MutatedInputTest {
         }
     }
 
+    @Test
+    void damagedRpdDatabasesEndCleanly(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // no fixture holds an RPD file: a small one in rpd_tracer's layout, calls linked to kernels and copies
+        Path rpd = dir.resolve("small.rpd");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + rpd);
+             java.sql.Statement st = c.createStatement()) {
+            st.executeUpdate("CREATE TABLE rocpd_string (id integer PRIMARY KEY, string varchar(4096))");
+            st.executeUpdate("CREATE TABLE rocpd_api (id integer PRIMARY KEY, pid integer, tid integer, start integer,"
+                    + " \"end\" integer, apiName_id integer, args_id integer)");
+            st.executeUpdate("CREATE TABLE rocpd_op (id integer PRIMARY KEY, gpuId integer, queueId integer, "
+                    + "sequenceId integer, completionSignal varchar(18), start integer, \"end\" integer, "
+                    + "description_id integer, opType_id integer)");
+            st.executeUpdate("CREATE TABLE rocpd_api_ops (id integer PRIMARY KEY, api_id integer, op_id integer)");
+            st.executeUpdate("CREATE TABLE rocpd_copyapi (api_ptr_id integer PRIMARY KEY, stream varchar(18), "
+                    + "size integer, width integer, height integer, kind integer, dst varchar(18), src varchar(18), "
+                    + "dstDevice integer, srcDevice integer, sync bool, pinned bool)");
+            st.executeUpdate("INSERT INTO rocpd_string VALUES (1, 'hipLaunchKernel'), (2, 'KernelExecution'), "
+                    + "(3, 'vadd'), (4, ''), (5, 'hipMemcpy'), (6, 'CopyHostToDevice')");
+            for (int i = 0; i < 300; i++) {
+                boolean copy = i % 3 == 0;
+                long t = 1_000_000L * i;
+                st.executeUpdate("INSERT INTO rocpd_api VALUES (" + (10_000 + i) + ", 7, 8, " + t + ", " + (t + 5000)
+                        + ", " + (copy ? 5 : 1) + ", 4)");
+                st.executeUpdate("INSERT INTO rocpd_op VALUES (" + (20_000 + i) + ", " + (i % 2) + ", " + (i % 3)
+                        + ", " + i + ", '', " + (t + 6000) + ", " + (t + 9000) + ", " + (copy ? 4 : 3) + ", "
+                        + (copy ? 6 : 2) + ")");
+                st.executeUpdate("INSERT INTO rocpd_api_ops (api_id, op_id) VALUES (" + (10_000 + i) + ", "
+                        + (20_000 + i) + ")");
+                if (copy) {
+                    st.executeUpdate("INSERT INTO rocpd_copyapi VALUES (" + (10_000 + i) + ", '0', " + (4096 * (i + 1))
+                            + ", 0, 0, 1, '', '', 0, 0, 1, 0)");
+                }
+            }
+        }
+        CollectingSink intact = new CollectingSink();
+        Formats.find(null, "rocpd").read(rpd, intact, Progress.NONE);
+        assertEquals(200, intact.kernels.size(), "the undamaged file reads whole");
+        assertEquals(100, intact.transfers.size());
+        damageAndRead(Formats.find(null, "rocpd"), rpd, "RPD database", Files.createDirectories(dir.resolve("d")));
+    }
+
     private static void damageAndRead(TraceFormat format, Path input, String label, Path dir) throws Exception {
         for (int c = 0; c < CASES; c++) {
             Random random = new Random(c * 7919L + label.hashCode());
