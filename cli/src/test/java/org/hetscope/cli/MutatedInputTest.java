@@ -55,6 +55,8 @@ class MutatedInputTest {
         "chrome, chrome/kineto-cuda-simple-add.json.gz",
         "ctf, ctf/cyg-profile/glxgears-cyg-profile",
         "ctf, ctf/CTF2-7.0-trace-with-index",
+        "ctf, ctf/bug446190",
+        "ctf, ctf/perf-taskset2",
         "otf2, otf2/ping-pong-otf2",
         "nsys, nsys/perlmutter-cloverleaf-cuda.sqlite",
         "paje, starpu/chol-dmda-nb6",
