@@ -53,6 +53,7 @@ class MutatedInputTest {
     @ParameterizedTest
     @CsvSource({
         "chrome, chrome/kineto-cuda-simple-add.json.gz",
+        "chrome, chrome/kineto-rocm6.2-mi250-minitoy.json.gz",
         "ctf, ctf/cyg-profile/glxgears-cyg-profile",
         "ctf, ctf/CTF2-7.0-trace-with-index",
         "ctf, ctf/bug446190",
@@ -60,6 +61,7 @@ class MutatedInputTest {
         "otf2, otf2/ping-pong-otf2",
         "nsys, nsys/perlmutter-cloverleaf-cuda.sqlite",
         "paje, starpu/chol-dmda-nb6",
+        "paje, starpu/chol-lws-nb12",
     })
     void damagedCopiesEndCleanly(String formatName, String fixture, @org.junit.jupiter.api.io.TempDir Path dir)
             throws Exception {
