@@ -56,6 +56,8 @@ class MutatedInputTest {
         "chrome, chrome/kineto-rocm6.2-mi250-minitoy.json.gz",
         "ctf, ctf/cyg-profile/glxgears-cyg-profile",
         "ctf, ctf/CTF2-7.0-trace-with-index",
+        "ctf, ctf/CTF2-vl-ints",
+        "ctf, ctf/flipping-endianness",
         "ctf, ctf/bug446190",
         "ctf, ctf/perf-taskset2",
         "otf2, otf2/ping-pong-otf2",
