@@ -1,14 +1,11 @@
 package org.hetscope.cli;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.ServiceLoader;
+import org.hetscope.formats.sqlite.SqliteFiles;
 import org.hetscope.model.TraceFormat;
 
 /** The trace formats on the class path, found through {@link ServiceLoader}. */
@@ -41,25 +38,13 @@ final class Formats {
                 return f;
             }
         }
-        String tried = formats.stream().map(TraceFormat::name).toList().toString();
-        if (isSqlite(input)) {
+        if (SqliteFiles.isSqlite(input)) {
             // the SQLite readers recognise a file by its tables: a damaged file fails that before any reader runs
             throw new IOException(input + ": an SQLite database that no reader recognises by its tables (nsys export, "
                     + "rocpd, RPD), or whose schema cannot be read (truncated or damaged?); name the format with "
                     + "--format to see the reader's own error");
         }
-        throw new IOException(input + ": not a trace format hetscope knows (tried " + tried
-                + "); name one with --format");
-    }
-
-    private static boolean isSqlite(Path input) {
-        if (!Files.isRegularFile(input)) {
-            return false;
-        }
-        try (InputStream in = Files.newInputStream(input)) {
-            return Arrays.equals(in.readNBytes(16), "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII));
-        } catch (IOException e) {
-            return false;
-        }
+        throw new IOException(input + ": not a trace format hetscope knows (tried "
+                + formats.stream().map(TraceFormat::name).toList() + "); name one with --format");
     }
 }
