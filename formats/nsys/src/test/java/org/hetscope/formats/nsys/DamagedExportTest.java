@@ -3,7 +3,6 @@ package org.hetscope.formats.nsys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,6 +10,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
+import org.hetscope.formats.sqlite.SqliteDamage;
 import org.hetscope.model.Category;
 import org.hetscope.model.CollectingSink;
 import org.hetscope.model.Progress;
@@ -43,24 +43,9 @@ class DamagedExportTest {
         long kernels = sqlCount(copy, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
         long runtime = sqlCount(copy, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
         long memcpy = sqlCount(copy, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY");
-        long root = sqlCount(copy, "SELECT rootpage FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_KERNEL'");
-        long lastLeaf;
-        int lostRows;
-        try (RandomAccessFile f = new RandomAccessFile(copy.toFile(), "rw")) {
-            f.seek(16);
-            int pageSize = f.readUnsignedShort();
-            pageSize = pageSize == 1 ? 65536 : pageSize;
-            f.seek((root - 1) * pageSize);
-            assertEquals(0x05, f.readUnsignedByte(), "the kernel table spans several pages: its root is interior");
-            f.seek((root - 1) * pageSize + 8);
-            lastLeaf = f.readInt() & 0xFFFFFFFFL;
-            f.seek((lastLeaf - 1) * pageSize);
-            assertEquals(0x0D, f.readUnsignedByte(), "the root's right-most child is a leaf");
-            f.seek((lastLeaf - 1) * pageSize + 3);
-            lostRows = f.readUnsignedShort();
-            f.seek((lastLeaf - 1) * pageSize);
-            f.writeByte(0x00);
-        }
+        SqliteDamage.LostLeaf lost = SqliteDamage.breakLastLeaf(copy, "CUPTI_ACTIVITY_KIND_KERNEL");
+        long lastLeaf = lost.page();
+        int lostRows = lost.rows();
         assertTrue(lostRows > 0 && lostRows < kernels);
 
         CollectingSink sink = new CollectingSink();

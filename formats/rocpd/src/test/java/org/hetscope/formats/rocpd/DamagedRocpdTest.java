@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import org.hetscope.formats.sqlite.SqliteDamage;
 import org.hetscope.model.Category;
 import org.hetscope.model.CollectingSink;
 import org.hetscope.model.Progress;
@@ -21,7 +22,7 @@ class DamagedRocpdTest {
         Path damaged = dir.resolve("damaged.db");
         RocpdTestDatabase.create(intact, 5);
         RocpdTestDatabase.create(damaged, 5);
-        SqliteTestFiles.breakRootPage(damaged, "rocpd_kernel_dispatch_00ab");
+        SqliteDamage.breakRootPage(damaged, "rocpd_kernel_dispatch_00ab");
         CollectingSink whole = new CollectingSink();
         new RocpdFormat().read(intact, whole, Progress.NONE);
         CollectingSink cut = new CollectingSink();

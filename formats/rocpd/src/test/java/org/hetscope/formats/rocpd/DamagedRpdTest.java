@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import org.hetscope.formats.sqlite.SqliteDamage;
 import org.hetscope.model.Category;
 import org.hetscope.model.CollectingSink;
 import org.hetscope.model.Progress;
@@ -49,7 +50,7 @@ class DamagedRpdTest {
         Path damaged = dir.resolve("damaged.rpd");
         RpdTestDatabase.create(intact, 5, false);
         Files.copy(intact, damaged);
-        SqliteTestFiles.breakRootPage(damaged, "rocpd_op");
+        SqliteDamage.breakRootPage(damaged, "rocpd_op");
         CollectingSink whole = new CollectingSink();
         new RocpdFormat(scan).read(intact, whole, Progress.NONE);
         CollectingSink cut = new CollectingSink();

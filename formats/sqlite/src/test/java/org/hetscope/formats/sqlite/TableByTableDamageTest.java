@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -78,24 +77,9 @@ class TableByTableDamageTest {
         }
         damaged = dir.resolve("damaged.sqlite");
         Files.copy(intact, damaged);
-        long root;
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + damaged.toAbsolutePath());
-             Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT rootpage FROM sqlite_master WHERE name = 'b'")) {
-            root = rs.getLong(1);
-        }
-        try (RandomAccessFile f = new RandomAccessFile(damaged.toFile(), "rw")) {
-            f.seek((root - 1) * PAGE_SIZE);
-            assertEquals(0x05, f.readUnsignedByte(), "b's root is an interior table page");
-            f.seek((root - 1) * PAGE_SIZE + 8);
-            lastLeaf = f.readInt() & 0xFFFFFFFFL;
-            f.seek((lastLeaf - 1) * PAGE_SIZE);
-            assertEquals(0x0D, f.readUnsignedByte(), "the root's right-most child is a leaf");
-            f.seek((lastLeaf - 1) * PAGE_SIZE + 3);
-            lostRows = f.readUnsignedShort();
-            f.seek((lastLeaf - 1) * PAGE_SIZE);
-            f.writeByte(0x00); // not a b-tree page type
-        }
+        SqliteDamage.LostLeaf lost = SqliteDamage.breakLastLeaf(damaged, "b");
+        lastLeaf = lost.page();
+        lostRows = lost.rows();
         assertTrue(lostRows > 0 && lostRows < expected.get("b")[0], "the damage cuts b short: " + lostRows);
         // the right-most leaf holds the highest rowids: what comes before it is every row up to count - lost
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + intact.toAbsolutePath());
