@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
+import org.hetscope.formats.opencl.AgentRun;
 import org.hetscope.model.CollectingSink;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormat;
@@ -73,12 +74,12 @@ class MutatedInputTest {
     @Test
     void damagedCaptureAgentTracesEndCleanly(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         // no fixture holds one: the agent writes it here, from its transfer pipeline and its memory-object example
-        AgentExample.require();
+        AgentRun.require();
         for (String[] example : new String[][] {{"TransferPipeline", "4", "4096"}, {"SubBuffersAndImages", "1024"}}) {
-            Path trace = dir.resolve(example[0]);
-            assertEquals(0, AgentExample.record(trace, example[0],
-                    java.util.Arrays.copyOfRange(example, 1, example.length)), example[0]);
-            damageAndRead(Formats.find(null, "opencl"), trace, "agent trace of " + example[0],
+            AgentRun run = AgentRun.run(dir, example[0], example[0],
+                    java.util.Arrays.copyOfRange(example, 1, example.length));
+            assertEquals(0, run.exitCode(), run.output());
+            damageAndRead(Formats.find(null, "opencl"), run.trace(), "agent trace of " + example[0],
                     Files.createDirectories(dir.resolve(example[0] + "-damaged")));
         }
     }

@@ -4,14 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.hetscope.cli.AgentExample;
 import org.hetscope.cli.CliRun;
+import org.hetscope.formats.opencl.AgentRun;
 import org.hetscope.store.Store;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,11 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
  * checks the summary it prints (and the store it leaves) against the counts the program kept of its own calls.
  */
 class CaptureCommandTest {
-    static final Path AGENT = AgentExample.AGENT;
+    static final Path AGENT = AgentRun.agentJar();
 
     @BeforeAll
     static void needs() {
-        AgentExample.require();
+        AgentRun.require();
     }
 
     @Test
@@ -35,11 +34,11 @@ class CaptureCommandTest {
         Path db = dir.resolve("pipeline.duckdb");
         Path report = dir.resolve("pipeline.report");
         CliRun run = CliRun.of("capture", "--agent", AGENT.toString(), "--out", trace.toString(), "-o", db.toString(),
-                "--csv", "--", AgentExample.java(), "--enable-native-access=ALL-UNNAMED",
-                "-Dhetscope.example.report=" + report, "-cp", AgentExample.classPath(),
+                "--csv", "--", AgentRun.java(), "--enable-native-access=ALL-UNNAMED",
+                "-Dhetscope.example.report=" + report, "-cp", AgentRun.classPath(),
                 "org.hetscope.capture.examples.TransferPipeline", "3", "16384");
         assertEquals(0, run.exitCode(), run.err());
-        Map<String, Long> program = report(report);
+        Map<String, Long> program = AgentRun.readReport(report);
 
         // what,count,bytes -> the summary's rows
         Map<String, String[]> rows = new TreeMap<>();
@@ -75,7 +74,7 @@ class CaptureCommandTest {
     void aMissingAgentJarIsNamed(@TempDir Path dir) {
         Path none = dir.resolve("no-agent.jar");
         CliRun run = CliRun.of("capture", "--agent", none.toString(), "--out", dir.resolve("t").toString(), "--",
-                AgentExample.java(), "-version");
+                AgentRun.java(), "-version");
         assertEquals(2, run.exitCode());
         assertTrue(run.err().contains("agent jar was not found at " + none), run.err());
     }
@@ -89,14 +88,5 @@ class CaptureCommandTest {
         assertEquals(1, run.exitCode());
         assertTrue(run.err().contains("left no trace in " + dir.resolve("t")), run.err());
         assertFalse(Files.exists(db), "no store for a run without a trace");
-    }
-
-    private static Map<String, Long> report(Path file) throws IOException {
-        Map<String, Long> m = new TreeMap<>();
-        for (String line : Files.readAllLines(file)) {
-            int eq = line.indexOf('=');
-            m.put(line.substring(0, eq), Long.parseLong(line.substring(eq + 1)));
-        }
-        return m;
     }
 }
