@@ -235,13 +235,7 @@ public final class Hooks {
                 int st = objectStatus(t, ret, err);
                 r.apiCall(start, System.nanoTime(), fn, st);
                 if (ret != null && st == CL.CL_SUCCESS) {
-                    Tracer.MEM_REFS.put(ptr(ret), new AtomicInteger(1));
-                    ByteBuffer b = r.begin(start, MEM_CREATE, 72);
-                    if (b != null) {
-                        b.putLong(r.seqNow()).putLong(ptr(ret)).putLong(ptr(ctx)).putLong(flags).putLong(size)
-                                .putLong(0).putLong(0).putInt(CL.CL_MEM_OBJECT_BUFFER).putInt(0);
-                        r.commit();
-                    }
+                    created(r, start, ret, ptr(ctx), flags, size, 0, 0, CL.CL_MEM_OBJECT_BUFFER, 0);
                 }
             }
         } catch (Throwable e) {
@@ -274,19 +268,25 @@ public final class Hooks {
                         element = (int) ClInfo.memLong(ret, CL.CL_IMAGE_ELEMENT_SIZE, 8, true);
                         Tracer.IMAGE_ELEMENT_BYTES.put(ptr(ret), element);
                     }
-                    Tracer.MEM_REFS.put(ptr(ret), new AtomicInteger(1));
-                    ByteBuffer b = r.begin(start, MEM_CREATE, 72);
-                    if (b != null) {
-                        b.putLong(r.seqNow()).putLong(ptr(ret)).putLong(ctx).putLong(flags).putLong(size)
-                                .putLong(parent).putLong(origin).putInt((int) type).putInt(element);
-                        r.commit();
-                    }
+                    created(r, start, ret, ctx, flags, size, parent, origin, (int) type, element);
                 }
             }
         } catch (Throwable e) {
             Tracer.internalError(e);
         } finally {
             r.depth--;
+        }
+    }
+
+    /** A memory object the program now holds one reference to: its {@code mem_create} event. */
+    private static void created(HostRecorder r, long start, cl_mem mem, long ctx, long flags, long size, long parent,
+                                long origin, int type, int elementBytes) {
+        Tracer.MEM_REFS.put(ptr(mem), new AtomicInteger(1));
+        ByteBuffer b = r.begin(start, MEM_CREATE, 72);
+        if (b != null) {
+            b.putLong(r.seqNow()).putLong(ptr(mem)).putLong(ctx).putLong(flags).putLong(size).putLong(parent)
+                    .putLong(origin).putInt(type).putInt(elementBytes);
+            r.commit();
         }
     }
 
