@@ -514,8 +514,7 @@ final class OpenclMapper {
             QueueState qs = queue(c.queue(), d);
             if (c.status() != 0 || c.start() == 0 || c.end() < c.start()) {
                 incomplete++;
-                sink.row(COMMAND_TABLE, null, c.command(), c.type(), c.status(), q == null ? null : q.sliceId(),
-                        qs.trackId, d.id, null, null, null, null, q == null ? null : q.bytes(), null);
+                untimedCommand(c, q, qs, d);
                 continue;
             }
             long off = d.clock.offset();
@@ -530,8 +529,7 @@ final class OpenclMapper {
             if (dur < 0) {
                 // times whose difference or host-clock value does not fit 64 bits: only damage writes those
                 sink.damaged("command with impossible device times (no slice)", source, 1);
-                sink.row(COMMAND_TABLE, null, c.command(), c.type(), c.status(), q == null ? null : q.sliceId(),
-                        qs.trackId, d.id, null, null, null, null, q == null ? null : q.bytes(), null);
+                untimedCommand(c, q, qs, d);
                 continue;
             }
             long sliceId = sink.newId(Entity.SLICE);
@@ -586,6 +584,12 @@ final class OpenclMapper {
                 sink.flow(new Flow(sink.newId(Entity.FLOW), from, w[1], "sync", w[0], FlowRule.SOURCE));
             }
         }
+    }
+
+    /** A command's row without device times or slice (it did not complete, or its times are damaged). */
+    private void untimedCommand(Command c, Enqueue q, QueueState qs, DeviceState d) {
+        sink.row(COMMAND_TABLE, null, c.command(), c.type(), c.status(), q == null ? null : q.sliceId(), qs.trackId,
+                d.id, null, null, null, null, q == null ? null : q.bytes(), null);
     }
 
     private long deviceOf(Command c) {
