@@ -61,12 +61,7 @@ final class Otf2Importer {
         sink.info("otf2.global_offset_ticks", Long.toString(defs.globalOffset));
         sink.info("clock", "ns since the OTF2 global offset");
         for (Otf2Definitions.LocationGroup g : defs.locationGroups.values()) {
-            long id = sink.newId(Entity.PROCESS);
-            processIds.put(g.id(), id);
-            sink.process(new TraceProcess(id, g.id(), g.name()));
-            long track = sink.newId(Entity.TRACK);
-            processTracks.put(g.id(), track);
-            sink.track(new Track(track, null, TrackKind.PROCESS, g.name(), id, null, null, null, (int) g.id(), null));
+            process(g.id(), g.name());
         }
         long unbalanced = 0;
         for (Otf2Definitions.Location loc : defs.locations.values()) {
@@ -87,12 +82,22 @@ final class Otf2Importer {
                 archive.anchor.toString(), n));
     }
 
+    /** Emits a location group as a process with its own track, the parent of its locations' tracks. */
+    private long process(long group, String name) {
+        long id = sink.newId(Entity.PROCESS);
+        processIds.put(group, id);
+        sink.process(new TraceProcess(id, group, name));
+        long track = sink.newId(Entity.TRACK);
+        processTracks.put(group, track);
+        sink.track(new Track(track, null, TrackKind.PROCESS, name, id, null, null, null, (int) group, null));
+        return id;
+    }
+
     private int emitLocation(Otf2Definitions.Location loc) {
         Long process = processIds.get(loc.group());
         if (process == null) {
-            process = sink.newId(Entity.PROCESS);
-            sink.process(new TraceProcess(process, loc.group(), "location group " + loc.group()));
-            processIds.put(loc.group(), process);
+            // a location whose group is missing from the definitions (damaged or partial archive) still gets one
+            process = process(loc.group(), "location group " + loc.group());
         }
         long thread = sink.newId(Entity.THREAD);
         sink.thread(new TraceThread(thread, loc.id(), process, loc.name()));

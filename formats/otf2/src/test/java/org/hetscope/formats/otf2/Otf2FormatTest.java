@@ -188,6 +188,26 @@ class Otf2FormatTest {
     }
 
     @Test
+    void locationOfAnUndefinedGroupGetsAProcessWithItsTrack(@TempDir Path dir) throws Exception {
+        // found by the mutation test: a location naming a group the definitions lack used to end in a NullPointerException
+        Otf2TestWriter.writeArchive(dir, false, 9);
+        CollectingSink s = new CollectingSink();
+        new Otf2Format().read(dir, s, Progress.NONE);
+        org.hetscope.model.TraceProcess made = s.processes.stream().filter(p -> p.pid() == 9).findFirst().orElseThrow();
+        assertEquals("location group 9", made.name());
+        org.hetscope.model.Track processTrack = s.tracks.stream()
+                .filter(t -> t.kind() == org.hetscope.model.TrackKind.PROCESS && t.processId() != null
+                        && t.processId() == made.id()).findFirst().orElseThrow();
+        org.hetscope.model.Track rank1 = s.tracks.stream().filter(t -> t.kind() == org.hetscope.model.TrackKind.THREAD
+                && t.name().endsWith("[1]")).findFirst().orElseThrow();
+        assertEquals(made.id(), rank1.processId());
+        assertEquals(processTrack.id(), rank1.parentId());
+        // rank 1's events are kept: main, cudaLaunchKernel and MPI_Recv
+        assertEquals(List.of("MPI_Recv", "cudaLaunchKernel", "main"), s.slices.stream()
+                .filter(x -> x.trackId() == rank1.id()).map(x -> x.name()).sorted().toList());
+    }
+
+    @Test
     void missingEventFileIsRefusedWithNothingImported(@TempDir Path dir) throws Exception {
         Path copy = dir.resolve("pp");
         Files.createDirectories(copy.resolve("traces"));

@@ -105,6 +105,11 @@ final class Otf2TestWriter {
      * rank 1 enters main, receives inside MPI_Recv, leaves. Event chunks of 64 bytes force chunk changes.
      */
     static void writeArchive(Path dir, boolean bigEndian) throws IOException {
+        writeArchive(dir, bigEndian, 1);
+    }
+
+    /** The same archive with rank 1's location in group {@code rank1Group} (1 is its own; others are undefined). */
+    static void writeArchive(Path dir, boolean bigEndian, long rank1Group) throws IOException {
         Files.createDirectories(dir.resolve("traces"));
         int evtChunk = 64;
         Otf2TestWriter w = new Otf2TestWriter(bigEndian);
@@ -130,7 +135,7 @@ final class Otf2TestWriter {
         w.begin(13).c(1).c(5).u8(1).c(0).end();
         w.begin(13).c(2).c(11).u8(2).c(0).end();
         w.begin(14).c(0).c(6).u8(1).c(7).c(0).end();
-        w.begin(14).c(1).c(6).u8(1).c(5).c(1).end();
+        w.begin(14).c(1).c(6).u8(1).c(5).c(rank1Group).end();
         w.begin(14).c(2).c(12).u8(2).c(2).c(2).end();
         w.begin(19).c(0).c(7).c(0).u8(0).u8(0).u8(4).u8(0).c(0).c(8).end();
         w.begin(20).c(0).u8(1).c(0).u8(0).u8(0).end();
