@@ -202,6 +202,15 @@ class ImportCommandTest {
         Path text = dir.resolve("x.txt");
         Files.writeString(text, "hello");
         IOException e2 = assertThrows(IOException.class, () -> Store.open(text));
-        assertTrue(e2.getMessage().contains("not a hetscope store"), e2.getMessage());
+        assertTrue(e2.getMessage().contains("not a hetscope store (not a DuckDB database file"), e2.getMessage());
+        // a DuckDB database of someone else's: the same refusal, with DuckDB's reason
+        Path other = dir.resolve("other.duckdb");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + other);
+             Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t(x INTEGER)");
+        }
+        IOException e3 = assertThrows(IOException.class, () -> Store.open(other));
+        assertTrue(e3.getMessage().contains("not a hetscope store (") && e3.getMessage().contains("trace_info"),
+                e3.getMessage());
     }
 }

@@ -71,6 +71,48 @@ class MutatedInputTest {
         damageAndRead(Formats.find(null, formatName), FIXTURES.resolve(fixture), fixture, dir);
     }
 
+    /**
+     * The whole import, reader and store together, on fewer damaged copies: what a damaged reader still hands over
+     * must go into the store (extreme times, odd strings, ids out of order), the command must end with 0 (intact),
+     * 3 (damage counted and kept) or 1 (a message naming the file), and a store it leaves must open.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "chrome/kineto-cuda-event-sync-multistream.json.gz",
+        "ctf/cyg-profile/glxgears-cyg-profile",
+        "ctf/bug446190",
+        "otf2/ping-pong-otf2",
+        "nsys/perlmutter-cloverleaf-cuda.sqlite",
+        "starpu/chol-dmda-nb6",
+    })
+    void damagedCopiesImportCleanly(String fixture, @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path input = FIXTURES.resolve(fixture);
+        for (int c = 0; c < Math.max(3, CASES / 8); c++) {
+            Random random = new Random(c * 104_729L + fixture.hashCode());
+            Path work = Files.createDirectories(dir.resolve("case" + c));
+            Path target = work.resolve(input.getFileName().toString().replace(".gz", ""));
+            List<Path> files = copy(input, target);
+            Path victim = files.get(random.nextInt(files.size()));
+            String what = fixture + " case " + c + " (" + mutate(victim, random) + " in " + victim.getFileName() + ")";
+            Path store = work.resolve("out.duckdb");
+            CliRun imp = CliRun.of("import", "--keep-partial", target.toString(), "-o", store.toString());
+            assertTrue(imp.exitCode() == 0 || imp.exitCode() == 1 || imp.exitCode() == 3,
+                    what + ": exit " + imp.exitCode() + "\n" + imp.err());
+            assertTrue(!imp.err().contains("java.lang.") && !imp.err().contains("Exception"),
+                    what + ": an internal error instead of a message:\n" + imp.err());
+            if (imp.exitCode() == 1) {
+                assertTrue(imp.err().contains(target.getFileName().toString())
+                        || imp.err().contains(victim.getFileName().toString()), what + ": the error does not name "
+                        + "the file:\n" + imp.err());
+                assertTrue(!Files.exists(store), what + ": a failed import left " + store);
+            } else {
+                CliRun info = CliRun.of("info", store.toString(), "--json");
+                assertEquals(0, info.exitCode(), what + ": the store does not open:\n" + info.err());
+            }
+            deleteTree(work);
+        }
+    }
+
     @Test
     void damagedCaptureAgentTracesEndCleanly(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         // no fixture holds one: the agent writes it here, from its transfer pipeline and its memory-object example

@@ -34,6 +34,10 @@ public final class Store implements AutoCloseable {
         if (!Files.isRegularFile(file)) {
             throw new IOException(file + ": no such store file");
         }
+        if (!isDuckDbFile(file)) {
+            throw new IOException(file + ": not a hetscope store (not a DuckDB database file; a trace is read with "
+                    + "'hetscope import TRACE -o STORE' first)");
+        }
         Connection c;
         try {
             Properties props = new Properties();
@@ -58,6 +62,17 @@ public final class Store implements AutoCloseable {
             throw new IOException(file + ": not a hetscope store (" + firstLine(e.getMessage()) + ")", e);
         }
         return new Store(file, c);
+    }
+
+    /** DuckDB's main header: an 8-byte checksum, then the magic bytes "DUCK". */
+    static boolean isDuckDbFile(Path file) throws IOException {
+        byte[] head = new byte[12];
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            if (in.readNBytes(head, 0, head.length) < head.length) {
+                return false;
+            }
+        }
+        return head[8] == 'D' && head[9] == 'U' && head[10] == 'C' && head[11] == 'K';
     }
 
     private static String firstLine(String s) {
