@@ -72,6 +72,29 @@ public final class CtfEvent {
 
     // ---------------------------------------------------------------- typed access
 
+    /**
+     * A field a mapping needs is not in the event: its metadata declares the event class with other fields (another
+     * tracer version, or damaged metadata). The event can still be kept generically.
+     */
+    public static final class MissingFieldException extends IllegalArgumentException {
+        private final String event;
+        private final String field;
+
+        MissingFieldException(String event, String field) {
+            super("event " + event + " has no field '" + field + "'");
+            this.event = event;
+            this.field = field;
+        }
+
+        public String event() {
+            return event;
+        }
+
+        public String field() {
+            return field;
+        }
+    }
+
     public boolean has(String field) {
         return locate(field) >= 0;
     }
@@ -80,7 +103,7 @@ public final class CtfEvent {
     public long getLong(String field) {
         long at = locate(field);
         if (at < 0) {
-            throw new IllegalArgumentException("event " + name() + " has no field '" + field + "'");
+            throw new MissingFieldException(name(), field);
         }
         return d.tape[(int) at];
     }
@@ -93,7 +116,7 @@ public final class CtfEvent {
     public double getDouble(String field) {
         long at = locate(field);
         if (at < 0) {
-            throw new IllegalArgumentException("event " + name() + " has no field '" + field + "'");
+            throw new MissingFieldException(name(), field);
         }
         FieldNode n = foundNode;
         long v = d.tape[(int) at];

@@ -78,11 +78,18 @@ public final class CtfTraceFormat implements TraceFormat {
                 events++;
                 last = e.timestampNs();
                 boolean done = false;
-                for (EventMapper m : mappers) {
-                    if (m.map(e)) {
-                        done = true;
-                        break;
+                try {
+                    for (EventMapper m : mappers) {
+                        if (m.map(e)) {
+                            done = true;
+                            break;
+                        }
                     }
+                } catch (CtfEvent.MissingFieldException missing) {
+                    // the metadata declares this event without a field its mapping reads: keep it as it is
+                    done = false;
+                    sink.skipped("CTF event without a field its mapping needs, kept generically ("
+                            + missing.event() + "." + missing.field() + ")", e.traceDir().resolve("metadata").toString(), 1);
                 }
                 if (!done) {
                     generic(e, tracks, args);

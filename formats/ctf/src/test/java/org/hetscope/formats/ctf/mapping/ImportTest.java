@@ -93,6 +93,34 @@ class ImportTest {
         assertTrue(sink.info.containsKey("ctf.symbols"));
     }
 
+    @Test
+    void eventLackingTheFieldItsMappingReadsIsKeptGenerically(@TempDir Path tmp) throws Exception {
+        // found by the mutation test: metadata declaring func_entry without 'addr' used to end the read with an
+        // IllegalArgumentException; a same-length rename in the metadata packet reproduces it
+        Assumptions.assumeTrue(BabeltraceOnPath.yes(), "babeltrace2 not installed");
+        Path trace = fixture("cyg-profile/glxgears-cyg-profile");
+        long entries = babeltrace(trace).stream().filter(l -> l.contains(":func_entry:")).count();
+        Path copy = Files.createDirectories(tmp.resolve("t"));
+        try (var files = Files.list(trace)) {
+            for (Path f : files.toList()) {
+                Files.copy(f, copy.resolve(f.getFileName().toString()));
+            }
+        }
+        byte[] meta = Files.readAllBytes(copy.resolve("metadata"));
+        String text = new String(meta, java.nio.charset.StandardCharsets.ISO_8859_1);
+        int at = text.indexOf("} _addr;");
+        assertTrue(at > 0 && text.indexOf("func_entry") < at, "func_entry declares _addr first");
+        meta[at + "} _addr".length() - 1] = 'x';
+        Files.write(copy.resolve("metadata"), meta);
+        CollectingSink sink = new CollectingSink();
+        ctf().read(copy, sink, Progress.NONE);
+        assertEquals(entries, sink.skipped.get(
+                "CTF event without a field its mapping needs, kept generically (lttng_ust_cyg_profile:func_entry.addr)"),
+                sink.skipped.toString());
+        assertEquals(entries, sink.instants.stream().filter(i -> i.name().endsWith("func_entry")).count());
+        assertEquals(0, sink.slices.size(), "no call opened, so none closed");
+    }
+
     /** Whether babeltrace2 is installed. */
     static final class BabeltraceOnPath {
         static boolean yes() {
