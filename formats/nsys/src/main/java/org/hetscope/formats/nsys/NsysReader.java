@@ -158,10 +158,17 @@ final class NsysReader {
              ResultSet rs = st.executeQuery("SELECT \"" + key + "\", \"" + value + "\" FROM " + table)) {
             while (rs.next()) {
                 tableRows++;
+                // a NULL value (damaged, or written so) counts as absent: readers fall back to their "<unknown>" names
                 if (into != null) {
-                    into.put(rs.getLong(1), rs.getString(2));
+                    String v = rs.getString(2);
+                    if (v != null) {
+                        into.put(rs.getLong(1), v);
+                    }
                 } else {
-                    threadNames.put(rs.getLong(1), strings.get(rs.getLong(2)));
+                    String name = strings.get(rs.getLong(2));
+                    if (name != null) {
+                        threadNames.put(rs.getLong(1), name);
+                    }
                 }
             }
         }

@@ -222,6 +222,38 @@ class NsysFormatTest {
     }
 
     @Test
+    void nullStringsFallBackToUnknownNames(@TempDir Path dir) throws Exception {
+        // found by the mutation test: a StringIds value of NULL used to end the read with a NullPointerException
+        Path db = dir.resolve("nulls.sqlite");
+        java.nio.file.Files.copy(FIXTURE, db);
+        long runtimeRows;
+        long namedNull;
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+            // the export declares value NOT NULL; damage is what nulls it in the wild, a copy without the constraint here
+            st.execute("ALTER TABLE StringIds RENAME TO StringIds0");
+            st.execute("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT)");
+            st.execute("INSERT INTO StringIds SELECT * FROM StringIds0");
+            st.execute("DROP TABLE StringIds0");
+            st.execute("UPDATE StringIds SET value = NULL WHERE id IN (SELECT nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME"
+                    + " LIMIT 1) OR id IN (SELECT shortName FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1)");
+            try (ResultSet rs = st.executeQuery("SELECT count(*), sum(nameId IN (SELECT id FROM StringIds WHERE value"
+                    + " IS NULL)) FROM CUPTI_ACTIVITY_KIND_RUNTIME")) {
+                rs.next();
+                runtimeRows = rs.getLong(1);
+                namedNull = rs.getLong(2);
+            }
+        }
+        CollectingSink s = new CollectingSink();
+        new NsysFormat().read(db, s, Progress.NONE);
+        assertTrue(namedNull > 0);
+        assertEquals(namedNull, s.slices.stream().filter(x -> x.name().equals("<unknown API>")).count());
+        assertEquals(runtimeRows, s.slices.stream().filter(x -> x.sourceCategory() != null
+                && x.sourceCategory().equals("cuda_runtime")).count());
+        assertEquals(sink.kernels.size(), s.kernels.size(), "every kernel kept");
+        assertTrue(s.slices.stream().anyMatch(x -> x.name().equals("<unknown kernel>")));
+    }
+
+    @Test
     void nvtxMemsetAndDriverTables(@TempDir Path dir) throws Exception {
         Path db = dir.resolve("nvtx.sqlite");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {

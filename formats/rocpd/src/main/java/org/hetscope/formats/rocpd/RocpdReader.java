@@ -146,7 +146,10 @@ final class RocpdReader {
         String t = table("rocpd_string");
         try (Statement st = db.createStatement(); ResultSet rs = query(st, "SELECT id, string FROM " + t)) {
             while (rs.next()) {
-                strings.put(rs.getLong(1), rs.getString(2));
+                String v = rs.getString(2);
+                if (v != null) { // a NULL string (damaged) counts as absent: lookups fall back to their defaults
+                    strings.put(rs.getLong(1), v);
+                }
             }
         }
     }
@@ -339,7 +342,10 @@ final class RocpdReader {
         }
         try (Statement st = db.createStatement(); ResultSet rs = query(st, "SELECT id, name FROM " + t)) {
             while (rs.next()) {
-                pmcNames.put(rs.getLong(1), rs.getString(2));
+                String v = rs.getString(2);
+                if (v != null) {
+                    pmcNames.put(rs.getLong(1), v);
+                }
             }
         }
     }

@@ -172,7 +172,12 @@ final class RpdReader {
     }
 
     private void loadStrings(String table, Map<Long, String> into) throws IOException, SQLException {
-        each(table, r -> into.put(r.getLong(0), r.getText(1)), "id", "string");
+        // a NULL string (damaged) counts as absent: lookups fall back to their "<unknown>" names
+        each(table, r -> {
+            if (!r.isNull(1)) {
+                into.put(r.getLong(0), r.getText(1));
+            }
+        }, "id", "string");
     }
 
     private void loadMetadata() throws IOException, SQLException {

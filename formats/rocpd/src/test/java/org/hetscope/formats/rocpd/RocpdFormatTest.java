@@ -54,6 +54,31 @@ class RocpdFormatTest {
     }
 
     @Test
+    void nullStringsFallBackToDefaultNames(@TempDir Path tmp) throws Exception {
+        // the schema says NOT NULL; damage is what nulls a string in the wild (the mutation test found it in nsys)
+        Path nulls = tmp.resolve("nulls.db");
+        RocpdTestDatabase.create(nulls, 5);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + nulls); Statement st = c.createStatement()) {
+            st.execute("PRAGMA writable_schema = ON");
+            st.execute("UPDATE sqlite_master SET sql = replace(sql, 'string TEXT NOT NULL', 'string TEXT') "
+                    + "WHERE name = 'rocpd_string_00ab'");
+        }
+        long launches;
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + nulls); Statement st = c.createStatement()) {
+            st.execute("UPDATE rocpd_string_00ab SET string = NULL WHERE string = 'hipLaunchKernel'");
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM rocpd_region_00ab WHERE name_id = 1")) {
+                rs.next();
+                launches = rs.getLong(1);
+            }
+        }
+        CollectingSink s = new CollectingSink();
+        new RocpdFormat().read(nulls, s, Progress.NONE);
+        assertTrue(launches > 0);
+        assertEquals(launches, s.slices.stream().filter(x -> x.name().equals("<unknown>")).count());
+        assertEquals(sink.slices.size(), s.slices.size(), "every region, kernel and copy kept");
+    }
+
+    @Test
     void kernelsPerNameMatchSql() throws Exception {
         Map<String, String> expected = sql("SELECT s.display_name, count(*), sum(k.\"end\" - k.start) FROM "
                 + "rocpd_kernel_dispatch_00ab k JOIN rocpd_info_kernel_symbol_00ab s ON s.id = k.kernel_id GROUP BY 1");
