@@ -40,6 +40,8 @@ class MutatedInputTest {
     private static final Path FIXTURES = Path.of(System.getProperty("hetscope.root", ".")).resolve("../shared/fixtures");
     /** Damaged copies per input; more with -Dhetscope.mutations=N for a deeper local run. */
     private static final int CASES = Integer.getInteger("hetscope.mutations", 40);
+    /** First case number: a deep run can go on past a case it stopped at (-Dhetscope.mutations.from=N). */
+    private static final int FIRST_CASE = Integer.getInteger("hetscope.mutations.from", 0);
     private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "mutated-input");
         t.setDaemon(true);
@@ -168,7 +170,7 @@ class MutatedInputTest {
     }
 
     private static void damageAndRead(TraceFormat format, Path input, String label, Path dir) throws Exception {
-        for (int c = 0; c < CASES; c++) {
+        for (int c = FIRST_CASE; c < FIRST_CASE + CASES; c++) {
             Random random = new Random(c * 7919L + label.hashCode());
             Path work = Files.createDirectories(dir.resolve("case" + c));
             Path target = work.resolve(input.getFileName().toString().replace(".gz", ""));
