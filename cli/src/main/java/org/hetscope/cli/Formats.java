@@ -1,6 +1,7 @@
 package org.hetscope.cli;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +44,10 @@ final class Formats {
             throw new IOException(input + ": an SQLite database that no reader recognises by its tables (nsys export, "
                     + "rocpd, RPD), or whose schema cannot be read (truncated or damaged?); name the format with "
                     + "--format to see the reader's own error");
+        }
+        if (Files.isRegularFile(input) && org.hetscope.store.Store.isDuckDbFile(input)) {
+            throw new IOException(input + ": a DuckDB database, not a trace (a hetscope store is read as it is: "
+                    + "'hetscope info', 'stats', 'sql', 'serve')");
         }
         throw new IOException(input + ": not a trace format hetscope knows (tried "
                 + formats.stream().map(TraceFormat::name).toList() + "); name one with --format");

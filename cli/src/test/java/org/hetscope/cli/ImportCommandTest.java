@@ -115,6 +115,16 @@ class ImportCommandTest {
     }
 
     @Test
+    void storeGivenAsATraceIsNamedAsSuch() throws Exception {
+        Path store = dir.resolve("first.duckdb");
+        assertEquals(0, CliRun.of("import", SIMPLE_ADD.toString(), "-o", store.toString()).exitCode());
+        CliRun r = CliRun.of("import", store.toString(), "-o", dir.resolve("out.duckdb").toString());
+        assertEquals(1, r.exitCode(), r.err());
+        assertTrue(r.err().contains("first.duckdb: a DuckDB database, not a trace"), r.err());
+        assertNoStore();
+    }
+
+    @Test
     void truncatedSqliteDatabaseIsNamedAsSuch() throws Exception {
         // the real Nsight export, cut to its first 64 KiB: SQLite itself refuses to read its schema
         Path nsys = Path.of(System.getProperty("hetscope.root", "."))

@@ -64,8 +64,8 @@ public final class Store implements AutoCloseable {
         return new Store(file, c);
     }
 
-    /** DuckDB's main header: an 8-byte checksum, then the magic bytes "DUCK". */
-    static boolean isDuckDbFile(Path file) throws IOException {
+    /** Whether {@code file} starts with DuckDB's main header: an 8-byte checksum, then the magic bytes "DUCK". */
+    public static boolean isDuckDbFile(Path file) throws IOException {
         byte[] head = new byte[12];
         try (java.io.InputStream in = Files.newInputStream(file)) {
             if (in.readNBytes(head, 0, head.length) < head.length) {
