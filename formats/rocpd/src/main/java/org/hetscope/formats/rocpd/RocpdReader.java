@@ -143,12 +143,16 @@ final class RocpdReader {
     }
 
     private void loadStrings() throws SQLException {
-        String t = table("rocpd_string");
-        try (Statement st = db.createStatement(); ResultSet rs = query(st, "SELECT id, string FROM " + t)) {
+        loadNames(table("rocpd_string"), "string", strings);
+    }
+
+    /** Reads {@code id -> column} of {@code table} into {@code into}. */
+    private void loadNames(String table, String column, Map<Long, String> into) throws SQLException {
+        try (Statement st = db.createStatement(); ResultSet rs = query(st, "SELECT id, " + column + " FROM " + table)) {
             while (rs.next()) {
                 String v = rs.getString(2);
-                if (v != null) { // a NULL string (damaged) counts as absent: lookups fall back to their defaults
-                    strings.put(rs.getLong(1), v);
+                if (v != null) { // a NULL name (damaged) counts as absent: lookups fall back to their defaults
+                    into.put(rs.getLong(1), v);
                 }
             }
         }
@@ -169,11 +173,7 @@ final class RocpdReader {
     private void loadEvents() throws SQLException {
         String c = table("rocpd_info_category");
         if (c != null) {
-            try (Statement st = db.createStatement(); ResultSet rs = query(st, "SELECT id, name FROM " + c)) {
-                while (rs.next()) {
-                    categories.put(rs.getLong(1), rs.getString(2));
-                }
-            }
+            loadNames(c, "name", categories);
         }
         String t = table("rocpd_event");
         if (t == null) {
@@ -340,14 +340,7 @@ final class RocpdReader {
         if (t == null) {
             return;
         }
-        try (Statement st = db.createStatement(); ResultSet rs = query(st, "SELECT id, name FROM " + t)) {
-            while (rs.next()) {
-                String v = rs.getString(2);
-                if (v != null) {
-                    pmcNames.put(rs.getLong(1), v);
-                }
-            }
-        }
+        loadNames(t, "name", pmcNames);
     }
 
     private long apiTrack(long threadRow, String api) {
