@@ -87,7 +87,6 @@ public final class CtfTraceFormat implements TraceFormat {
                     }
                 } catch (CtfEvent.MissingFieldException missing) {
                     // the metadata declares this event without a field its mapping reads: keep it as it is
-                    done = false;
                     sink.skipped("CTF event without a field its mapping needs, kept generically ("
                             + missing.event() + "." + missing.field() + ")", e.traceDir().resolve("metadata").toString(), 1);
                 }
