@@ -99,12 +99,11 @@ class MutatedInputTest {
     void damagedCopiesImportCleanly(String fixture, @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         Path input = FIXTURES.resolve(fixture);
         for (int c = 0; c < Math.max(3, CASES / 8); c++) {
-            Random random = new Random(c * 104_729L + fixture.hashCode());
-            Path work = Files.createDirectories(dir.resolve("case" + c));
-            Path target = work.resolve(input.getFileName().toString().replace(".gz", ""));
-            List<Path> files = copy(input, target);
-            Path victim = files.get(random.nextInt(files.size()));
-            String what = fixture + " case " + c + " (" + mutate(victim, random) + " in " + victim.getFileName() + ")";
+            Damaged d = Damaged.copy(input, dir, c, new Random(c * 104_729L + fixture.hashCode()));
+            Path work = d.work();
+            Path target = d.target();
+            Path victim = d.victim();
+            String what = fixture + " case " + c + " (" + d.what() + " in " + victim.getFileName() + ")";
             Path store = work.resolve("out.duckdb");
             CliRun imp = CliRun.of("import", "--keep-partial", target.toString(), "-o", store.toString());
             assertTrue(imp.exitCode() == 0 || imp.exitCode() == 1 || imp.exitCode() == 3,
@@ -180,12 +179,11 @@ class MutatedInputTest {
 
     private static void damageAndRead(TraceFormat format, Path input, String label, Path dir) throws Exception {
         for (int c = FIRST_CASE; c < FIRST_CASE + CASES; c++) {
-            Random random = new Random(c * 7919L + label.hashCode());
-            Path work = Files.createDirectories(dir.resolve("case" + c));
-            Path target = work.resolve(input.getFileName().toString().replace(".gz", ""));
-            List<Path> files = copy(input, target);
-            Path victim = files.get(random.nextInt(files.size()));
-            String what = mutate(victim, random);
+            Damaged d = Damaged.copy(input, dir, c, new Random(c * 7919L + label.hashCode()));
+            Path work = d.work();
+            Path target = d.target();
+            Path victim = d.victim();
+            String what = d.what();
             Future<Throwable> read = POOL.submit(() -> {
                 try {
                     format.read(target, new CollectingSink(), Progress.NONE);
@@ -213,6 +211,18 @@ class MutatedInputTest {
             assertTrue(message.contains(target.getFileName().toString()) || message.contains(victim.getFileName().toString()),
                     label + " case " + c + ": the error does not name the file: " + message);
             deleteTree(work);
+        }
+    }
+
+    /** One damaged copy of an input: its folder, the copy, the file hit, and what was done to it. */
+    private record Damaged(Path work, Path target, Path victim, String what) {
+        /** Copies {@code input} into {@code dir/caseN} and damages one of its files, chosen by {@code random}. */
+        static Damaged copy(Path input, Path dir, int n, Random random) throws IOException {
+            Path work = Files.createDirectories(dir.resolve("case" + n));
+            Path target = work.resolve(input.getFileName().toString().replace(".gz", ""));
+            List<Path> files = MutatedInputTest.copy(input, target);
+            Path victim = files.get(random.nextInt(files.size()));
+            return new Damaged(work, target, victim, mutate(victim, random));
         }
     }
 
