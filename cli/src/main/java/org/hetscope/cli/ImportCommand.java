@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormat;
 import org.hetscope.model.TraceFormatException;
 import org.hetscope.store.PipelinedSink;
@@ -43,10 +42,12 @@ public final class ImportCommand implements Callable<Integer> {
         StoreWriter writer = StoreWriter.create(output);
         Thread cleanup = new Thread(writer::abort, "hetscope-import-abort");
         Runtime.getRuntime().addShutdownHook(cleanup);
+        ReadPosition progress = new ReadPosition(TerminalProgress.forStderr());
+        Path reading = null;
         try {
-            Progress progress = TerminalProgress.forStderr();
             int n = 0;
             for (Path in : inputs) {
+                reading = in;
                 TraceFormat f = Formats.find(in, format);
                 writer.info("source." + n + ".path", in.toAbsolutePath().normalize().toString());
                 writer.info("source." + n + ".format", f.name());
@@ -60,6 +61,7 @@ public final class ImportCommand implements Callable<Integer> {
                     pipe.finish();
                 }
             }
+            reading = null;
             progress.start("finishing store (nesting, sorting, compressing)", -1);
             try {
                 writer.commit();
@@ -77,6 +79,13 @@ public final class ImportCommand implements Callable<Integer> {
             }
             writer.abort();
             System.err.println("hetscope: no store written (use --keep-partial to keep what was read)");
+            return 1;
+        } catch (OutOfMemoryError e) {
+            // What the reader held is unreachable once its frames are gone: there is room again to say why.
+            writer.abort();
+            System.err.println("hetscope: " + (reading != null ? reading : output) + ": out of memory "
+                    + (reading != null ? progress.describe() : "while finishing the store") + "; no store written.");
+            System.err.println("hetscope: " + OutOfMemory.advice(reading));
             return 1;
         } catch (Exception e) {
             writer.abort();

@@ -71,7 +71,13 @@ public final class Main implements Runnable {
             }
             return 1;
         });
-        return cl.execute(args);
+        try {
+            return cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            // picocli hands Errors on; an import says more itself (ImportCommand), any other command gets this
+            System.err.println("hetscope: out of memory; " + OutOfMemory.advice(null));
+            return 1;
+        }
     }
 
     /** The command line with the subcommand called {@code first}, or with all of them if none is. */

@@ -156,6 +156,60 @@ class ImportCommandTest {
     }
 
     @Test
+    void runningOutOfHeapNamesTheFileAndHowFarItGotAndLeavesNoStore() throws Exception {
+        // The Paje reader keeps every state until the end of the file (they are replayed in time order there):
+        // 3 M states on one container need far more than a 48 MiB heap.
+        Path in = dir.resolve("many-states.trace");
+        try (var w = Files.newBufferedWriter(in)) {
+            w.write("""
+                    %EventDef PajeDefineContainerType 0
+                    % Alias string
+                    % Type string
+                    % Name string
+                    %EndEventDef
+                    %EventDef PajeCreateContainer 1
+                    % Time date
+                    % Alias string
+                    % Type string
+                    % Container string
+                    % Name string
+                    %EndEventDef
+                    %EventDef PajeDefineStateType 2
+                    % Alias string
+                    % Type string
+                    % Name string
+                    %EndEventDef
+                    %EventDef PajeSetState 3
+                    % Time date
+                    % Type string
+                    % Container string
+                    % Value string
+                    %EndEventDef
+                    0 W 0 Worker
+                    1 0 w1 W 0 worker1
+                    2 S W State
+                    """);
+            for (int i = 0; i < 3_000_000; i++) {
+                w.write("3 " + i + ".5 S w1 " + ((i & 1) == 0 ? "run" : "idle") + "\n");
+            }
+        }
+        Path out = dir.resolve("oom.duckdb");
+        Process p = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xmx48m",
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                "org.hetscope.cli.Main", "import", in.toString(), "-o", out.toString())
+                .redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes());
+        assertEquals(1, p.waitFor(), said);
+        assertTrue(said.contains("hetscope: " + in + ": out of memory after "), said);
+        assertTrue(said.contains(" MB; no store written."), said);
+        assertTrue(said.contains("the Java heap (") && said.contains("HETSCOPE_JAVA_OPTS=-Xmx1g"), said);
+        assertFalse(said.contains("Exception in thread") || said.contains("\tat "), said);
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(java.util.List.of(in), left.toList(), "the store and its partial file are gone");
+        }
+    }
+
+    @Test
     void damageTheReaderStepsOverKeepsTheStoreButFailsTheExitCode() throws Exception {
         // A Paje trace with one line that does not parse between two good ones: the reader skips that line.
         Path in = dir.resolve("damaged.trace");

@@ -1,0 +1,39 @@
+package org.hetscope.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/** What to tell a user whose command ran out of Java heap: how big the heap was and how to give it more. */
+final class OutOfMemory {
+    private OutOfMemory() {}
+
+    /**
+     * Advice naming the heap this run had and a larger one to try: twice the input's size (readers that keep a
+     * whole trace until its end, as Paje's state replay does, need about that), and at least twice the heap.
+     */
+    static String advice(Path input) {
+        long heapMb = Runtime.getRuntime().maxMemory() >> 20;
+        long wantMb = Math.max(2 * heapMb, 2 * (size(input) >> 20));
+        long wantGb = Math.max(1, (wantMb + 1023) / 1024);
+        return "the Java heap (" + heapMb + " MiB) is too small for this; run again with a larger one, e.g. "
+                + "HETSCOPE_JAVA_OPTS=-Xmx" + wantGb + "g";
+    }
+
+    private static long size(Path input) {
+        if (input == null) {
+            return 0;
+        }
+        try {
+            if (Files.isDirectory(input)) {
+                try (Stream<Path> files = Files.walk(input)) {
+                    return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+                }
+            }
+            return Files.size(input);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+}
