@@ -69,9 +69,11 @@ public final class StarpuImport implements PajeListener {
     private final Map<String, List<Long>> unregisters = new HashMap<>();
     private final Map<String, PajeLink> transferLinks = new HashMap<>();
     private final List<PajeState> writeBackAsync = new ArrayList<>();
-    /** Task executions seen as WS states with a JobId field: JobId to {slice id, start, end, worker number}. */
-    private final Map<Long, long[]> taskStates = new HashMap<>();
-    private final Map<Long, String> taskNames = new HashMap<>();
+    /** A task execution seen as a WS state with a JobId field. */
+    private record TaskState(long sliceId, long start, long end, int worker, String name) {}
+
+    /** JobId to its execution. One map of small records: a trace holds as many of them as it has tasks. */
+    private final Map<Long, TaskState> taskStates = new HashMap<>();
     private final Map<Integer, Long> nodeIds = new TreeMap<>();
     private final Map<Integer, String> nodeNames = new HashMap<>();
     private final Map<Integer, Long> managerTracks = new HashMap<>();
@@ -190,9 +192,8 @@ public final class StarpuImport implements PajeListener {
                     s.extras())));
             try {
                 long jobId = Long.parseLong(s.extras()[job]);
-                long[] prev = taskStates.put(jobId, new long[] {sliceId, s.start(), s.end(),
-                        number(s.container().alias())});
-                taskNames.put(jobId, s.value().name());
+                TaskState prev = taskStates.put(jobId, new TaskState(sliceId, s.start(), s.end(),
+                        number(s.container().alias()), s.value().name()));
                 if (prev != null) {
                     problem("task state with a JobId already seen", s.line(), "JobId " + jobId);
                 }
@@ -547,12 +548,12 @@ public final class StarpuImport implements PajeListener {
         if (records == null) {
             // Without tasks.rec, the task executions come from the worker states that carry a JobId.
             for (var e : taskStates.entrySet()) {
-                long[] s = e.getValue();
+                TaskState s = e.getValue();
                 long id = sink.newId(Entity.TASK);
                 taskIds.put(e.getKey(), id);
-                Integer w = (int) s[3];
-                sink.task(new Task(id, s[0], e.getKey(), taskNames.get(e.getKey()), workerTracks.get(w),
-                        workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null, s[1], s[2],
+                Integer w = s.worker();
+                sink.task(new Task(id, s.sliceId(), e.getKey(), s.name(), workerTracks.get(w),
+                        workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null, s.start(), s.end(),
                         null));
             }
             sink.info("starpu.tasks.source", "paje worker states");
@@ -571,17 +572,18 @@ public final class StarpuImport implements PajeListener {
                 problems.add("tasks.rec JobId used twice", trace.resolveSibling("tasks.rec"), r.line(),
                         "JobId " + r.jobId());
             }
-            long[] s = taskStates.get(r.jobId());
+            TaskState s = taskStates.get(r.jobId());
             if (s == null) {
                 problems.add("tasks.rec task without a worker state in paje.trace",
                         trace.resolveSibling("tasks.rec"), r.line(), "JobId " + r.jobId());
-            } else if (s[1] != r.startTs() || s[2] != r.endTs() || s[3] != r.workerId()) {
+            } else if (s.start() != r.startTs() || s.end() != r.endTs() || s.worker() != r.workerId()) {
                 mismatched++;
-                sink.row(ANOMALY_TABLE, "task_state_mismatch", null, s[1], s[2] - s[1],
+                sink.row(ANOMALY_TABLE, "task_state_mismatch", null, s.start(), s.end() - s.start(),
                         "JobId " + r.jobId() + " tasks.rec " + r.startTs() + ".." + r.endTs() + " on w"
-                                + r.workerId() + ", paje state on w" + s[3]);
+                                + r.workerId() + ", paje state on w" + s.worker());
             }
-            sink.task(new Task(id, s == null ? null : s[0], r.jobId(), r.name(), workerTracks.get(r.workerId()),
+            sink.task(new Task(id, s == null ? null : s.sliceId(), r.jobId(), r.name(),
+                    workerTracks.get(r.workerId()),
                     r.memoryNode() == null ? null : nodeIds.get(r.memoryNode()), r.submitTs(), r.startTs(),
                     r.endTs(), r.priority()));
             for (int i = 0; i < r.handles().size(); i++) {
