@@ -25,6 +25,36 @@ class ImportCommandTest {
     static final Path SIMPLE_ADD = Path.of(System.getProperty("hetscope.root", "."))
             .resolve("../shared/fixtures/chrome/kineto-cuda-simple-add.json.gz");
 
+    /** A Paje header and one worker container with a state type: the trace's states follow. */
+    private static final String WORKER_STATES = """
+            %EventDef PajeDefineContainerType 0
+            % Alias string
+            % Type string
+            % Name string
+            %EndEventDef
+            %EventDef PajeCreateContainer 1
+            % Time date
+            % Alias string
+            % Type string
+            % Container string
+            % Name string
+            %EndEventDef
+            %EventDef PajeDefineStateType 2
+            % Alias string
+            % Type string
+            % Name string
+            %EndEventDef
+            %EventDef PajeSetState 3
+            % Time date
+            % Type string
+            % Container string
+            % Value string
+            %EndEventDef
+            0 W 0 Worker
+            1 0 w1 W 0 worker1
+            2 S W State
+            """;
+
     @TempDir
     Path dir;
 
@@ -161,34 +191,7 @@ class ImportCommandTest {
         // 3 M states on one container need far more than a 48 MiB heap.
         Path in = dir.resolve("many-states.trace");
         try (var w = Files.newBufferedWriter(in)) {
-            w.write("""
-                    %EventDef PajeDefineContainerType 0
-                    % Alias string
-                    % Type string
-                    % Name string
-                    %EndEventDef
-                    %EventDef PajeCreateContainer 1
-                    % Time date
-                    % Alias string
-                    % Type string
-                    % Container string
-                    % Name string
-                    %EndEventDef
-                    %EventDef PajeDefineStateType 2
-                    % Alias string
-                    % Type string
-                    % Name string
-                    %EndEventDef
-                    %EventDef PajeSetState 3
-                    % Time date
-                    % Type string
-                    % Container string
-                    % Value string
-                    %EndEventDef
-                    0 W 0 Worker
-                    1 0 w1 W 0 worker1
-                    2 S W State
-                    """);
+            w.write(WORKER_STATES);
             for (int i = 0; i < 3_000_000; i++) {
                 w.write("3 " + i + ".5 S w1 " + ((i & 1) == 0 ? "run" : "idle") + "\n");
             }
@@ -213,33 +216,7 @@ class ImportCommandTest {
     void damageTheReaderStepsOverKeepsTheStoreButFailsTheExitCode() throws Exception {
         // A Paje trace with one line that does not parse between two good ones: the reader skips that line.
         Path in = dir.resolve("damaged.trace");
-        Files.writeString(in, """
-                %EventDef PajeDefineContainerType 0
-                %       Alias string
-                %       Type string
-                %       Name string
-                %EndEventDef
-                %EventDef PajeCreateContainer 1
-                %       Time date
-                %       Alias string
-                %       Type string
-                %       Container string
-                %       Name string
-                %EndEventDef
-                %EventDef PajeDefineStateType 2
-                %       Alias string
-                %       Type string
-                %       Name string
-                %EndEventDef
-                %EventDef PajeSetState 3
-                %       Time date
-                %       Type string
-                %       Container string
-                %       Value string
-                %EndEventDef
-                0 W 0 Worker
-                1 0 w1 W 0 worker1
-                2 S W State
+        Files.writeString(in, WORKER_STATES + """
                 3 1.0 S w1 run
                 3 x.5 S w1 idle
                 3 2.0 S w1 idle
