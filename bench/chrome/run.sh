@@ -3,6 +3,7 @@
 # Generates Kineto-shaped JSON by replicating a real fixture (sizes in MB, default "256 1024"), then times in one
 # run: python3 json.load (the baseline) and `hetscope import`, with /usr/bin/time -v for wall, CPU and peak RSS.
 # Usage: bench/chrome/run.sh [SIZE_MB...]      (needs ./build.sh first)
+# FLOOR=1 also times DuckDB alone writing the imported store's rows (bench/store/floor.sh) beside the goal's budget.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 data="$root/bench/data"
@@ -35,5 +36,9 @@ for mb in "${sizes[@]}"; do
   done
   slices=$("$root/hetscope" sql "$data/bench.duckdb" "select count(*) from slice" --csv | tail -1)
   echo "         ($slices slices stored from $((bytes / 1000000)) MB)"
+  if [ "${FLOOR:-0}" = 1 ]; then # DuckDB alone writing the same rows, against the 10x goal's time budget
+    echo "         goal's budget: json.load / 10 = $(echo "$pw / 10" | bc -l | xargs printf '%.2f') s; DuckDB alone:"
+    "$root/bench/store/floor.sh" "$data/bench.duckdb" | sed 's/^/         /'
+  fi
 done
 rm -f "$data/bench.duckdb"

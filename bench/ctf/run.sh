@@ -5,6 +5,7 @@
 # Needs lttng-tools, liblttng-ust-dev, gcc, babeltrace2 and the built CLI (./build.sh; HETSCOPE=path overrides the
 # launcher). Prints wall and CPU seconds, events/s, peak RSS and ratios per size.
 # CTF_BENCH_SKIP_IMPORT=1 times only babeltrace2 and the decode; CTF_BENCH_DIR keeps recorded traces.
+# FLOOR=1 also times DuckDB alone writing the imported store's rows (bench/store/floor.sh) beside the goal's budget.
 # REPS=N (default 3) runs babeltrace2 and the decode N times each, alternately, and keeps each one's median wall
 # time (with that run's CPU and memory): single runs of these short commands vary by 20 % on a shared machine.
 set -euo pipefail
@@ -58,6 +59,10 @@ for n in "${sizes[@]}"; do
   if [ "${CTF_BENCH_SKIP_IMPORT:-0}" != 1 ]; then
     row import "$iw" "$icpu" "$iheap" $((irss / 1024))
     echo "      (import stored $stored slices)"
+    if [ "${FLOOR:-0}" = 1 ]; then # DuckDB alone writing the same rows, against the 3x goal's time budget
+      echo "      goal's budget: babeltrace2 / 3 = $(echo "$bw / 3" | bc -l | xargs printf '%.2f') s; DuckDB alone:"
+      "$root/bench/store/floor.sh" "$work/import.duckdb" | sed 's/^/      /'
+    fi
   fi
 done
 load="$(cut -d ' ' -f 1-3 /proc/loadavg)"
