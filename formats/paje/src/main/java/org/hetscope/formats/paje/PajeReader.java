@@ -70,6 +70,11 @@ public final class PajeReader {
         this.timeShift = timeShift == null ? 9 : timeShift;
     }
 
+    /** Spills the buffered state operations to disk every {@code states} operations (tests use small values). */
+    void spillEvery(long states) {
+        this.stateBudget = states;
+    }
+
     /** The decimal exponent to nanoseconds that was used (known after the header). */
     public int timeShift() {
         return timeShift;
@@ -122,6 +127,50 @@ public final class PajeReader {
 
     /** Reads a whole stream and finishes the replay. */
     public void read(InputStream in, Progress progress) throws IOException {
+        try {
+            readLines(in, progress);
+        } finally {
+            if (spill != null) {
+                spill.close();
+                spill = null;
+            }
+        }
+    }
+
+    /**
+     * Heap the buffered state operations may take (as estimated by {@link #stateBytes}) before they all go to the
+     * spill file: a fifth of the heap, so that traces that fit are replayed from memory without writing anything.
+     */
+    private long stateByteBudget = Runtime.getRuntime().maxMemory() / 5;
+    /** Buffered state operations before a spill, whatever their size (tests set small values). */
+    private long stateBudget = Long.MAX_VALUE;
+    private StateSpill spill;
+    private long bufferedStates;
+    private long bufferedStateBytes;
+
+    /** Heap an operation takes in a {@link StateBuffer}: its columns, and the array of its extra fields. */
+    private static long stateBytes(String[] extras) {
+        return 40 + (extras == null ? 0 : 16 + 4L * extras.length);
+    }
+
+    /** Writes every state buffer's operations to the spill file as a run and empties the buffers. */
+    private void spillStates() throws IOException {
+        if (spill == null) {
+            spill = StateSpill.create();
+        }
+        for (PajeContainer c : containerList) {
+            for (Object b : c.buffers) {
+                if (b instanceof StateBuffer sb && sb.n > 0) {
+                    sb.runs.add(spill.write(sb));
+                    sb.clear();
+                }
+            }
+        }
+        bufferedStates = 0;
+        bufferedStateBytes = 0;
+    }
+
+    private void readLines(InputStream in, Progress progress) throws IOException {
         byte[] buf = new byte[1 << 22];
         int len = 0;
         long consumed = 0;
@@ -141,6 +190,9 @@ public final class PajeReader {
                 lineNo++;
                 line(buf, pos, nl, false);
                 pos = nl + 1;
+                if (bufferedStates >= stateBudget || bufferedStateBytes >= stateByteBudget) {
+                    spillStates();
+                }
             }
             consumed += pos;
             if (pos == 0 && len == buf.length) {
@@ -505,7 +557,10 @@ public final class PajeReader {
                     default -> StateBuffer.RESET;
                 };
                 StateBuffer sb = buffer(c, type, StateBuffer.class);
-                sb.add(t, lineNo, op, v, def.extraIndex().length == 0 ? null : def, extras(buf, def));
+                String[] x = extras(buf, def);
+                sb.add(t, lineNo, op, v, def.extraIndex().length == 0 ? null : def, x);
+                bufferedStates++;
+                bufferedStateBytes += stateBytes(x);
             }
             case SET_VARIABLE, ADD_VARIABLE, SUB_VARIABLE -> {
                 long t = time(buf, def);
@@ -611,53 +666,47 @@ public final class PajeReader {
     }
 
     private void replayStates(PajeContainer c, PajeType type, StateBuffer b, long traceEnd) {
-        int[] order = b.order();
+        StateBuffer.Ops ops = b.runs.isEmpty() ? b.cursor() : spill.merged(b);
         long close = c.isDestroyed() ? c.destroyed() : traceEnd;
-        int[] stack = new int[8];
+        // The open states, bottom first: entry k is the state opened at depth k.
+        StateBuffer stack = new StateBuffer();
         int top = 0;
-        for (int k = 0; k < b.n; k++) {
-            int i = order[k];
-            long t = b.time[i];
+        while (ops.next()) {
+            long t = ops.time();
             if (c.isDestroyed() && t > c.destroyed()) {
-                listener.problem("state change after its container was destroyed", b.line[i],
+                listener.problem("state change after its container was destroyed", ops.line(),
                         c.alias() + " destroyed earlier");
                 continue;
             }
-            switch (b.op[i]) {
+            switch (ops.op()) {
                 case StateBuffer.SET -> {
                     // A set replaces the whole stack of this (container, type), as in Paje's reference semantics.
                     while (top > 0) {
                         top--;
-                        emitState(c, type, b, stack[top], t, top, false);
+                        emitState(c, type, stack, top, t, top, false);
                     }
-                    stack[top++] = i;
+                    ops.copyTo(stack, top++);
                 }
-                case StateBuffer.PUSH -> {
-                    if (top == stack.length) {
-                        stack = java.util.Arrays.copyOf(stack, top * 2);
-                    }
-                    stack[top++] = i;
-                }
+                case StateBuffer.PUSH -> ops.copyTo(stack, top++);
                 case StateBuffer.POP -> {
                     if (top == 0) {
-                        listener.problem("pop without push", b.line[i], c.alias() + " " + type.alias());
+                        listener.problem("pop without push", ops.line(), c.alias() + " " + type.alias());
                     } else {
                         top--;
-                        emitState(c, type, b, stack[top], t, top, false);
+                        emitState(c, type, stack, top, t, top, false);
                     }
                 }
                 default -> {
                     while (top > 0) {
                         top--;
-                        emitState(c, type, b, stack[top], t, top, false);
+                        emitState(c, type, stack, top, t, top, false);
                     }
                 }
             }
         }
         while (top > 0) {
             top--;
-            int i = stack[top];
-            emitState(c, type, b, i, Math.max(close, b.time[i]), top, true);
+            emitState(c, type, stack, top, Math.max(close, stack.time[top]), top, true);
         }
     }
 

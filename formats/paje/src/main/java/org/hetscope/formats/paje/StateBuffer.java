@@ -1,6 +1,13 @@
 package org.hetscope.formats.paje;
 
-/** The state operations of one (container, state type), kept compact until the replay at the end of the file. */
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The state operations of one (container, state type), kept compact until the replay at the end of the file. When
+ * the reader's buffers outgrow their budget, what a buffer holds goes to the {@link StateSpill} as one sorted run
+ * and the buffer starts empty again; the replay then merges the runs with what is left here.
+ */
 final class StateBuffer {
     static final byte SET = 0;
     static final byte PUSH = 1;
@@ -15,10 +22,21 @@ final class StateBuffer {
     String[][] extras;
     int n;
     private boolean sorted = true;
+    /** Runs of this buffer in the spill file, oldest first; empty while nothing was spilled. */
+    final List<StateSpill.Run> runs = new ArrayList<>(0);
 
     void add(long t, long lineNo, byte o, PajeValue v, EventDefinition d, String[] x) {
-        if (n == time.length) {
-            int cap = n * 2;
+        if (n > 0 && t < time[n - 1]) {
+            sorted = false;
+        }
+        put(n, t, lineNo, o, v, d, x);
+        n++;
+    }
+
+    /** Stores an operation at {@code at} (also how the replay keeps the open states of its stack). */
+    void put(int at, long t, long lineNo, byte o, PajeValue v, EventDefinition d, String[] x) {
+        if (at >= time.length) {
+            int cap = Math.max(at + 1, time.length * 2);
             time = java.util.Arrays.copyOf(time, cap);
             line = java.util.Arrays.copyOf(line, cap);
             op = java.util.Arrays.copyOf(op, cap);
@@ -28,25 +46,96 @@ final class StateBuffer {
                 extras = java.util.Arrays.copyOf(extras, cap);
             }
         }
-        if (n > 0 && t < time[n - 1]) {
-            sorted = false;
-        }
         if (x != null && def == null) {
             def = new EventDefinition[time.length];
             extras = new String[time.length][];
         }
-        time[n] = t;
-        line[n] = lineNo;
-        op[n] = o;
-        value[n] = v;
+        time[at] = t;
+        line[at] = lineNo;
+        op[at] = o;
+        value[at] = v;
         if (def != null) {
-            def[n] = d;
-            extras[n] = x;
+            def[at] = d;
+            extras[at] = x;
         }
-        n++;
+    }
+
+    /** Forgets the operations (they went to a spill run) and gives back the arrays that held them. */
+    void clear() {
+        time = new long[16];
+        line = new long[16];
+        op = new byte[16];
+        value = new PajeValue[16];
+        def = null;
+        extras = null;
+        n = 0;
+        sorted = true;
     }
 
     int[] order() {
         return TimeOrder.of(time, n, sorted);
+    }
+
+    /** This buffer's operations in replay order: (time, arrival), stable. */
+    Cursor cursor() {
+        return new Cursor(this);
+    }
+
+    /** Operations of one (container, state type) in replay order, one at a time. */
+    interface Ops {
+        /** Moves to the next operation; false at the end. */
+        boolean next();
+
+        long time();
+
+        long line();
+
+        byte op();
+
+        /** Copies the current operation into {@code to} at {@code at}. */
+        void copyTo(StateBuffer to, int at);
+    }
+
+    /** The operations still in memory, in time order. */
+    static final class Cursor implements Ops {
+        private final StateBuffer b;
+        private final int[] order;
+        private int k = -1;
+        private int i;
+
+        Cursor(StateBuffer b) {
+            this.b = b;
+            this.order = b.order();
+        }
+
+        @Override
+        public boolean next() {
+            if (++k >= b.n) {
+                return false;
+            }
+            i = order[k];
+            return true;
+        }
+
+        @Override
+        public long time() {
+            return b.time[i];
+        }
+
+        @Override
+        public long line() {
+            return b.line[i];
+        }
+
+        @Override
+        public byte op() {
+            return b.op[i];
+        }
+
+        @Override
+        public void copyTo(StateBuffer to, int at) {
+            to.put(at, b.time[i], b.line[i], b.op[i], b.value[i], b.def == null ? null : b.def[i],
+                    b.extras == null ? null : b.extras[i]);
+        }
     }
 }
