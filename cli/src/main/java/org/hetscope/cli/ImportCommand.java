@@ -83,8 +83,9 @@ public final class ImportCommand implements Callable<Integer> {
         } catch (OutOfMemoryError e) {
             // What the reader held is unreachable once its frames are gone: there is room again to say why.
             writer.abort();
-            System.err.println("hetscope: " + (reading != null ? reading : output) + ": out of memory "
-                    + (reading != null ? progress.describe() : "while finishing the store") + "; no store written.");
+            String where = reading != null ? progress.describe() : "while finishing the store";
+            System.err.println("hetscope: " + (reading != null ? reading : output) + ": out of memory"
+                    + (where.isEmpty() ? "" : " " + where) + "; no store written.");
             System.err.println("hetscope: " + OutOfMemory.advice(reading));
             return 1;
         } catch (Exception e) {

@@ -70,9 +70,9 @@ public final class PajeReader {
         this.timeShift = timeShift == null ? 9 : timeShift;
     }
 
-    /** Spills the buffered state operations to disk every {@code states} operations (tests use small values). */
-    void spillEvery(long states) {
-        this.stateBudget = states;
+    /** Spills the buffered state and variable operations to disk every {@code ops} operations (for tests). */
+    void spillEvery(long ops) {
+        this.opBudget = ops;
     }
 
     /** The decimal exponent to nanoseconds that was used (known after the header). */
@@ -138,43 +138,49 @@ public final class PajeReader {
     }
 
     /**
-     * Heap the buffered state operations may take (as estimated by {@link #stateBytes}) before they all go to the
-     * spill file: a fifth of the heap, so that traces that fit are replayed from memory without writing anything.
+     * Heap the buffered state and variable operations may take (as estimated by {@link #stateBytes}) before they
+     * all go to the spill file: a fifth of the heap, so that traces that fit are replayed from memory.
      */
-    private long stateByteBudget = Runtime.getRuntime().maxMemory() / 5;
-    /** Buffered state operations before a spill, whatever their size (tests set small values). */
-    private long stateBudget = Long.MAX_VALUE;
-    private StateSpill spill;
-    private long bufferedStates;
-    private long bufferedStateBytes;
+    private long byteBudget = Runtime.getRuntime().maxMemory() / 5;
+    /** Buffered operations before a spill, whatever their size (tests set small values). */
+    private long opBudget = Long.MAX_VALUE;
+    private BufferSpill spill;
+    private long bufferedOps;
+    private long bufferedBytes;
 
     /** Heap an operation takes in a {@link StateBuffer}: its columns, and the array of its extra fields. */
     private static long stateBytes(String[] extras) {
         return 40 + (extras == null ? 0 : 16 + 4L * extras.length);
     }
 
-    /** Writes every state buffer's operations to the spill file as a run and empties the buffers. */
-    private void spillStates() throws IOException {
+    /** Heap an operation takes in a {@link VariableBuffer} (its columns, with their growth slack). */
+    private static final long VARIABLE_BYTES = 40;
+
+    /** Writes every buffer's operations to the spill file as a run and empties the buffers. */
+    private void spillBuffers() throws IOException {
         if (spill == null) {
-            spill = StateSpill.create();
+            spill = BufferSpill.create();
         }
         for (PajeContainer c : containerList) {
             for (Object b : c.buffers) {
                 if (b instanceof StateBuffer sb && sb.n > 0) {
                     sb.runs.add(spill.write(sb));
                     sb.clear();
+                } else if (b instanceof VariableBuffer vb && vb.n > 0) {
+                    vb.runs.add(spill.write(vb));
+                    vb.clear();
                 }
             }
         }
-        bufferedStates = 0;
-        bufferedStateBytes = 0;
+        bufferedOps = 0;
+        bufferedBytes = 0;
     }
 
     private void readLines(InputStream in, Progress progress) throws IOException {
         byte[] buf = new byte[1 << 22];
         int len = 0;
         long consumed = 0;
-        long nextReport = 1 << 24;
+        long nextReport = 1 << 20;
         while (true) {
             int n = in.read(buf, len, buf.length - len);
             if (n < 0) {
@@ -190,8 +196,8 @@ public final class PajeReader {
                 lineNo++;
                 line(buf, pos, nl, false);
                 pos = nl + 1;
-                if (bufferedStates >= stateBudget || bufferedStateBytes >= stateByteBudget) {
-                    spillStates();
+                if (bufferedOps >= opBudget || bufferedBytes >= byteBudget) {
+                    spillBuffers();
                 }
             }
             consumed += pos;
@@ -203,7 +209,7 @@ public final class PajeReader {
             }
             if (consumed >= nextReport) {
                 progress.advance(consumed);
-                nextReport = consumed + (1 << 24);
+                nextReport = consumed + (1 << 20);
             }
         }
         if (len > 0) {
@@ -559,8 +565,8 @@ public final class PajeReader {
                 StateBuffer sb = buffer(c, type, StateBuffer.class);
                 String[] x = extras(buf, def);
                 sb.add(t, lineNo, op, v, def.extraIndex().length == 0 ? null : def, x);
-                bufferedStates++;
-                bufferedStateBytes += stateBytes(x);
+                bufferedOps++;
+                bufferedBytes += stateBytes(x);
             }
             case SET_VARIABLE, ADD_VARIABLE, SUB_VARIABLE -> {
                 long t = time(buf, def);
@@ -576,6 +582,8 @@ public final class PajeReader {
                 byte op = kind == PajeEventKind.SET_VARIABLE ? VariableBuffer.SET
                         : kind == PajeEventKind.ADD_VARIABLE ? VariableBuffer.ADD : VariableBuffer.SUB;
                 buffer(c, type, VariableBuffer.class).add(t, lineNo, op, value);
+                bufferedOps++;
+                bufferedBytes += VARIABLE_BYTES;
             }
             case START_LINK, END_LINK -> {
                 long t = time(buf, def);
@@ -717,16 +725,15 @@ public final class PajeReader {
     }
 
     private void replayVariables(PajeContainer c, PajeType type, VariableBuffer b) {
-        int[] order = b.order();
+        VariableBuffer.Ops ops = b.runs.isEmpty() ? b.cursor() : spill.merged(b);
         double v = 0;
-        for (int k = 0; k < b.n; k++) {
-            int i = order[k];
-            v = switch (b.op[i]) {
-                case VariableBuffer.SET -> b.value[i];
-                case VariableBuffer.ADD -> v + b.value[i];
-                default -> v - b.value[i];
+        while (ops.next()) {
+            v = switch (ops.op()) {
+                case VariableBuffer.SET -> ops.value();
+                case VariableBuffer.ADD -> v + ops.value();
+                default -> v - ops.value();
             };
-            listener.variable(c, type, b.time[i], v, b.line[i]);
+            listener.variable(c, type, ops.time(), v, ops.line());
         }
     }
 }

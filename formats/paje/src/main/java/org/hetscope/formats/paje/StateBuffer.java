@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The state operations of one (container, state type), kept compact until the replay at the end of the file. When
- * the reader's buffers outgrow their budget, what a buffer holds goes to the {@link StateSpill} as one sorted run
+ * the reader's buffers outgrow their budget, what a buffer holds goes to the {@link BufferSpill} as one sorted run
  * and the buffer starts empty again; the replay then merges the runs with what is left here.
  */
 final class StateBuffer {
@@ -23,7 +23,7 @@ final class StateBuffer {
     int n;
     private boolean sorted = true;
     /** Runs of this buffer in the spill file, oldest first; empty while nothing was spilled. */
-    final List<StateSpill.Run> runs = new ArrayList<>(0);
+    final List<BufferSpill.Run> runs = new ArrayList<>(0);
 
     void add(long t, long lineNo, byte o, PajeValue v, EventDefinition d, String[] x) {
         if (n > 0 && t < time[n - 1]) {
@@ -81,19 +81,22 @@ final class StateBuffer {
         return new Cursor(this);
     }
 
-    /** Operations of one (container, state type) in replay order, one at a time. */
-    interface Ops {
-        /** Moves to the next operation; false at the end. */
-        boolean next();
-
-        long time();
-
-        long line();
-
-        byte op();
-
+    /** Operations of one (container, state type) in replay order. */
+    interface Ops extends SortedOps {
         /** Copies the current operation into {@code to} at {@code at}. */
         void copyTo(StateBuffer to, int at);
+    }
+
+    /** Spill runs and memory merged. */
+    static final class Merge extends SortedOps.Merge<Ops> implements Ops {
+        Merge(Ops[] parts) {
+            super(parts);
+        }
+
+        @Override
+        public void copyTo(StateBuffer to, int at) {
+            current.copyTo(to, at);
+        }
     }
 
     /** The operations still in memory, in time order. */

@@ -1,6 +1,12 @@
 package org.hetscope.formats.paje;
 
-/** The set/add/sub operations of one (container, variable type), replayed in time order at the end. */
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The set/add/sub operations of one (container, variable type), replayed in time order at the end; past the
+ * reader's budget they go to the {@link BufferSpill} as sorted runs, as states do.
+ */
 final class VariableBuffer {
     static final byte SET = 0;
     static final byte ADD = 1;
@@ -12,6 +18,8 @@ final class VariableBuffer {
     double[] value = new double[16];
     int n;
     private boolean sorted = true;
+    /** Runs of this buffer in the spill file, oldest first; empty while nothing was spilled. */
+    final List<BufferSpill.Run> runs = new ArrayList<>(0);
 
     void add(long t, long lineNo, byte o, double v) {
         if (n == time.length) {
@@ -31,7 +39,80 @@ final class VariableBuffer {
         n++;
     }
 
+    /** Forgets the operations (they went to a spill run) and gives back the arrays that held them. */
+    void clear() {
+        time = new long[16];
+        line = new long[16];
+        op = new byte[16];
+        value = new double[16];
+        n = 0;
+        sorted = true;
+    }
+
     int[] order() {
         return TimeOrder.of(time, n, sorted);
+    }
+
+    Cursor cursor() {
+        return new Cursor(this);
+    }
+
+    /** Operations of one (container, variable type) in replay order. */
+    interface Ops extends SortedOps {
+        double value();
+    }
+
+    /** Spill runs and memory merged. */
+    static final class Merge extends SortedOps.Merge<Ops> implements Ops {
+        Merge(Ops[] parts) {
+            super(parts);
+        }
+
+        @Override
+        public double value() {
+            return current.value();
+        }
+    }
+
+    /** The operations still in memory, in time order. */
+    static final class Cursor implements Ops {
+        private final VariableBuffer b;
+        private final int[] order;
+        private int k = -1;
+        private int i;
+
+        Cursor(VariableBuffer b) {
+            this.b = b;
+            this.order = b.order();
+        }
+
+        @Override
+        public boolean next() {
+            if (++k >= b.n) {
+                return false;
+            }
+            i = order[k];
+            return true;
+        }
+
+        @Override
+        public long time() {
+            return b.time[i];
+        }
+
+        @Override
+        public long line() {
+            return b.line[i];
+        }
+
+        @Override
+        public byte op() {
+            return b.op[i];
+        }
+
+        @Override
+        public double value() {
+            return b.value[i];
+        }
     }
 }

@@ -17,12 +17,12 @@ import org.hetscope.model.Progress;
 import org.junit.jupiter.api.Test;
 
 /**
- * States replayed from the spill file must be exactly those replayed from memory: the same states with the same
- * values, extras and lines, in the same order, with the same problems. The reference is the reader without a
+ * States and variables replayed from the spill file must be exactly those replayed from memory: the same states
+ * with the same values, extras and lines, the same variable values, in the same order, with the same problems. The reference is the reader without a
  * spill (the whole trace in memory), on the real StarPU traces (written out of time order) and on random unsorted
  * traces with nested push/pop, equal times and extra fields.
  */
-class StateSpillTest {
+class BufferSpillTest {
     private static final Path FIXTURES = Path.of(System.getProperty("hetscope.root", "."))
             .resolve("../shared/fixtures/starpu");
 
@@ -81,7 +81,10 @@ class StateSpillTest {
                 // few distinct times: many ties, which the replay must keep in file order
                 String time = (random.nextInt(40) + 1) + "." + random.nextInt(4);
                 String value = random.nextBoolean() ? "r" : "w";
-                switch (random.nextInt(4)) {
+                switch (random.nextInt(6)) {
+                    case 4 -> t.append("12 ").append(time).append(" V m1 ").append(random.nextInt(100));
+                    case 5 -> t.append(random.nextBoolean() ? "13 " : "14 ").append(time).append(" V m1 ")
+                            .append(random.nextInt(10)).append('.').append(random.nextInt(10));
                     case 0 -> t.append("8 ").append(time).append(" ST ").append(c).append(' ').append(value);
                     case 1, 2 -> t.append("9 ").append(c).append(' ').append(time).append(" ST ").append(value)
                             .append(' ').append(random.nextInt(3) == 0 ? "\"a mark ü\"" : "m" + i);

@@ -19,16 +19,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A temporary file of state operations that the reader's buffers could not keep: each spill writes every buffer's
- * operations as one run sorted by time, and the replay reads a buffer's runs back merged with what stayed in memory,
- * so the heap holds at most one budget's worth of operations whatever the size of the trace. Paje does not promise
- * time order (StarPU writes out of order), so nothing can be replayed before the end of the file.
+ * A temporary file of the state and variable operations that the reader's buffers could not keep: each spill writes
+ * every buffer's operations as one run sorted by time, and the replay reads a buffer's runs back merged with what
+ * stayed in memory, so the heap holds at most one budget's worth of operations whatever the size of the trace.
+ * Paje does not promise time order (StarPU writes out of order), so nothing can be replayed before the end of the
+ * file.
  *
- * <p>A record: time, line (longs), operation (byte), value and definition (ints: indices into tables kept here,
- * -1 for none), then the extra fields (an int count, -1 for none, and each string as an int length, -1 for null,
- * and its UTF-8 bytes).
+ * <p>A state record: time, line (longs), operation (byte), value and definition (ints: indices into tables kept
+ * here, -1 for none), then the extra fields (an int count, -1 for none, and each string as an int length, -1 for
+ * null, and its UTF-8 bytes). A variable record: time, line, operation, value (double).
  */
-final class StateSpill implements Closeable {
+final class BufferSpill implements Closeable {
     /** Where a run starts in the file and how many operations it holds. */
     record Run(long offset, long count) {}
 
@@ -41,17 +42,17 @@ final class StateSpill implements Closeable {
     private final List<EventDefinition> defs = new ArrayList<>();
     private final Map<EventDefinition, Integer> defIds = new IdentityHashMap<>();
 
-    private StateSpill(Path file) throws IOException {
+    private BufferSpill(Path file) throws IOException {
         this.file = file;
         this.channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         this.out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16));
     }
 
     /** A new spill file in the temporary folder (java.io.tmpdir), deleted by {@link #close()}. */
-    static StateSpill create() throws IOException {
-        Path f = Files.createTempFile("hetscope-paje-", ".states");
+    static BufferSpill create() throws IOException {
+        Path f = Files.createTempFile("hetscope-paje-", ".spill");
         f.toFile().deleteOnExit();
-        return new StateSpill(f);
+        return new BufferSpill(f);
     }
 
     /** Writes the buffer's operations in replay order as one run. */
@@ -84,6 +85,21 @@ final class StateSpill implements Closeable {
         return new Run(offset, b.n);
     }
 
+    /** Writes the buffer's operations in replay order as one run. */
+    Run write(VariableBuffer b) throws IOException {
+        long offset = written;
+        int[] order = b.order();
+        for (int k = 0; k < b.n; k++) {
+            int i = order[k];
+            out.writeLong(b.time[i]);
+            out.writeLong(b.line[i]);
+            out.writeByte(b.op[i]);
+            out.writeDouble(b.value[i]);
+        }
+        written += 25L * b.n;
+        return new Run(offset, b.n);
+    }
+
     private static <T> int id(T item, List<T> table, Map<T, Integer> ids) {
         if (item == null) {
             return -1;
@@ -99,17 +115,32 @@ final class StateSpill implements Closeable {
 
     /** The buffer's operations in replay order: its runs merged with what it still holds. */
     StateBuffer.Ops merged(StateBuffer b) {
+        flush();
+        List<StateBuffer.Ops> parts = new ArrayList<>();
+        for (Run r : b.runs) {
+            parts.add(new StateRun(r));
+        }
+        parts.add(b.cursor());
+        return new StateBuffer.Merge(parts.toArray(StateBuffer.Ops[]::new));
+    }
+
+    /** The buffer's operations in replay order: its runs merged with what it still holds. */
+    VariableBuffer.Ops merged(VariableBuffer b) {
+        flush();
+        List<VariableBuffer.Ops> parts = new ArrayList<>();
+        for (Run r : b.runs) {
+            parts.add(new VariableRun(r));
+        }
+        parts.add(b.cursor());
+        return new VariableBuffer.Merge(parts.toArray(VariableBuffer.Ops[]::new));
+    }
+
+    private void flush() {
         try {
             out.flush();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the state spill file " + file, e);
+            throw new UncheckedIOException("cannot write the spill file " + file, e);
         }
-        List<StateBuffer.Ops> parts = new ArrayList<>();
-        for (Run r : b.runs) {
-            parts.add(new RunReader(r));
-        }
-        parts.add(b.cursor());
-        return new Merge(parts);
     }
 
     @Override
@@ -122,18 +153,15 @@ final class StateSpill implements Closeable {
     }
 
     /** One run, read back with positioned reads (runs of several buffers share the channel). */
-    private final class RunReader implements StateBuffer.Ops {
+    private abstract class RunInput implements SortedOps {
         private ByteBuffer buf = ByteBuffer.allocate(1 << 16);
         private long filePos;
         private long left;
-        private long time;
-        private long line;
-        private byte op;
-        private PajeValue value;
-        private EventDefinition def;
-        private String[] extras;
+        long time;
+        long line;
+        byte op;
 
-        RunReader(Run r) {
+        RunInput(Run r) {
             this.filePos = r.offset();
             this.left = r.count();
             buf.limit(0);
@@ -146,35 +174,24 @@ final class StateSpill implements Closeable {
             }
             left--;
             try {
-                need(29);
+                need(17);
                 time = buf.getLong();
                 line = buf.getLong();
                 op = buf.get();
-                int v = buf.getInt();
-                value = v < 0 ? null : values.get(v);
-                int d = buf.getInt();
-                def = d < 0 ? null : defs.get(d);
-                int count = buf.getInt();
-                extras = count < 0 ? null : new String[count];
-                for (int k = 0; k < count; k++) {
-                    need(4);
-                    int len = buf.getInt();
-                    if (len >= 0) {
-                        need(len);
-                        extras[k] = new String(buf.array(), buf.position(), len, StandardCharsets.UTF_8);
-                        buf.position(buf.position() + len);
-                    }
-                }
+                decodeRest();
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the state spill file " + file, e);
+                throw new UncheckedIOException("cannot read the spill file " + file, e);
             }
             return true;
         }
 
-        /** Makes {@code n} bytes readable from {@code buf}, reading on from the file. */
-        private void need(int n) throws IOException {
+        /** Reads what follows time, line and operation in a record. */
+        abstract void decodeRest() throws IOException;
+
+        /** Makes {@code n} bytes readable from the buffer, reading on from the file. */
+        final ByteBuffer need(int n) throws IOException {
             if (buf.remaining() >= n) {
-                return;
+                return buf;
             }
             if (n > buf.capacity()) {
                 ByteBuffer bigger = ByteBuffer.allocate(Integer.highestOneBit(n) << 1);
@@ -186,11 +203,12 @@ final class StateSpill implements Closeable {
             while (buf.position() < n) {
                 int r = channel.read(buf, filePos);
                 if (r < 0) {
-                    throw new EOFException("state spill file " + file + " ends inside a run");
+                    throw new EOFException("spill file " + file + " ends inside a run");
                 }
                 filePos += r;
             }
             buf.flip();
+            return buf;
         }
 
         @Override
@@ -207,6 +225,35 @@ final class StateSpill implements Closeable {
         public byte op() {
             return op;
         }
+    }
+
+    private final class StateRun extends RunInput implements StateBuffer.Ops {
+        private PajeValue value;
+        private EventDefinition def;
+        private String[] extras;
+
+        StateRun(Run r) {
+            super(r);
+        }
+
+        @Override
+        void decodeRest() throws IOException {
+            ByteBuffer b = need(12);
+            int v = b.getInt();
+            value = v < 0 ? null : values.get(v);
+            int d = b.getInt();
+            def = d < 0 ? null : defs.get(d);
+            int count = b.getInt();
+            extras = count < 0 ? null : new String[count];
+            for (int k = 0; k < count; k++) {
+                int len = need(4).getInt();
+                if (len >= 0) {
+                    b = need(len);
+                    extras[k] = new String(b.array(), b.position(), len, StandardCharsets.UTF_8);
+                    b.position(b.position() + len);
+                }
+            }
+        }
 
         @Override
         public void copyTo(StateBuffer to, int at) {
@@ -214,57 +261,21 @@ final class StateSpill implements Closeable {
         }
     }
 
-    /**
-     * Several sources in time order merged into one: on equal times the earlier source first (runs are in arrival
-     * order, the memory last), so the merge is the stable time order of the whole buffer.
-     */
-    private static final class Merge implements StateBuffer.Ops {
-        private final StateBuffer.Ops[] parts;
-        private final boolean[] live;
-        private StateBuffer.Ops current;
-        private int chosen = -1;
+    private final class VariableRun extends RunInput implements VariableBuffer.Ops {
+        private double value;
 
-        Merge(List<StateBuffer.Ops> parts) {
-            this.parts = parts.toArray(StateBuffer.Ops[]::new);
-            this.live = new boolean[this.parts.length];
-            for (int p = 0; p < this.parts.length; p++) {
-                live[p] = this.parts[p].next();
-            }
+        VariableRun(Run r) {
+            super(r);
         }
 
         @Override
-        public boolean next() {
-            if (chosen >= 0) {
-                live[chosen] = parts[chosen].next();
-            }
-            chosen = -1;
-            for (int p = 0; p < parts.length; p++) {
-                if (live[p] && (chosen < 0 || parts[p].time() < parts[chosen].time())) {
-                    chosen = p;
-                }
-            }
-            current = chosen < 0 ? null : parts[chosen];
-            return current != null;
+        void decodeRest() throws IOException {
+            value = need(8).getDouble();
         }
 
         @Override
-        public long time() {
-            return current.time();
-        }
-
-        @Override
-        public long line() {
-            return current.line();
-        }
-
-        @Override
-        public byte op() {
-            return current.op();
-        }
-
-        @Override
-        public void copyTo(StateBuffer to, int at) {
-            current.copyTo(to, at);
+        public double value() {
+            return value;
         }
     }
 }
