@@ -25,7 +25,7 @@ final class ResidencyChecks {
         blocks.forEach((h, id) -> handleOf.put(id, h));
     }
 
-    void check(List<Residency> residencies, List<StarpuImport.MemEvent> sortedMsi,
+    void check(List<Residency> residencies, Iterable<StarpuImport.MemEvent> sortedMsi,
                Map<String, List<Long>> unregisters, long traceEnd, List<long[]> transfers) {
         Map<Long, List<Residency>> byBlock = new TreeMap<>();
         for (Residency r : residencies) {

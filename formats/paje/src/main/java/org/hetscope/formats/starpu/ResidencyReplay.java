@@ -31,7 +31,7 @@ final class ResidencyReplay {
         long node;
     }
 
-    List<Residency> replay(List<StarpuImport.MemEvent> sortedMsi, Map<String, Long> blocks,
+    List<Residency> replay(Iterable<StarpuImport.MemEvent> sortedMsi, Map<String, Long> blocks,
                            Map<Integer, Long> nodeIds) {
         List<Residency> out = new ArrayList<>();
         Map<String, Map<Integer, Open>> open = new HashMap<>();

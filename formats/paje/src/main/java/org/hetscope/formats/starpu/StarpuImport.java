@@ -63,8 +63,16 @@ public final class StarpuImport implements PajeListener {
     record MemEvent(long time, long line, String type, int node, String handle, String info, String size,
                     String tid) {}
 
-    private final List<MemEvent> msi = new ArrayList<>();
-    private final List<MemEvent> managerEvents = new ArrayList<>();
+    /**
+     * Buffered events before a spill: a twentieth of the heap each at ~64 bytes an event (the property
+     * {@code hetscope.starpu.spillEvery} sets a count instead, for tests).
+     */
+    private static long spillEvery() {
+        return Long.getLong("hetscope.starpu.spillEvery", Math.max(1024, Runtime.getRuntime().maxMemory() / 20 / 64));
+    }
+
+    private final MemEventLog msi = new MemEventLog("msi", spillEvery());
+    private final MemEventLog managerEvents = new MemEventLog("manager", spillEvery());
     private final Map<String, List<Long>> registers = new HashMap<>();
     private final Map<String, List<Long>> unregisters = new HashMap<>();
     private final Map<String, PajeLink> transferLinks = new HashMap<>();
@@ -97,10 +105,12 @@ public final class StarpuImport implements PajeListener {
     public static StarpuProblems read(Path traceFile, Path folder, TraceSink sink, Progress progress)
             throws IOException {
         StarpuImport imp = new StarpuImport(traceFile, sink);
-        PajeReader reader = new PajeReader(imp, null);
-        reader.read(traceFile, progress);
-        imp.basics.info(reader);
-        imp.finish(folder, reader.timeShift());
+        try (MemEventLog a = imp.msi; MemEventLog b = imp.managerEvents) {
+            PajeReader reader = new PajeReader(imp, null);
+            reader.read(traceFile, progress);
+            imp.basics.info(reader);
+            imp.finish(folder, reader.timeShift());
+        }
         return imp.problems;
     }
 
@@ -300,8 +310,6 @@ public final class StarpuImport implements PajeListener {
 
         sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
         Map<String, Long> blocks = blocks(handles, tasks);
-        msi.sort(Comparator.comparingLong(MemEvent::time).thenComparingLong(MemEvent::line));
-        managerEvents.sort(Comparator.comparingLong(MemEvent::time).thenComparingLong(MemEvent::line));
         List<Residency> residencies = new ResidencyReplay(this, traceEnd, unregisters)
                 .replay(msi, blocks, nodeIds);
         residencies.forEach(sink::residency);
@@ -325,21 +333,23 @@ public final class StarpuImport implements PajeListener {
                     h.homeNode() == null ? null : nodeIds.get(h.homeNode()), h.coordinates()));
         }
         // Handles the side files do not describe still get a block, so no residency or transfer is lost.
-        List<String> seen = new ArrayList<>(registers.keySet());
-        msi.forEach(m -> seen.add(m.handle()));
-        managerEvents.forEach(m -> seen.add(m.handle()));
+        // In this order: registered handles, then as the MSI and manager events and the tasks name them.
+        registers.keySet().forEach(h -> undescribedBlock(h, blocks));
+        msi.forEach(m -> undescribedBlock(m.handle(), blocks));
+        managerEvents.forEach(m -> undescribedBlock(m.handle(), blocks));
         if (tasks != null) {
-            tasks.forEach(t -> seen.addAll(t.handles()));
-        }
-        for (String h : seen) {
-            if (h == null || h.equals("0") || blocks.containsKey(h)) {
-                continue;
-            }
-            long id = sink.newId(Entity.MEMORY_BLOCK);
-            blocks.put(h, id);
-            sink.memoryBlock(new MemoryBlock(id, h, null, null, null, null));
+            tasks.forEach(t -> t.handles().forEach(h -> undescribedBlock(h, blocks)));
         }
         return blocks;
+    }
+
+    private void undescribedBlock(String h, Map<String, Long> blocks) {
+        if (h == null || h.equals("0") || blocks.containsKey(h)) {
+            return;
+        }
+        long id = sink.newId(Entity.MEMORY_BLOCK);
+        blocks.put(h, id);
+        sink.memoryBlock(new MemoryBlock(id, h, null, null, null, null));
     }
 
     /** Transfers as {block id, dst node number, ts, end} for the landing check. */
