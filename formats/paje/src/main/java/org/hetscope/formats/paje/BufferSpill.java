@@ -61,12 +61,10 @@ final class BufferSpill implements Closeable {
         int[] order = b.order();
         for (int k = 0; k < b.n; k++) {
             int i = order[k];
-            out.writeLong(b.time[i]);
-            out.writeLong(b.line[i]);
-            out.writeByte(b.op[i]);
+            head(b.time[i], b.line[i], b.op[i]);
             out.writeInt(id(b.value[i], values, valueIds));
             out.writeInt(b.def == null ? -1 : id(b.def[i], defs, defIds));
-            written += 25;
+            written += 8;
             String[] x = b.extras == null ? null : b.extras[i];
             out.writeInt(x == null ? -1 : x.length);
             written += 4;
@@ -91,13 +89,19 @@ final class BufferSpill implements Closeable {
         int[] order = b.order();
         for (int k = 0; k < b.n; k++) {
             int i = order[k];
-            out.writeLong(b.time[i]);
-            out.writeLong(b.line[i]);
-            out.writeByte(b.op[i]);
+            head(b.time[i], b.line[i], b.op[i]);
             out.writeDouble(b.value[i]);
+            written += 8;
         }
-        written += 25L * b.n;
         return new Run(offset, b.n);
+    }
+
+    /** What every record starts with: time, line, operation. */
+    private void head(long time, long line, byte op) throws IOException {
+        out.writeLong(time);
+        out.writeLong(line);
+        out.writeByte(op);
+        written += 17;
     }
 
     private static <T> int id(T item, List<T> table, Map<T, Integer> ids) {

@@ -11,6 +11,50 @@ interface SortedOps {
 
     byte op();
 
+    /** A buffer's operations still in memory, visited in their sort order (the buffer does not change meanwhile). */
+    abstract class InMemory implements SortedOps {
+        private final long[] time;
+        private final long[] line;
+        private final byte[] op;
+        private final int[] order;
+        private final int n;
+        private int k = -1;
+        /** Index of the current operation in the buffer's columns. */
+        protected int i;
+
+        protected InMemory(long[] time, long[] line, byte[] op, int[] order, int n) {
+            this.time = time;
+            this.line = line;
+            this.op = op;
+            this.order = order;
+            this.n = n;
+        }
+
+        @Override
+        public boolean next() {
+            if (++k >= n) {
+                return false;
+            }
+            i = order[k];
+            return true;
+        }
+
+        @Override
+        public long time() {
+            return time[i];
+        }
+
+        @Override
+        public long line() {
+            return line[i];
+        }
+
+        @Override
+        public byte op() {
+            return op[i];
+        }
+    }
+
     /**
      * Several sources in time order merged into one: on equal times the earlier source first (spill runs are in
      * arrival order and memory comes last), so the merge is the stable time order of the whole buffer.

@@ -100,39 +100,12 @@ final class StateBuffer {
     }
 
     /** The operations still in memory, in time order. */
-    static final class Cursor implements Ops {
+    static final class Cursor extends SortedOps.InMemory implements Ops {
         private final StateBuffer b;
-        private final int[] order;
-        private int k = -1;
-        private int i;
 
         Cursor(StateBuffer b) {
+            super(b.time, b.line, b.op, b.order(), b.n);
             this.b = b;
-            this.order = b.order();
-        }
-
-        @Override
-        public boolean next() {
-            if (++k >= b.n) {
-                return false;
-            }
-            i = order[k];
-            return true;
-        }
-
-        @Override
-        public long time() {
-            return b.time[i];
-        }
-
-        @Override
-        public long line() {
-            return b.line[i];
-        }
-
-        @Override
-        public byte op() {
-            return b.op[i];
         }
 
         @Override

@@ -75,44 +75,17 @@ final class VariableBuffer {
     }
 
     /** The operations still in memory, in time order. */
-    static final class Cursor implements Ops {
-        private final VariableBuffer b;
-        private final int[] order;
-        private int k = -1;
-        private int i;
+    static final class Cursor extends SortedOps.InMemory implements Ops {
+        private final double[] value;
 
         Cursor(VariableBuffer b) {
-            this.b = b;
-            this.order = b.order();
-        }
-
-        @Override
-        public boolean next() {
-            if (++k >= b.n) {
-                return false;
-            }
-            i = order[k];
-            return true;
-        }
-
-        @Override
-        public long time() {
-            return b.time[i];
-        }
-
-        @Override
-        public long line() {
-            return b.line[i];
-        }
-
-        @Override
-        public byte op() {
-            return b.op[i];
+            super(b.time, b.line, b.op, b.order(), b.n);
+            this.value = b.value;
         }
 
         @Override
         public double value() {
-            return b.value[i];
+            return value[i];
         }
     }
 }
