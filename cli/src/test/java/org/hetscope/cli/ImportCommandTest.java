@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.List;
 import java.util.stream.Stream;
 import org.hetscope.store.Store;
 import org.junit.jupiter.api.Test;
@@ -221,19 +222,43 @@ class ImportCommandTest {
                 w.write("3 " + i + ".5 L m1 w1 v k" + i + "\n");
             }
         }
-        Path out = dir.resolve("oom.duckdb");
-        Process p = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xmx128m",
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                "org.hetscope.cli.Main", "import", in.toString(), "-o", out.toString())
-                .redirectErrorStream(true).start();
-        String said = new String(p.getInputStream().readAllBytes());
-        assertEquals(1, p.waitFor(), said);
+        String said = importInChildJvm(List.of("-Xmx128m"), in, dir.resolve("oom.duckdb"), 1);
         assertTrue(said.contains("hetscope: " + in + ": out of memory after "), said);
         assertTrue(said.contains(" MB; no store written."), said);
         assertTrue(said.contains("the Java heap (") && said.contains("HETSCOPE_JAVA_OPTS=-Xmx1g"), said);
         assertFalse(said.contains("Exception in thread") || said.contains("\tat "), said);
         try (Stream<Path> left = Files.list(dir)) {
-            assertEquals(java.util.List.of(in), left.toList(), "the store and its partial file are gone");
+            assertEquals(List.of(in), left.toList(), "the store and its partial file are gone");
+        }
+    }
+
+    /** Runs {@code hetscope import IN -o OUT} in a JVM of its own; checks the exit code, returns what it printed. */
+    private static String importInChildJvm(List<String> jvmOptions, Path in, Path out, int exitCode)
+            throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.hetscope.cli.Main", "import",
+                in.toString(), "-o", out.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes());
+        assertEquals(exitCode, p.waitFor(), said);
+        return said;
+    }
+
+    @Test
+    void spillFilesThatCannotBeCreatedNameTheFolderAndLeaveNoStore() throws Exception {
+        // Paje states and StarPU events go to temporary files past their budget: forced here after a few
+        // operations, into a spill folder that does not exist.
+        Path missing = dir.resolve("no-such-folder");
+        Path trace = Path.of(System.getProperty("hetscope.root", ".")).resolve("../shared/fixtures/starpu/chol-lws-nb12");
+        for (String budget : List.of("-Dhetscope.paje.spillEvery=5", "-Dhetscope.starpu.spillEvery=3")) {
+            String said = importInChildJvm(List.of(budget, "-Dhetscope.spill.dir=" + missing), trace,
+                    dir.resolve("spill.duckdb"), 1);
+            assertTrue(said.contains("hetscope: cannot create a spill file for the ") && said.contains(
+                    " in " + missing + ": "), said);
+            assertFalse(said.contains("\tat "), said);
+            assertFalse(Files.exists(dir.resolve("spill.duckdb")), budget);
         }
     }
 

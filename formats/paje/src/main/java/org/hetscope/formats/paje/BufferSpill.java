@@ -48,11 +48,9 @@ final class BufferSpill implements Closeable {
         this.out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16));
     }
 
-    /** A new spill file in the temporary folder (java.io.tmpdir), deleted by {@link #close()}. */
+    /** A new spill file (see {@link SpillFiles}), deleted by {@link #close()}. */
     static BufferSpill create() throws IOException {
-        Path f = Files.createTempFile("hetscope-paje-", ".spill");
-        f.toFile().deleteOnExit();
-        return new BufferSpill(f);
+        return new BufferSpill(SpillFiles.create("hetscope-paje-", "the Paje states and variables"));
     }
 
     /** Writes the buffer's operations in replay order as one run. */

@@ -142,8 +142,11 @@ public final class PajeReader {
      * all go to the spill file: a fifth of the heap, so that traces that fit are replayed from memory.
      */
     private long byteBudget = Runtime.getRuntime().maxMemory() / 5;
-    /** Buffered operations before a spill, whatever their size (tests set small values). */
-    private long opBudget = Long.MAX_VALUE;
+    /**
+     * Buffered operations before a spill, whatever their size: tests set small values, here or with the property
+     * {@code hetscope.paje.spillEvery} (to force spills through a whole import).
+     */
+    private long opBudget = Long.getLong("hetscope.paje.spillEvery", Long.MAX_VALUE);
     private BufferSpill spill;
     private long bufferedOps;
     private long bufferedBytes;

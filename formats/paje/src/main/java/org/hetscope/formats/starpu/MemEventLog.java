@@ -20,6 +20,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import org.hetscope.formats.paje.SpillFiles;
 import org.hetscope.formats.starpu.StarpuImport.MemEvent;
 
 /**
@@ -72,8 +73,7 @@ final class MemEventLog implements Iterable<MemEvent>, Closeable {
     private void spill() {
         try {
             if (file == null) {
-                file = Files.createTempFile("hetscope-starpu-" + name + "-", ".spill");
-                file.toFile().deleteOnExit();
+                file = SpillFiles.create("hetscope-starpu-" + name + "-", "the StarPU " + name + " events");
                 channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
                 out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16));
             }
@@ -92,7 +92,8 @@ final class MemEventLog implements Iterable<MemEvent>, Closeable {
             written += (long) RECORD * memory.size();
             memory.clear();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the StarPU event spill file " + file, e);
+            throw new UncheckedIOException(file == null ? e.getMessage()
+                    : "cannot write the StarPU event spill file " + file + ": " + e, e);
         }
     }
 
