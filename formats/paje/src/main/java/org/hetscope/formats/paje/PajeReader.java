@@ -59,6 +59,29 @@ public final class PajeReader {
     private long minTime = Long.MAX_VALUE;
     private long maxTime = Long.MIN_VALUE;
 
+    // States and variables wait for the end of the file; past a budget they wait in a spill file.
+    /**
+     * Heap the buffered state and variable operations may take (as estimated by {@link #stateBytes}) before they
+     * all go to the spill file: a fifth of the heap, so that traces that fit are replayed from memory.
+     */
+    private final long byteBudget = Runtime.getRuntime().maxMemory() / 5;
+    /**
+     * Buffered operations before a spill, whatever their size: tests set small values, here or with the property
+     * {@code hetscope.paje.spillEvery} (to force spills through a whole import).
+     */
+    private long opBudget = Long.getLong("hetscope.paje.spillEvery", Long.MAX_VALUE);
+    private BufferSpill spill;
+    private long bufferedOps;
+    private long bufferedBytes;
+
+    /** Heap an operation takes in a {@link StateBuffer}: its columns, and the array of its extra fields. */
+    private static long stateBytes(String[] extras) {
+        return 40 + (extras == null ? 0 : 16 + 4L * extras.length);
+    }
+
+    /** Heap an operation takes in a {@link VariableBuffer} (its columns, with their growth slack). */
+    private static final long VARIABLE_BYTES = 40;
+
     /**
      * @param timeShift decimal exponent from the file's time unit to nanoseconds (9 = seconds, 6 = milliseconds),
      *                  or null to choose from the header: milliseconds for StarPU's dialect (its definitions carry
@@ -136,28 +159,6 @@ public final class PajeReader {
             }
         }
     }
-
-    /**
-     * Heap the buffered state and variable operations may take (as estimated by {@link #stateBytes}) before they
-     * all go to the spill file: a fifth of the heap, so that traces that fit are replayed from memory.
-     */
-    private long byteBudget = Runtime.getRuntime().maxMemory() / 5;
-    /**
-     * Buffered operations before a spill, whatever their size: tests set small values, here or with the property
-     * {@code hetscope.paje.spillEvery} (to force spills through a whole import).
-     */
-    private long opBudget = Long.getLong("hetscope.paje.spillEvery", Long.MAX_VALUE);
-    private BufferSpill spill;
-    private long bufferedOps;
-    private long bufferedBytes;
-
-    /** Heap an operation takes in a {@link StateBuffer}: its columns, and the array of its extra fields. */
-    private static long stateBytes(String[] extras) {
-        return 40 + (extras == null ? 0 : 16 + 4L * extras.length);
-    }
-
-    /** Heap an operation takes in a {@link VariableBuffer} (its columns, with their growth slack). */
-    private static final long VARIABLE_BYTES = 40;
 
     /** Writes every buffer's operations to the spill file as a run and empties the buffers. */
     private void spillBuffers() throws IOException {
