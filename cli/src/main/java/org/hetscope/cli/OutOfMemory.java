@@ -10,12 +10,14 @@ final class OutOfMemory {
     private OutOfMemory() {}
 
     /**
-     * Advice naming the heap this run had and a larger one to try: twice the input's size (readers that keep a
-     * whole trace until its end, as Paje's state replay does, need about that), and at least twice the heap.
+     * Advice naming the heap this run had and a larger one to try: at least twice the heap, and as much as the
+     * input's size (what a StarPU import still keeps in memory, its tasks, transfers and residencies, took between
+     * a third and two thirds of the trace's size in the 1 GB heap: a 1.5 GB trace fits, a 3 GB one does not; the
+     * other readers stream).
      */
     static String advice(Path input) {
         long heapMb = Runtime.getRuntime().maxMemory() >> 20;
-        long wantMb = Math.max(2 * heapMb, 2 * (size(input) >> 20));
+        long wantMb = Math.max(2 * heapMb, size(input) >> 20);
         long wantGb = Math.max(1, (wantMb + 1023) / 1024);
         return "the Java heap (" + heapMb + " MiB) is too small for this; run again with a larger one, e.g. "
                 + "HETSCOPE_JAVA_OPTS=-Xmx" + wantGb + "g";

@@ -20,6 +20,14 @@ final class Chunk {
     long seq;
     /** How much the flusher has already written out; flusher-only. */
     int flushed;
+    /**
+     * Per window of the chunk (see {@link EventStream}): where its last event ends, and where that event starts;
+     * {@link #JOINED} when its last event runs on into the next window. The owner writes a window's entries before
+     * it commits anything past the window, so the flusher may read them for every window before the committed end.
+     */
+    final int[] windowEnd;
+    final int[] windowLast;
+    static final int JOINED = -1;
 
     private static final VarHandle COMMITTED;
     private static final VarHandle LAST_START;
@@ -42,6 +50,9 @@ final class Chunk {
 
     Chunk(int capacity) {
         data = ByteBuffer.allocate(capacity).order(ByteOrder.LITTLE_ENDIAN);
+        int windows = capacity / EventStream.SMALLEST_WINDOW + 2;
+        windowEnd = new int[windows];
+        windowLast = new int[windows];
     }
 
     void reset(long seq) {

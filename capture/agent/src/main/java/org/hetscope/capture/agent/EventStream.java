@@ -10,8 +10,18 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Every event starts 8-byte aligned with its 64-bit timestamp, then a 16-bit event id, then the payload, which
  * is byte-packed; this matches the layout declared in {@link TraceMetadata}.
+ *
+ * <p>A chunk is cut into windows of a page minus the packet header, and an event never crosses from one window
+ * into the next (it starts the next window instead), so that the flusher can write every window as a packet of one
+ * page: Linux stops a write at a page boundary when a fatal signal (SIGKILL) is pending, and whole pages then make
+ * whole packets. Only an event longer than a window (build logs, long device strings) spans windows, in a packet
+ * of several pages.
  */
 public final class EventStream {
+    static final int PAGE = 4096;
+    /** The window of the stream class with the largest packet header (device streams: two context fields). */
+    static final int SMALLEST_WINDOW = PAGE - TraceWriter.headSize(2);
+
     final TraceWriter writer;
     final int streamClass;
     final long instanceId;
@@ -21,6 +31,13 @@ public final class EventStream {
     volatile Chunk current;
     private long nextChunkSeq;
     private int eventStart;
+    /** Bytes of a window: a page less this stream's packet header (a multiple of 8). */
+    final int window;
+    /** Window of the last event begun in the current chunk, or -1; and where that window ends in the chunk. */
+    private int lastWindow = -1;
+    private int windowLimit;
+    /** Whether the last event was longer than a window: the next one starts a window of its own. */
+    private boolean afterLong;
     volatile long discarded;
     /** Flusher-only: the sequence number of the next chunk to write to the file. */
     long expectedSeq;
@@ -34,6 +51,7 @@ public final class EventStream {
         this.instanceId = instanceId;
         this.contextExtra = contextExtra;
         this.fileName = fileName;
+        this.window = PAGE - TraceWriter.headSize(contextExtra.length);
         Chunk c = writer.takeChunk();
         if (c != null) {
             c.reset(nextChunkSeq++);
@@ -47,15 +65,26 @@ public final class EventStream {
      */
     public ByteBuffer begin(long ts, int eventId, int maxSize) {
         Chunk c = current;
-        if (c == null || c.data.capacity() - align8(c.data.position()) < maxSize) {
+        int start = c == null ? -1 : place(c, maxSize);
+        if (start < 0) {
             c = replace(c);
-            if (c == null) {
+            start = c == null ? -1 : place(c, maxSize);
+            if (start < 0) {
                 discarded++;
                 return null;
             }
         }
         ByteBuffer b = c.data;
-        int start = align8(b.position());
+        if (start >= windowLimit) {
+            // the event opens a window (start is its first byte): the last one is closed, say where its content ends
+            if (lastWindow >= 0) {
+                c.windowEnd[lastWindow] = b.position();
+                c.windowLast[lastWindow] = eventStart;
+            }
+            lastWindow = start / window;
+            windowLimit = start + window;
+        }
+        afterLong = maxSize > window;
         b.position(start);
         b.putLong(ts);
         b.putShort((short) eventId);
@@ -63,10 +92,32 @@ public final class EventStream {
         return b;
     }
 
+    /**
+     * Where an event of at most {@code maxSize} bytes starts in {@code c}: 8-aligned, in one window (or, when longer
+     * than a window, at a window's start), after a long event in a fresh window; -1 when it does not fit.
+     */
+    private int place(Chunk c, int maxSize) {
+        int start = align8(c.data.position());
+        if (afterLong || maxSize > window || start + maxSize > windowLimit) {
+            start = start <= windowLimit ? windowLimit : (start + window - 1) / window * window;
+        }
+        return start + maxSize <= c.data.capacity() ? start : -1;
+    }
+
     /** Publishes the event started by the last {@link #begin}. */
     public void commit() {
         Chunk c = current;
-        c.publish(eventStart, c.data.position());
+        int end = c.data.position();
+        if (end > windowLimit) {
+            // a long event ran on past its window: its windows go out as one packet
+            int last = (end - 1) / window;
+            for (int w = lastWindow; w < last; w++) {
+                c.windowEnd[w] = Chunk.JOINED;
+            }
+            lastWindow = last;
+            windowLimit = (last + 1) * window;
+        }
+        c.publish(eventStart, end);
     }
 
     private Chunk replace(Chunk full) {
@@ -75,6 +126,9 @@ public final class EventStream {
             return null;
         }
         fresh.reset(nextChunkSeq++);
+        lastWindow = -1;
+        windowLimit = 0;
+        afterLong = false;
         current = fresh;
         if (full != null) {
             writer.handOff(this, full);

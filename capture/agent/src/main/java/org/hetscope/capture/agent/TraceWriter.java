@@ -38,7 +38,6 @@ public final class TraceWriter {
     private final ConcurrentLinkedQueue<HandOff> full = new ConcurrentLinkedQueue<>();
     private final CopyOnWriteArrayList<EventStream> streams = new CopyOnWriteArrayList<>();
     private final ReentrantLock flushLock = new ReentrantLock();
-    private final ByteBuffer head = ByteBuffer.allocate(128).order(ByteOrder.LITTLE_ENDIAN);
     private final byte[] uuidBytes;
     private volatile boolean running = true;
     private volatile boolean closed;
@@ -180,6 +179,18 @@ public final class TraceWriter {
         }
     }
 
+    /** Bytes of a packet header with {@code contextExtra} stream-specific context fields. */
+    static int headSize(int contextExtra) {
+        return 80 + 8 * contextExtra;
+    }
+
+    private static final ByteBuffer ZEROS = ByteBuffer.allocate(EventStream.PAGE);
+
+    /**
+     * Writes the events of {@code c} in [flushed, to) as packets of whole pages: one packet per window of the chunk
+     * (several windows joined when an event spans them), each header, content and zero padding up to the page, all
+     * in one gathering write. Every packet starts on a page boundary of the file.
+     */
     private void writeRange(EventStream s, Chunk c, int flushed, int to, int lastStart) throws IOException {
         int from = EventStream.align8(flushed); // events start 8-aligned; what lies before is padding
         if (to <= from || lastStart < from) {
@@ -193,25 +204,48 @@ public final class TraceWriter {
                     StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         }
         ByteBuffer data = c.data;
-        int headSize = 80 + 8 * s.contextExtra.length;
-        long bits = 8L * (headSize + (to - from));
-        head.clear();
-        head.putInt(CTF_MAGIC).put(uuidBytes).putInt(s.streamClass).putLong(s.instanceId);
-        head.putLong(data.getLong(from)).putLong(data.getLong(lastStart));
-        head.putLong(bits).putLong(bits).putLong(s.packetSeq++).putLong(s.discarded);
-        for (long x : s.contextExtra) {
-            head.putLong(x);
+        int window = s.window;
+        int headSize = headSize(s.contextExtra.length);
+        int lastWindow = (to - 1) / window;
+        java.util.List<ByteBuffer> parts = new java.util.ArrayList<>();
+        long want = 0;
+        int p = from;
+        while (p < to) {
+            int e = p / window;
+            while (e < lastWindow && c.windowEnd[e] == Chunk.JOINED) {
+                e++;
+            }
+            int end = e >= lastWindow ? to : c.windowEnd[e];
+            int last = e >= lastWindow ? lastStart : c.windowLast[e];
+            if (end > p && last >= p) {
+                long contentBytes = headSize + (end - p);
+                long packetBytes = (contentBytes + EventStream.PAGE - 1) / EventStream.PAGE * EventStream.PAGE;
+                ByteBuffer head = ByteBuffer.allocate(headSize).order(ByteOrder.LITTLE_ENDIAN);
+                head.putInt(CTF_MAGIC).put(uuidBytes).putInt(s.streamClass).putLong(s.instanceId);
+                head.putLong(data.getLong(p)).putLong(data.getLong(last));
+                head.putLong(8 * contentBytes).putLong(8 * packetBytes).putLong(s.packetSeq++).putLong(s.discarded);
+                for (long x : s.contextExtra) {
+                    head.putLong(x);
+                }
+                head.flip();
+                parts.add(head);
+                parts.add(data.duplicate().limit(end).position(p));
+                int pad = (int) (packetBytes - contentBytes);
+                while (pad > 0) {
+                    int n = Math.min(pad, ZEROS.capacity());
+                    parts.add(ZEROS.duplicate().limit(n));
+                    pad -= n;
+                }
+                want += packetBytes;
+                packets.incrementAndGet();
+            }
+            p = (e + 1) * window;
         }
-        head.flip();
-        ByteBuffer content = data.duplicate();
-        content.limit(to).position(from);
-        ByteBuffer[] parts = {head, content};
-        long want = head.remaining() + (long) content.remaining();
+        ByteBuffer[] all = parts.toArray(ByteBuffer[]::new);
         long done = 0;
         while (done < want) {
-            done += s.channel.write(parts);
+            done += s.channel.write(all);
         }
         c.flushed = to;
-        packets.incrementAndGet();
     }
 }

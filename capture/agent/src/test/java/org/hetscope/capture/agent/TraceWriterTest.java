@@ -105,4 +105,66 @@ class TraceWriterTest {
                 .order(java.nio.ByteOrder.LITTLE_ENDIAN);
         assertEquals(dropped, head.getLong(72));
     }
+    @Test
+    void packetsAreWholePagesAndLongEventsSpanThem() throws Exception {
+        assumeTrue(Babeltrace.available(), "babeltrace2 is not installed");
+        Path out = dir.resolve("pages");
+        TraceWriter w = writer(out, 16 * 1024, 64L * 1024 * 1024);
+        w.start(); // partial flushes every 10 ms cut windows in the middle too
+        Thread me = Thread.currentThread();
+        EventStream s = w.newStream(TraceMetadata.STREAM_HOST, 7, new long[] {7}, "host-7");
+        HostRecorder r = new HostRecorder(s, me);
+        java.util.Random random = new java.util.Random(5);
+        List<Integer> longNames = new ArrayList<>();
+        int calls = 0;
+        for (int i = 0; i < 20000; i++) {
+            if (random.nextInt(500) == 0) {
+                // a thread event whose name is longer than a page: it spans windows, in a packet of several pages
+                int len = 3000 + random.nextInt(9000);
+                byte[] name = "n".repeat(len).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                java.nio.ByteBuffer b = s.begin(i, TraceMetadata.THREAD, 24 + len + 1 + 8);
+                EventStream.putString(b, name);
+                b.putLong(1).put((byte) 0);
+                s.commit();
+                longNames.add(len);
+            } else {
+                r.apiCall(i, i + 1, i % ClFunctions.NAMES.size(), 0);
+                calls++;
+            }
+            if (i % 2000 == 0) {
+                Thread.sleep(15);
+            }
+        }
+        w.close();
+        byte[] file = java.nio.file.Files.readAllBytes(out.resolve("host-7"));
+        assertEquals(0, file.length % EventStream.PAGE, "the file is whole pages");
+        java.nio.ByteBuffer f = java.nio.ByteBuffer.wrap(file).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int packets = 0;
+        for (int at = 0; at < file.length; packets++) {
+            assertEquals(TraceWriter.CTF_MAGIC, f.getInt(at), "a packet starts at " + at);
+            long packetBytes = f.getLong(at + 56) / 8;
+            long contentBytes = f.getLong(at + 48) / 8;
+            assertEquals(0, packetBytes % EventStream.PAGE, "packet at " + at + " is whole pages");
+            assertTrue(contentBytes <= packetBytes && packetBytes - contentBytes < EventStream.PAGE);
+            at += (int) packetBytes;
+        }
+        assertTrue(packets > file.length / EventStream.PAGE / 2, "most packets are one page: " + packets);
+        // the text parser's regular expression recurses per character of a string field: give it a deep stack
+        List<List<Babeltrace.Event>> read = new ArrayList<>();
+        Thread parse = new Thread(null, () -> {
+            try {
+                read.add(Babeltrace.read(out, true));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, "babeltrace-parse", 512L << 20);
+        parse.start();
+        parse.join();
+        assertEquals(1, read.size(), "babeltrace2 read the trace");
+        List<Babeltrace.Event> events = read.get(0);
+        assertEquals(calls, events.stream().filter(e -> e.name().equals("api_call")).count());
+        assertEquals(longNames, events.stream().filter(e -> e.name().equals("thread"))
+                .map(e -> e.fields().get("name")).filter(n -> !n.equals(me.getName())) // the recorder's own
+                .map(String::length).toList(), "long events, whole and in order");
+    }
 }
