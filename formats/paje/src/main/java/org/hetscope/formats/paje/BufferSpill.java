@@ -16,7 +16,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A temporary file of the state and variable operations that the reader's buffers could not keep: each spill writes
@@ -37,10 +36,8 @@ final class BufferSpill implements Closeable {
     private final FileChannel channel;
     private final DataOutputStream out;
     private long written;
-    private final List<PajeValue> values = new ArrayList<>();
-    private final Map<PajeValue, Integer> valueIds = new IdentityHashMap<>();
-    private final List<EventDefinition> defs = new ArrayList<>();
-    private final Map<EventDefinition, Integer> defIds = new IdentityHashMap<>();
+    private final IdTable<PajeValue> values = new IdTable<>(new IdentityHashMap<>());
+    private final IdTable<EventDefinition> defs = new IdTable<>(new IdentityHashMap<>());
 
     private BufferSpill(Path file) throws IOException {
         this.file = file;
@@ -60,8 +57,8 @@ final class BufferSpill implements Closeable {
         for (int k = 0; k < b.n; k++) {
             int i = order[k];
             head(b.time[i], b.line[i], b.op[i]);
-            out.writeInt(id(b.value[i], values, valueIds));
-            out.writeInt(b.def == null ? -1 : id(b.def[i], defs, defIds));
+            out.writeInt(values.id(b.value[i]));
+            out.writeInt(b.def == null ? -1 : defs.id(b.def[i]));
             written += 8;
             String[] x = b.extras == null ? null : b.extras[i];
             out.writeInt(x == null ? -1 : x.length);
@@ -102,47 +99,30 @@ final class BufferSpill implements Closeable {
         written += 17;
     }
 
-    private static <T> int id(T item, List<T> table, Map<T, Integer> ids) {
-        if (item == null) {
-            return -1;
-        }
-        Integer id = ids.get(item);
-        if (id == null) {
-            id = table.size();
-            table.add(item);
-            ids.put(item, id);
-        }
-        return id;
-    }
-
     /** The buffer's operations in replay order: its runs merged with what it still holds. */
     StateBuffer.Ops merged(StateBuffer b) {
-        flush();
-        List<StateBuffer.Ops> parts = new ArrayList<>();
-        for (Run r : b.runs) {
-            parts.add(new StateRun(r));
-        }
-        parts.add(b.cursor());
-        return new StateBuffer.Merge(parts.toArray(StateBuffer.Ops[]::new));
+        return new StateBuffer.Merge(parts(b.runs, StateRun::new, b.cursor()).toArray(StateBuffer.Ops[]::new));
     }
 
     /** The buffer's operations in replay order: its runs merged with what it still holds. */
     VariableBuffer.Ops merged(VariableBuffer b) {
-        flush();
-        List<VariableBuffer.Ops> parts = new ArrayList<>();
-        for (Run r : b.runs) {
-            parts.add(new VariableRun(r));
-        }
-        parts.add(b.cursor());
-        return new VariableBuffer.Merge(parts.toArray(VariableBuffer.Ops[]::new));
+        return new VariableBuffer.Merge(
+                parts(b.runs, VariableRun::new, b.cursor()).toArray(VariableBuffer.Ops[]::new));
     }
 
-    private void flush() {
+    /** A reader for each run, oldest first, then what is in memory. */
+    private <T> List<T> parts(List<Run> runs, java.util.function.Function<Run, T> reader, T memory) {
         try {
             out.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the spill file " + file, e);
         }
+        List<T> parts = new ArrayList<>();
+        for (Run r : runs) {
+            parts.add(reader.apply(r));
+        }
+        parts.add(memory);
+        return parts;
     }
 
     @Override
@@ -241,10 +221,8 @@ final class BufferSpill implements Closeable {
         @Override
         void decodeRest() throws IOException {
             ByteBuffer b = need(12);
-            int v = b.getInt();
-            value = v < 0 ? null : values.get(v);
-            int d = b.getInt();
-            def = d < 0 ? null : defs.get(d);
+            value = values.get(b.getInt());
+            def = defs.get(b.getInt());
             int count = b.getInt();
             extras = count < 0 ? null : new String[count];
             for (int k = 0; k < count; k++) {

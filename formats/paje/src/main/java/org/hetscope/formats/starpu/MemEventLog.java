@@ -18,8 +18,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
+import org.hetscope.formats.paje.IdTable;
 import org.hetscope.formats.paje.SpillFiles;
 import org.hetscope.formats.starpu.StarpuImport.MemEvent;
 
@@ -42,8 +42,7 @@ final class MemEventLog implements Iterable<MemEvent>, Closeable {
     private final List<MemEvent> memory = new ArrayList<>();
     private boolean memorySorted = true;
     private final List<long[]> runs = new ArrayList<>();
-    private final List<String> strings = new ArrayList<>();
-    private final Map<String, Integer> stringIds = new HashMap<>();
+    private final IdTable<String> strings = new IdTable<>(new HashMap<>());
     private Path file;
     private FileChannel channel;
     private DataOutputStream out;
@@ -83,11 +82,11 @@ final class MemEventLog implements Iterable<MemEvent>, Closeable {
                 out.writeLong(e.time());
                 out.writeLong(e.line());
                 out.writeInt(e.node());
-                out.writeInt(id(e.type()));
-                out.writeInt(id(e.handle()));
-                out.writeInt(id(e.info()));
-                out.writeInt(id(e.size()));
-                out.writeInt(id(e.tid()));
+                out.writeInt(strings.id(e.type()));
+                out.writeInt(strings.id(e.handle()));
+                out.writeInt(strings.id(e.info()));
+                out.writeInt(strings.id(e.size()));
+                out.writeInt(strings.id(e.tid()));
             }
             written += (long) RECORD * memory.size();
             memory.clear();
@@ -97,22 +96,6 @@ final class MemEventLog implements Iterable<MemEvent>, Closeable {
         }
     }
 
-    private int id(String s) {
-        if (s == null) {
-            return -1;
-        }
-        Integer id = stringIds.get(s);
-        if (id == null) {
-            id = strings.size();
-            strings.add(s);
-            stringIds.put(s, id);
-        }
-        return id;
-    }
-
-    private String string(int id) {
-        return id < 0 ? null : strings.get(id);
-    }
 
     /** The events in (time, line) order. */
     @Override
@@ -187,8 +170,8 @@ final class MemEventLog implements Iterable<MemEvent>, Closeable {
             long time = buf.getLong();
             long line = buf.getLong();
             int node = buf.getInt();
-            return new MemEvent(time, line, string(buf.getInt()), node, string(buf.getInt()), string(buf.getInt()),
-                    string(buf.getInt()), string(buf.getInt()));
+            return new MemEvent(time, line, strings.get(buf.getInt()), node, strings.get(buf.getInt()),
+                    strings.get(buf.getInt()), strings.get(buf.getInt()), strings.get(buf.getInt()));
         }
     }
 
