@@ -5,11 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.hetscope.formats.paje.PajeContainer;
 import org.hetscope.formats.paje.PajeEvent;
@@ -73,6 +74,9 @@ public final class StarpuImport implements PajeListener {
 
     private final MemEventLog msi = new MemEventLog("msi", spillEvery());
     private final MemEventLog managerEvents = new MemEventLog("manager", spillEvery());
+    /** The handles those events name, in file order, each once: blocks for them need no pass over the events. */
+    private final Set<String> msiHandles = new LinkedHashSet<>();
+    private final Set<String> managerHandles = new LinkedHashSet<>();
     private final Map<String, List<Long>> registers = new HashMap<>();
     private final Map<String, List<Long>> unregisters = new HashMap<>();
     private final Map<String, PajeLink> transferLinks = new HashMap<>();
@@ -226,12 +230,14 @@ public final class StarpuImport implements PajeListener {
             switch (type) {
                 case "SI", "SS", "SO", "WU" -> {
                     msi.add(new MemEvent(e.time(), e.line(), type, node, e.value().alias(), null, null, null));
+                    msiHandles.add(e.value().alias());
                     return;
                 }
                 default -> {
                     if (e.definition().extra("Handle") >= 0) {
                         managerEvents.add(new MemEvent(e.time(), e.line(), type, node, e.extra("Handle"),
                                 e.extra("Info"), e.extra("Size"), e.extra("Tid")));
+                        managerHandles.add(e.extra("Handle"));
                         return;
                     }
                 }
@@ -335,8 +341,8 @@ public final class StarpuImport implements PajeListener {
         // Handles the side files do not describe still get a block, so no residency or transfer is lost.
         // In this order: registered handles, then as the MSI and manager events and the tasks name them.
         registers.keySet().forEach(h -> undescribedBlock(h, blocks));
-        msi.forEach(m -> undescribedBlock(m.handle(), blocks));
-        managerEvents.forEach(m -> undescribedBlock(m.handle(), blocks));
+        msiHandles.forEach(h -> undescribedBlock(h, blocks));
+        managerHandles.forEach(h -> undescribedBlock(h, blocks));
         if (tasks != null) {
             tasks.forEach(t -> t.handles().forEach(h -> undescribedBlock(h, blocks)));
         }
