@@ -33,9 +33,8 @@ public final class EventStream {
     private int eventStart;
     /** Bytes of a window: a page less this stream's packet header (a multiple of 8). */
     final int window;
-    /** Window of the last event begun in the current chunk, or -1; and where that window ends in the chunk. */
+    /** Window of the last event begun in the current chunk, or -1. */
     private int lastWindow = -1;
-    private int windowLimit;
     /** Whether the last event was longer than a window: the next one starts a window of its own. */
     private boolean afterLong;
     volatile long discarded;
@@ -75,14 +74,13 @@ public final class EventStream {
             }
         }
         ByteBuffer b = c.data;
-        if (start >= windowLimit) {
+        if (start >= windowLimit()) {
             // the event opens a window (start is its first byte): the last one is closed, say where its content ends
             if (lastWindow >= 0) {
                 c.windowEnd[lastWindow] = b.position();
                 c.windowLast[lastWindow] = eventStart;
             }
             lastWindow = start / window;
-            windowLimit = start + window;
         }
         afterLong = maxSize > window;
         b.position(start);
@@ -92,14 +90,20 @@ public final class EventStream {
         return b;
     }
 
+    /** Where the window of the last event ends in the chunk (0 before the chunk's first event). */
+    private int windowLimit() {
+        return (lastWindow + 1) * window;
+    }
+
     /**
      * Where an event of at most {@code maxSize} bytes starts in {@code c}: 8-aligned, in one window (or, when longer
      * than a window, at a window's start), after a long event in a fresh window; -1 when it does not fit.
      */
     private int place(Chunk c, int maxSize) {
         int start = align8(c.data.position());
-        if (afterLong || maxSize > window || start + maxSize > windowLimit) {
-            start = start <= windowLimit ? windowLimit : (start + window - 1) / window * window;
+        int limit = windowLimit();
+        if (afterLong || maxSize > window || start + maxSize > limit) {
+            start = start <= limit ? limit : (start + window - 1) / window * window;
         }
         return start + maxSize <= c.data.capacity() ? start : -1;
     }
@@ -108,14 +112,13 @@ public final class EventStream {
     public void commit() {
         Chunk c = current;
         int end = c.data.position();
-        if (end > windowLimit) {
+        if (end > windowLimit()) {
             // a long event ran on past its window: its windows go out as one packet
             int last = (end - 1) / window;
             for (int w = lastWindow; w < last; w++) {
                 c.windowEnd[w] = Chunk.JOINED;
             }
             lastWindow = last;
-            windowLimit = (last + 1) * window;
         }
         c.publish(eventStart, end);
     }
@@ -127,7 +130,6 @@ public final class EventStream {
         }
         fresh.reset(nextChunkSeq++);
         lastWindow = -1;
-        windowLimit = 0;
         afterLong = false;
         current = fresh;
         if (full != null) {

@@ -230,11 +230,9 @@ public final class TraceWriter {
                 head.flip();
                 parts.add(head);
                 parts.add(data.duplicate().limit(end).position(p));
-                int pad = (int) (packetBytes - contentBytes);
-                while (pad > 0) {
-                    int n = Math.min(pad, ZEROS.capacity());
-                    parts.add(ZEROS.duplicate().limit(n));
-                    pad -= n;
+                int pad = (int) (packetBytes - contentBytes); // less than a page
+                if (pad > 0) {
+                    parts.add(ZEROS.duplicate().limit(pad));
                 }
                 want += packetBytes;
                 packets.incrementAndGet();
