@@ -45,6 +45,30 @@ public final class LongLongMap {
         return true;
     }
 
+    /** Stores {@code value} for {@code key}, replacing any; returns the value it replaced, or {@code missing}. */
+    public long put(long key, long value, long missing) {
+        if (key == EMPTY) {
+            throw new IllegalArgumentException("reserved key");
+        }
+        if ((size + 1) * 2L > keys.length) {
+            grow();
+        }
+        int mask = keys.length - 1;
+        int i = slot(key, mask);
+        while (keys[i] != EMPTY) {
+            if (keys[i] == key) {
+                long old = values[i];
+                values[i] = value;
+                return old;
+            }
+            i = (i + 1) & mask;
+        }
+        keys[i] = key;
+        values[i] = value;
+        size++;
+        return missing;
+    }
+
     /** The value for {@code key}, or {@code missing}. */
     public long get(long key, long missing) {
         int mask = keys.length - 1;

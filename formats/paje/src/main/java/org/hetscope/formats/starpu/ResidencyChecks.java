@@ -1,11 +1,7 @@
 package org.hetscope.formats.starpu;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import org.hetscope.model.Residency;
 import org.hetscope.model.TraceSink;
 
 /**
@@ -25,36 +21,59 @@ final class ResidencyChecks {
         blocks.forEach((h, id) -> handleOf.put(id, h));
     }
 
-    void check(List<Residency> residencies, Iterable<StarpuImport.MemEvent> sortedMsi,
-               Map<String, List<Long>> unregisters, long traceEnd, List<long[]> transfers) {
-        Map<Long, List<Residency>> byBlock = new TreeMap<>();
-        for (Residency r : residencies) {
-            byBlock.computeIfAbsent(r.blockId(), k -> new ArrayList<>()).add(r);
+    /** Transfers to check, six longs each: block id, destination node number, start, end, transfer id, node id. */
+    private long[] transfers = new long[6 * 64];
+    private int transferCount;
+
+    /** A transfer whose landing is checked: the block must be valid on the destination when the copy ends. */
+    void transfer(long block, long dstNodeNumber, long start, long end, long transferId, long dstNodeId) {
+        if ((transferCount + 1) * 6 > transfers.length) {
+            transfers = java.util.Arrays.copyOf(transfers, transfers.length * 2);
         }
+        int at = transferCount++ * 6;
+        transfers[at] = block;
+        transfers[at + 1] = dstNodeNumber;
+        transfers[at + 2] = start;
+        transfers[at + 3] = end;
+        transfers[at + 4] = transferId;
+        transfers[at + 5] = dstNodeId;
+    }
+
+    void check(Residencies rs) {
         long gaps = 0;
         long gapNs = 0;
         long shared = 0;
         long sharedNs = 0;
-        for (var en : byBlock.entrySet()) {
-            List<Residency> rs = en.getValue();
+        int size = rs.size();
+        long[] at = new long[0];
+        int[] dv = new int[0];
+        int[] dow = new int[0];
+        for (int from = 0; from < size; ) {
+            long block = rs.block(from);
+            int to = from;
+            while (to < size && rs.block(to) == block) {
+                to++;
+            }
             // Sweep the boundaries: count valid replicas and owners on each elementary segment.
+            if (at.length < (to - from) * 2) {
+                at = new long[(to - from) * 2];
+                dv = new int[at.length];
+                dow = new int[at.length];
+            }
             int n = 0;
-            long[] at = new long[rs.size() * 2];
-            int[] dv = new int[rs.size() * 2];
-            int[] dow = new int[rs.size() * 2];
             long first = Long.MAX_VALUE;
             long last = Long.MIN_VALUE;
-            for (Residency r : rs) {
-                first = Math.min(first, r.ts());
-                last = Math.max(last, r.ts() + r.dur());
-                if (r.dur() == 0) {
+            for (int i = from; i < to; i++) {
+                first = Math.min(first, rs.ts(i));
+                last = Math.max(last, rs.ts(i) + rs.dur(i));
+                if (rs.dur(i) == 0) {
                     continue;
                 }
-                int owner = r.state().equals("owner") ? 1 : 0;
-                at[n] = r.ts();
+                int owner = rs.owner(i) ? 1 : 0;
+                at[n] = rs.ts(i);
                 dv[n] = 1;
                 dow[n++] = owner;
-                at[n] = r.ts() + r.dur();
+                at[n] = rs.ts(i) + rs.dur(i);
                 dv[n] = -1;
                 dow[n++] = -owner;
             }
@@ -69,13 +88,12 @@ final class ResidencyChecks {
                         if (valid == 0) {
                             gaps++;
                             gapNs += t - prev;
-                            sink.row(table, "no_valid_replica", en.getKey(), prev, t - prev,
-                                    "handle " + handleOf.get(en.getKey()));
+                            sink.row(table, "no_valid_replica", block, prev, t - prev, "handle " + handleOf.get(block));
                         } else if (owners > 0 && valid > 1) {
                             shared++;
                             sharedNs += t - prev;
-                            sink.row(table, "owner_not_exclusive", en.getKey(), prev, t - prev,
-                                    "handle " + handleOf.get(en.getKey()) + ": " + owners + " owner(s), " + valid
+                            sink.row(table, "owner_not_exclusive", block, prev, t - prev,
+                                    "handle " + handleOf.get(block) + ": " + owners + " owner(s), " + valid
                                             + " valid replicas");
                         }
                     }
@@ -87,59 +105,53 @@ final class ResidencyChecks {
                     k++;
                 }
             }
+            from = to;
         }
         sink.info("starpu.check.no_valid_replica.count", Long.toString(gaps));
         sink.info("starpu.check.no_valid_replica.ns", Long.toString(gapNs));
         sink.info("starpu.check.owner_not_exclusive.count", Long.toString(shared));
         sink.info("starpu.check.owner_not_exclusive.ns", Long.toString(sharedNs));
 
-        // Per (block, node): intervals sorted by start, found by binary search.
-        Map<Long, Map<Long, List<Residency>>> byBlockNode = new HashMap<>();
-        for (Residency r : residencies) {
-            byBlockNode.computeIfAbsent(r.blockId(), k -> new HashMap<>())
-                    .computeIfAbsent(r.nodeId(), k -> new ArrayList<>()).add(r);
-        }
-        byBlockNode.values().forEach(m -> m.values().forEach(l -> l.sort(
-                java.util.Comparator.comparingLong(Residency::ts))));
         long notLanding = 0;
         long alreadyValid = 0;
-        for (long[] t : transfers) {
-            // {block id, dst node number, start, end, transfer id, dst node id}
-            Map<Long, List<Residency>> perNode = byBlockNode.get(t[0]);
-            List<Residency> rs = perNode == null ? null : perNode.get(t[5]);
-            Residency hit = null;
-            if (rs != null) {
-                int lo = 0;
-                int hi = rs.size() - 1;
-                int found = -1;
-                while (lo <= hi) {
-                    int mid = (lo + hi) >>> 1;
-                    if (rs.get(mid).ts() <= t[3]) {
-                        found = mid;
-                        lo = mid + 1;
-                    } else {
-                        hi = mid - 1;
-                    }
-                }
-                // Intervals of one (block, node) never overlap: only the latest one starting by the end can hold it,
-                // or the one before when the latest starts exactly at the end.
-                for (int k = found; k >= 0 && k >= found - 1; k--) {
-                    Residency r = rs.get(k);
-                    if (r.ts() <= t[3] && t[3] <= r.ts() + r.dur()) {
-                        hit = r;
-                        break;
-                    }
+        for (int x = 0; x < transferCount * 6; x += 6) {
+            long block = transfers[x];
+            long start = transfers[x + 2];
+            long end = transfers[x + 3];
+            long id = transfers[x + 4];
+            // The intervals of (block, destination node) are a run of the sorted columns, ordered by start.
+            int lo = rs.lowerBound(block, transfers[x + 5]);
+            int runEnd = rs.lowerBound(block, transfers[x + 5] + 1);
+            int found = -1;
+            int l = lo;
+            int h = runEnd - 1;
+            while (l <= h) {
+                int mid = (l + h) >>> 1;
+                if (rs.ts(mid) <= end) {
+                    found = mid;
+                    l = mid + 1;
+                } else {
+                    h = mid - 1;
                 }
             }
-            if (hit == null) {
+            // Intervals of one (block, node) never overlap: only the latest one starting by the end can hold it,
+            // or the one before when the latest starts exactly at the end.
+            int hit = -1;
+            for (int k = found; k >= lo && k >= found - 1; k--) {
+                if (rs.ts(k) <= end && end <= rs.ts(k) + rs.dur(k)) {
+                    hit = k;
+                    break;
+                }
+            }
+            if (hit < 0) {
                 notLanding++;
-                sink.row(table, "transfer_not_landing", t[0], t[2], t[3] - t[2],
-                        "transfer " + t[4] + " of handle " + handleOf.get(t[0])
+                sink.row(table, "transfer_not_landing", block, start, end - start,
+                        "transfer " + id + " of handle " + handleOf.get(block)
                                 + ": block not valid on the destination when the copy ends");
-            } else if (hit.ts() < t[2]) {
+            } else if (rs.ts(hit) < start) {
                 alreadyValid++;
-                sink.row(table, "transfer_to_valid_replica", t[0], t[2], t[3] - t[2],
-                        "transfer " + t[4] + " of handle " + handleOf.get(t[0])
+                sink.row(table, "transfer_to_valid_replica", block, start, end - start,
+                        "transfer " + id + " of handle " + handleOf.get(block)
                                 + ": destination replica already valid before the copy started");
             }
         }

@@ -1,11 +1,9 @@
 package org.hetscope.formats.starpu;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.hetscope.formats.paje.PajeListener;
-import org.hetscope.model.Residency;
 
 /**
  * Builds residency intervals from StarPU's MSI events, replayed in time order per (handle, memory node):
@@ -31,9 +29,10 @@ final class ResidencyReplay {
         long node;
     }
 
-    List<Residency> replay(Iterable<StarpuImport.MemEvent> sortedMsi, Map<String, Long> blocks,
-                           Map<Integer, Long> nodeIds) {
-        List<Residency> out = new ArrayList<>();
+    /** The intervals, sorted by (block, node, start). */
+    Residencies replay(Iterable<StarpuImport.MemEvent> sortedMsi, Map<String, Long> blocks,
+                       Map<Integer, Long> nodeIds) {
+        Residencies out = new Residencies();
         Map<String, Map<Integer, Open>> open = new HashMap<>();
         for (StarpuImport.MemEvent e : sortedMsi) {
             Long block = blocks.get(e.handle());
@@ -52,7 +51,7 @@ final class ResidencyReplay {
             if (o.state != null) {
                 Long u = unregisterIn(e.handle(), o.since, e.time());
                 if (u != null) {
-                    out.add(new Residency(block, node, o.since, u - o.since, o.state));
+                    out.add(block, node, o.since, u - o.since, o.state);
                     o.state = null;
                 }
             }
@@ -67,7 +66,7 @@ final class ResidencyReplay {
             }
             if (next == null ? o.state != null : !next.equals(o.state)) {
                 if (o.state != null) {
-                    out.add(new Residency(block, node, o.since, e.time() - o.since, o.state));
+                    out.add(block, node, o.since, e.time() - o.since, o.state);
                 }
                 o.state = next;
                 o.since = e.time();
@@ -80,11 +79,10 @@ final class ResidencyReplay {
                 }
                 Long u = unregisterIn(perHandle.getKey(), o.since, Long.MAX_VALUE);
                 long end = u != null ? u : Math.max(traceEnd, o.since);
-                out.add(new Residency(o.block, o.node, o.since, end - o.since, o.state));
+                out.add(o.block, o.node, o.since, end - o.since, o.state);
             }
         }
-        out.sort(java.util.Comparator.comparingLong(Residency::blockId).thenComparingLong(Residency::nodeId)
-                .thenComparingLong(Residency::ts));
+        out.sort();
         return out;
     }
 

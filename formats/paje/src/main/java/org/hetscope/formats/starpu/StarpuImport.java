@@ -26,10 +26,10 @@ import org.hetscope.model.Device;
 import org.hetscope.model.DeviceKind;
 import org.hetscope.model.Entity;
 import org.hetscope.model.Instant;
+import org.hetscope.model.LongLongMap;
 import org.hetscope.model.MemoryBlock;
 import org.hetscope.model.MemoryNode;
 import org.hetscope.model.Progress;
-import org.hetscope.model.Residency;
 import org.hetscope.model.Slice;
 import org.hetscope.model.Task;
 import org.hetscope.model.TaskAccess;
@@ -81,11 +81,10 @@ public final class StarpuImport implements PajeListener {
     private final Map<String, List<Long>> unregisters = new HashMap<>();
     private final Map<String, PajeLink> transferLinks = new HashMap<>();
     private final List<PajeState> writeBackAsync = new ArrayList<>();
-    /** A task execution seen as a WS state with a JobId field. */
-    private record TaskState(long sliceId, long start, long end, int worker, String name) {}
-
-    /** JobId to its execution. One map of small records: a trace holds as many of them as it has tasks. */
-    private final Map<Long, TaskState> taskStates = new HashMap<>();
+    /** JobId to its execution, from the WS states with a JobId field: a trace holds as many as it has tasks. */
+    private final TaskExecutions taskStates = new TaskExecutions();
+    /** No task id (ids from the sink are positive). */
+    private static final long NO_TASK = Long.MIN_VALUE;
     private final Map<Integer, Long> nodeIds = new TreeMap<>();
     private final Map<Integer, String> nodeNames = new HashMap<>();
     private final Map<Integer, Long> managerTracks = new HashMap<>();
@@ -206,9 +205,11 @@ public final class StarpuImport implements PajeListener {
                     s.extras())));
             try {
                 long jobId = Long.parseLong(s.extras()[job]);
-                TaskState prev = taskStates.put(jobId, new TaskState(sliceId, s.start(), s.end(),
-                        number(s.container().alias()), s.value().name()));
-                if (prev != null) {
+                if (jobId == Long.MIN_VALUE) {
+                    throw new NumberFormatException("reserved");
+                }
+                if (!taskStates.put(jobId, sliceId, s.start(), s.end(), number(s.container().alias()),
+                        s.value().name())) {
                     problem("task state with a JobId already seen", s.line(), "JobId " + jobId);
                 }
             } catch (NumberFormatException e) {
@@ -316,14 +317,15 @@ public final class StarpuImport implements PajeListener {
 
         sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
         Map<String, Long> blocks = blocks(handles, tasks);
-        List<Residency> residencies = new ResidencyReplay(this, traceEnd, unregisters)
-                .replay(msi, blocks, nodeIds);
-        residencies.forEach(sink::residency);
+        Residencies residencies = new ResidencyReplay(this, traceEnd, unregisters).replay(msi, blocks, nodeIds);
+        for (int i = 0; i < residencies.size(); i++) {
+            sink.residency(residencies.record(i));
+        }
+        checks = new ResidencyChecks(sink, ANOMALY_TABLE, blocks, nodeIds);
         managerActions(blocks);
-        Map<Long, Long> taskIds = tasks(tasks, blocks);
+        LongLongMap taskIds = tasks(tasks, blocks);
         dependencies(tasks, dag, taskIds);
-        new ResidencyChecks(sink, ANOMALY_TABLE, blocks, nodeIds).check(residencies, msi, unregisters, traceEnd,
-                transfersForCheck);
+        checks.check(residencies);
         problems.flush(sink);
     }
 
@@ -358,8 +360,8 @@ public final class StarpuImport implements PajeListener {
         sink.memoryBlock(new MemoryBlock(id, h, null, null, null, null));
     }
 
-    /** Transfers as {block id, dst node number, ts, end} for the landing check. */
-    private final List<long[]> transfersForCheck = new ArrayList<>();
+    /** Checks the residencies against MSI coherence; takes the transfers as the manager actions are built. */
+    private ResidencyChecks checks;
 
     private static final String[][] PAIRS = {{"Al", "AlE", "Allocating"}, {"Alr", "AlrE", "AllocatingReuse"},
         {"Fe", "FeE", "Freeing"}, {"Wb", "WbE", "WritingBack"}, {"DCo", "DCoE", "DriverCopy"},
@@ -425,12 +427,18 @@ public final class StarpuImport implements PajeListener {
             if (start != null) {
                 open.computeIfAbsent(pairKey(start[0], e), k -> new ArrayDeque<>()).add(e);
             } else if (end != null) {
-                ArrayDeque<MemEvent> q = open.get(pairKey(end[0], e));
-                if (q == null || q.isEmpty()) {
+                String key = pairKey(end[0], e);
+                ArrayDeque<MemEvent> q = open.get(key);
+                if (q == null) {
                     problem("memory manager end event without start", e.line(), e.type() + " " + e.handle());
                     continue;
                 }
-                action(end[2], q.poll(), e, blocks);
+                MemEvent begin = q.poll();
+                if (q.isEmpty()) {
+                    // copies pair by communication id, each once: an emptied queue would stay for every copy
+                    open.remove(key);
+                }
+                action(end[2], begin, e, blocks);
             } else {
                 problem("memory manager event of unknown type", e.line(), e.type());
             }
@@ -527,7 +535,7 @@ public final class StarpuImport implements PajeListener {
             sink.row(TRANSFER_TABLE, id, com, l == null ? null : linkClass(l.type().alias()),
                     l == null ? null : l.start(), l == null ? null : l.end() - l.start());
             if (block != null) {
-                transfersForCheck.add(new long[] {block, node, s.time(), e.time(), id, nodeIds.getOrDefault(node, -1L)});
+                checks.transfer(block, node, s.time(), e.time(), id, nodeIds.getOrDefault(node, -1L));
             }
         }
     }
@@ -559,18 +567,18 @@ public final class StarpuImport implements PajeListener {
         return null;
     }
 
-    private Map<Long, Long> tasks(List<TaskRecord> records, Map<String, Long> blocks) {
-        Map<Long, Long> taskIds = new HashMap<>();
+    private LongLongMap tasks(List<TaskRecord> records, Map<String, Long> blocks) {
+        LongLongMap taskIds = new LongLongMap(records == null ? 1024 : records.size());
         if (records == null) {
             // Without tasks.rec, the task executions come from the worker states that carry a JobId.
-            for (var e : taskStates.entrySet()) {
-                TaskState s = e.getValue();
+            for (long job : taskStates.jobIds()) {
+                int s = taskStates.row(job);
                 long id = sink.newId(Entity.TASK);
-                taskIds.put(e.getKey(), id);
-                Integer w = s.worker();
-                sink.task(new Task(id, s.sliceId(), e.getKey(), s.name(), workerTracks.get(w),
-                        workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null, s.start(), s.end(),
-                        null));
+                taskIds.put(job, id, NO_TASK);
+                Integer w = taskStates.worker(s);
+                sink.task(new Task(id, taskStates.sliceId(s), job, taskStates.name(s), workerTracks.get(w),
+                        workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null,
+                        taskStates.start(s), taskStates.end(s), null));
             }
             sink.info("starpu.tasks.source", "paje worker states");
             return taskIds;
@@ -584,21 +592,23 @@ public final class StarpuImport implements PajeListener {
                 continue;
             }
             long id = sink.newId(Entity.TASK);
-            if (taskIds.put(r.jobId(), id) != null) {
+            if (r.jobId() != Long.MIN_VALUE && taskIds.put(r.jobId(), id, NO_TASK) != NO_TASK) {
                 problems.add("tasks.rec JobId used twice", trace.resolveSibling("tasks.rec"), r.line(),
                         "JobId " + r.jobId());
             }
-            TaskState s = taskStates.get(r.jobId());
-            if (s == null) {
+            int s = taskStates.row(r.jobId());
+            if (s < 0) {
                 problems.add("tasks.rec task without a worker state in paje.trace",
                         trace.resolveSibling("tasks.rec"), r.line(), "JobId " + r.jobId());
-            } else if (s.start() != r.startTs() || s.end() != r.endTs() || s.worker() != r.workerId()) {
+            } else if (taskStates.start(s) != r.startTs() || taskStates.end(s) != r.endTs()
+                    || taskStates.worker(s) != r.workerId()) {
                 mismatched++;
-                sink.row(ANOMALY_TABLE, "task_state_mismatch", null, s.start(), s.end() - s.start(),
-                        "JobId " + r.jobId() + " tasks.rec " + r.startTs() + ".." + r.endTs() + " on w"
-                                + r.workerId() + ", paje state on w" + s.worker());
+                sink.row(ANOMALY_TABLE, "task_state_mismatch", null, taskStates.start(s),
+                        taskStates.end(s) - taskStates.start(s), "JobId " + r.jobId() + " tasks.rec "
+                                + r.startTs() + ".." + r.endTs() + " on w" + r.workerId() + ", paje state on w"
+                                + taskStates.worker(s));
             }
-            sink.task(new Task(id, s == null ? null : s.sliceId(), r.jobId(), r.name(),
+            sink.task(new Task(id, s < 0 ? null : taskStates.sliceId(s), r.jobId(), r.name(),
                     workerTracks.get(r.workerId()),
                     r.memoryNode() == null ? null : nodeIds.get(r.memoryNode()), r.submitTs(), r.startTs(),
                     r.endTs(), r.priority()));
@@ -614,7 +624,7 @@ public final class StarpuImport implements PajeListener {
         return taskIds;
     }
 
-    private void dependencies(List<TaskRecord> records, DagDot.Graph dag, Map<Long, Long> taskIds) {
+    private void dependencies(List<TaskRecord> records, DagDot.Graph dag, LongLongMap taskIds) {
         sink.defineTable(DEPENDS_TABLE, "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
         java.util.Set<String> done = new java.util.HashSet<>();
         if (records != null) {
@@ -639,9 +649,9 @@ public final class StarpuImport implements PajeListener {
             sink.info("starpu.dependencies.source", "tasks.rec DependsOn");
         }
         for (long[] e : edges) {
-            Long from = taskIds.get(e[0]);
-            Long to = taskIds.get(e[1]);
-            if (from == null || to == null) {
+            long from = e[0] == Long.MIN_VALUE ? NO_TASK : taskIds.get(e[0], NO_TASK);
+            long to = e[1] == Long.MIN_VALUE ? NO_TASK : taskIds.get(e[1], NO_TASK);
+            if (from == NO_TASK || to == NO_TASK) {
                 missing++;
                 continue;
             }
