@@ -79,7 +79,7 @@ public final class StarpuImport implements PajeListener {
     private final Set<String> managerHandles = new LinkedHashSet<>();
     private final Map<String, List<Long>> registers = new HashMap<>();
     private final Map<String, List<Long>> unregisters = new HashMap<>();
-    private final Map<String, PajeLink> transferLinks = new HashMap<>();
+    private final TransferLinks transferLinks = new TransferLinks();
     private final List<PajeState> writeBackAsync = new ArrayList<>();
     /** JobId to its execution, from the WS states with a JobId field: a trace holds as many as it has tasks. */
     private final TaskExecutions taskStates = new TaskExecutions();
@@ -204,14 +204,8 @@ public final class StarpuImport implements PajeListener {
                     Category.TASK, s.type().name(), s.depth(), null, basics.argsJson(s.definition(),
                     s.extras())));
             try {
-                long jobId = Long.parseLong(s.extras()[job]);
-                if (jobId == Long.MIN_VALUE) {
-                    throw new NumberFormatException("reserved");
-                }
-                if (!taskStates.put(jobId, sliceId, s.start(), s.end(), number(s.container().alias()),
-                        s.value().name())) {
-                    problem("task state with a JobId already seen", s.line(), "JobId " + jobId);
-                }
+                taskStates.add(Long.parseLong(s.extras()[job]), sliceId, s.start(), s.end(),
+                        number(s.container().alias()), s.value().name(), s.line());
             } catch (NumberFormatException e) {
                 problem("task state with a bad JobId", s.line(), s.extras()[job]);
             }
@@ -260,9 +254,15 @@ public final class StarpuImport implements PajeListener {
     @Override
     public void link(PajeLink l) {
         String t = l.type().alias();
-        if ((t.equals("F") || t.equals("PF") || t.equals("IF")) && l.key().startsWith("com_")) {
-            if (transferLinks.put(l.key(), l) != null) {
-                problem("transfer link key used twice", l.endLine(), l.key());
+        if (t.equals("F") || t.equals("PF") || t.equals("IF")) {
+            long com = TransferLinks.comId(l.key());
+            if (com >= 0) {
+                if (!transferLinks.put(com, l, linkClass(t))) {
+                    problem("transfer link key used twice", l.endLine(), l.key());
+                }
+            } else if (l.key().startsWith("com_")) {
+                // no copy's communication id is written this way: it can never be matched
+                problem("transfer link without DriverCopy events", l.startLine(), l.key());
             }
         }
         basics.link(l);
@@ -323,7 +323,9 @@ public final class StarpuImport implements PajeListener {
         }
         checks = new ResidencyChecks(sink, ANOMALY_TABLE, blocks, nodeIds);
         managerActions(blocks);
-        LongLongMap taskIds = tasks(tasks, blocks);
+        taskStates.sort((job, line) -> problem("task state with a JobId already seen", line, "JobId " + job));
+        // JobId to task id, for the dependencies: none to link without tasks.rec and dag.dot
+        LongLongMap taskIds = tasks(tasks, blocks, tasks != null || dag != null);
         dependencies(tasks, dag, taskIds);
         checks.check(residencies);
         problems.flush(sink);
@@ -457,14 +459,9 @@ public final class StarpuImport implements PajeListener {
                     s.end() - s.start(), null, null, null, null, null, null, s.line());
         }
         counts.forEach((k, v) -> sink.info("starpu.events." + k, Long.toString(v)));
-        for (PajeLink l : transferLinks.values()) {
-            if (!usedLinks.contains(l.key())) {
-                problem("transfer link without DriverCopy events", l.startLine(), l.key());
-            }
-        }
+        transferLinks.forEachUnused((key, line) -> problem("transfer link without DriverCopy events", line, key));
     }
 
-    private final java.util.Set<String> usedLinks = new java.util.HashSet<>();
 
     /** Start/end pairing key: copies by communication id, the others FIFO per (manager, handle). */
     private static String pairKey(String startType, MemEvent e) {
@@ -528,12 +525,9 @@ public final class StarpuImport implements PajeListener {
                     : dstRam ? TransferKind.DTOH : TransferKind.DTOD;
             sink.transfer(new Transfer(id, sliceId, s.time(), dur, bytes == null ? 0 : bytes, kind,
                     deviceOfNode(src), deviceOfNode(node), nodeIds.get(src), nodeIds.get(node), block, com));
-            PajeLink l = transferLinks.get("com_" + com);
-            if (l != null) {
-                usedLinks.add(l.key());
-            }
-            sink.row(TRANSFER_TABLE, id, com, l == null ? null : linkClass(l.type().alias()),
-                    l == null ? null : l.start(), l == null ? null : l.end() - l.start());
+            int l = transferLinks.use(com);
+            sink.row(TRANSFER_TABLE, id, com, l < 0 ? null : transferLinks.linkClass(l),
+                    l < 0 ? null : transferLinks.start(l), l < 0 ? null : transferLinks.end(l) - transferLinks.start(l));
             if (block != null) {
                 checks.transfer(block, node, s.time(), e.time(), id, nodeIds.getOrDefault(node, -1L));
             }
@@ -567,14 +561,16 @@ public final class StarpuImport implements PajeListener {
         return null;
     }
 
-    private LongLongMap tasks(List<TaskRecord> records, Map<String, Long> blocks) {
+    private LongLongMap tasks(List<TaskRecord> records, Map<String, Long> blocks, boolean ids) {
         LongLongMap taskIds = new LongLongMap(records == null ? 1024 : records.size());
         if (records == null) {
             // Without tasks.rec, the task executions come from the worker states that carry a JobId.
-            for (long job : taskStates.jobIds()) {
-                int s = taskStates.row(job);
+            for (int s = 0; s < taskStates.size(); s++) {
+                long job = taskStates.jobId(s);
                 long id = sink.newId(Entity.TASK);
-                taskIds.put(job, id, NO_TASK);
+                if (ids && job != Long.MIN_VALUE) {
+                    taskIds.put(job, id, NO_TASK);
+                }
                 Integer w = taskStates.worker(s);
                 sink.task(new Task(id, taskStates.sliceId(s), job, taskStates.name(s), workerTracks.get(w),
                         workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null,
