@@ -1,0 +1,100 @@
+package org.hetscope.formats.starpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.hetscope.model.Residency;
+import org.junit.jupiter.api.Test;
+
+/** The column stores of the StarPU import against plain collections doing the same. */
+class StarpuColumnsTest {
+    @Test
+    void residenciesSortLikeAStableSortOfRecordsAndFindEachRun() {
+        Random rnd = new Random(3);
+        for (int round = 0; round < 30; round++) {
+            Residencies cols = new Residencies();
+            List<Residency> ref = new ArrayList<>();
+            int n = rnd.nextInt(round < 5 ? 30 : 3000);
+            for (int i = 0; i < n; i++) {
+                // few distinct keys, so that ties on (block, node, start) keep their order
+                Residency r = new Residency(rnd.nextInt(7), 1 + rnd.nextInt(3), rnd.nextInt(20), rnd.nextInt(5),
+                        rnd.nextBoolean() ? "owner" : "shared");
+                cols.add(r.blockId(), r.nodeId(), r.ts(), r.dur(), r.state());
+                ref.add(r);
+            }
+            ref.sort(Comparator.comparingLong(Residency::blockId).thenComparingLong(Residency::nodeId)
+                    .thenComparingLong(Residency::ts));
+            cols.sort();
+            assertEquals(ref.size(), cols.size());
+            for (int i = 0; i < n; i++) {
+                assertEquals(ref.get(i), cols.record(i), "position " + i);
+            }
+            for (long b = -1; b < 9; b++) {
+                for (long node = 0; node < 5; node++) {
+                    int expected = 0;
+                    while (expected < n && (ref.get(expected).blockId() < b
+                            || ref.get(expected).blockId() == b && ref.get(expected).nodeId() < node)) {
+                        expected++;
+                    }
+                    assertEquals(expected, cols.lowerBound(b, node), "block " + b + " node " + node);
+                }
+            }
+        }
+    }
+
+    @Test
+    void taskExecutionsKeepTheLastOfEachJobIdAndReportTheOthers() {
+        Random rnd = new Random(11);
+        for (int round = 0; round < 30; round++) {
+            TaskExecutions cols = new TaskExecutions();
+            Map<Long, long[]> last = new LinkedHashMap<>();
+            Map<Long, Integer> seen = new TreeMap<>();
+            List<String> expectedReports = new ArrayList<>();
+            int n = rnd.nextInt(round < 5 ? 20 : 5000);
+            for (int i = 0; i < n; i++) {
+                long job = round % 3 == 0 ? rnd.nextLong() : rnd.nextInt(Math.max(1, n / 2)) - 3;
+                long line = 1000 + i;
+                cols.add(job, 10 * i, i, i + 5, rnd.nextInt(4), "t" + (i % 7), line);
+                if (seen.merge(job, 1, Integer::sum) > 1) {
+                    expectedReports.add(job + "@" + line);
+                }
+                last.put(job, new long[] {10 * i, i, i + 5});
+            }
+            List<String> reports = new ArrayList<>();
+            cols.sort((job, line) -> reports.add(job + "@" + line));
+            assertEquals(expectedReports.stream().sorted().toList(), reports.stream().sorted().toList());
+            assertEquals(last.size(), cols.size());
+            long prev = Long.MIN_VALUE;
+            for (int r = 0; r < cols.size(); r++) {
+                long job = cols.jobId(r);
+                if (r > 0) {
+                    assertEquals(true, job > prev, "JobIds ascending, each once");
+                }
+                prev = job;
+                long[] want = last.get(job);
+                assertEquals(want[0], cols.sliceId(r));
+                assertEquals(want[1], cols.start(r));
+                assertEquals(want[2], cols.end(r));
+                assertEquals(r, cols.row(job));
+            }
+            assertEquals(-1, cols.row(Long.MIN_VALUE + 1));
+        }
+    }
+
+    @Test
+    void onlyStarpusOwnSpellingOfACommunicationIdIsOne() {
+        assertEquals(0, TransferLinks.comId("com_0"));
+        assertEquals(12345, TransferLinks.comId("com_12345"));
+        assertEquals(Long.MAX_VALUE, TransferLinks.comId("com_" + Long.MAX_VALUE));
+        for (String other : new String[] {"com_", "com_007", "com_-5", "com_1x", "com_99999999999999999999",
+                "cam_1", "com_ 1", "1"}) {
+            assertEquals(-1, TransferLinks.comId(other), other);
+        }
+    }
+}
