@@ -29,13 +29,15 @@ import org.hetscope.formats.starpu.StarpuImport.MemEvent;
  * merges the runs with what is still in memory, so a trace of any size needs at most one budget of heap for them.
  * Each iteration reads the runs again (the import goes over the events twice: block ids, then the replay).
  *
- * <p>A record: time, line (longs), node (int), then type, handle, info, size and tid as ints indexing the strings
- * kept here (-1 for null): handles and sizes repeat across millions of events.
+ * <p>A record: time, line (longs), node (int), then type, handle and tid as ints indexing the strings kept here
+ * (-1 for null), since handles and threads repeat across millions of events; then info and size as longs: the
+ * number itself when the text is a plain decimal (communication ids, one per copy, would otherwise fill the
+ * table), else {@code -2 - index}, -1 for null.
  */
 final class MemEventLog implements Iterable<MemEvent>, Closeable {
     private static final Comparator<MemEvent> ORDER = Comparator.comparingLong(MemEvent::time)
             .thenComparingLong(MemEvent::line);
-    private static final int RECORD = 8 + 8 + 4 + 5 * 4;
+    private static final int RECORD = 8 + 8 + 4 + 3 * 4 + 2 * 8;
 
     private final String name;
     private final long budget;
@@ -84,9 +86,9 @@ final class MemEventLog implements Iterable<MemEvent>, Closeable {
                 out.writeInt(e.node());
                 out.writeInt(strings.id(e.type()));
                 out.writeInt(strings.id(e.handle()));
-                out.writeInt(strings.id(e.info()));
-                out.writeInt(strings.id(e.size()));
                 out.writeInt(strings.id(e.tid()));
+                out.writeLong(numberOrId(e.info()));
+                out.writeLong(numberOrId(e.size()));
             }
             written += (long) RECORD * memory.size();
             memory.clear();
@@ -96,6 +98,23 @@ final class MemEventLog implements Iterable<MemEvent>, Closeable {
         }
     }
 
+
+    /** A plain decimal's value (no sign, no leading zero, at most 18 digits), else -2 - its string index; null -1. */
+    private long numberOrId(String s) {
+        if (s == null) {
+            return -1;
+        }
+        int n = s.length();
+        boolean plain = n > 0 && n <= 18 && (n == 1 || s.charAt(0) != '0');
+        for (int i = 0; plain && i < n; i++) {
+            plain = s.charAt(i) >= '0' && s.charAt(i) <= '9';
+        }
+        return plain ? Long.parseLong(s) : -2 - strings.id(s);
+    }
+
+    private String numberOrString(long v) {
+        return v >= 0 ? Long.toString(v) : v == -1 ? null : strings.get((int) (-2 - v));
+    }
 
     /** The events in (time, line) order. */
     @Override
@@ -170,8 +189,11 @@ final class MemEventLog implements Iterable<MemEvent>, Closeable {
             long time = buf.getLong();
             long line = buf.getLong();
             int node = buf.getInt();
-            return new MemEvent(time, line, strings.get(buf.getInt()), node, strings.get(buf.getInt()),
-                    strings.get(buf.getInt()), strings.get(buf.getInt()), strings.get(buf.getInt()));
+            String type = strings.get(buf.getInt());
+            String handle = strings.get(buf.getInt());
+            String tid = strings.get(buf.getInt());
+            String info = numberOrString(buf.getLong());
+            return new MemEvent(time, line, type, node, handle, info, numberOrString(buf.getLong()), tid);
         }
     }
 

@@ -18,7 +18,7 @@ final class Residencies {
 
     void add(long blockId, long nodeId, long start, long duration, String state) {
         if (n == block.length) {
-            int cap = n * 2;
+            int cap = n + (n >> 1); // 1.5x: these columns are the largest the import keeps
             block = Arrays.copyOf(block, cap);
             node = Arrays.copyOf(node, cap);
             ts = Arrays.copyOf(ts, cap);

@@ -25,7 +25,7 @@ final class TaskExecutions {
 
     void add(long job, long slice, long from, long to, int workerId, String taskName, long lineNo) {
         if (rows == jobId.length) {
-            int cap = rows * 2;
+            int cap = rows + (rows >> 1); // 1.5x: these columns are the largest the import keeps
             jobId = Arrays.copyOf(jobId, cap);
             sliceId = Arrays.copyOf(sliceId, cap);
             start = Arrays.copyOf(start, cap);

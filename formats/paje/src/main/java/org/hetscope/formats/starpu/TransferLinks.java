@@ -42,7 +42,7 @@ final class TransferLinks {
     /** Keeps a link whose key is {@code com_N}; false when that key had a link already (this one replaces it). */
     boolean put(long comId, PajeLink l, String cls) {
         if (rows == com.length) {
-            int cap = rows * 2;
+            int cap = rows + (rows >> 1); // 1.5x: these columns are the largest the import keeps
             com = Arrays.copyOf(com, cap);
             start = Arrays.copyOf(start, cap);
             end = Arrays.copyOf(end, cap);

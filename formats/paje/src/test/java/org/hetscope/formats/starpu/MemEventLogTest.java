@@ -39,7 +39,7 @@ class MemEventLogTest {
         for (int line = 1; line <= 5000; line++) {
             String handle = random.nextInt(5) == 0 ? null : "0x" + random.nextInt(40);
             events.add(new MemEvent(random.nextInt(300), line, random.nextBoolean() ? "SO" : "rc",
-                    random.nextInt(3), handle, random.nextBoolean() ? null : "i" + random.nextInt(3), "8",
+                    random.nextInt(3), handle, random.nextBoolean() ? null : text(random), text(random),
                     random.nextInt(4) == 0 ? "tid é" : null));
         }
         Collections.shuffle(events, random); // lines out of order too: the order must come from (time, line)
@@ -58,6 +58,20 @@ class MemEventLogTest {
             }
         }
         assertTrue(before.containsAll(spillFiles()), "spill files are deleted on close");
+    }
+
+    /** Plain decimals (which spill as numbers) and texts that only look like them (which must not). */
+    private static String text(Random random) {
+        return switch (random.nextInt(8)) {
+            case 0 -> null;
+            case 1 -> "i" + random.nextInt(3);
+            case 2 -> Long.toString(random.nextLong(1L << 40));
+            case 3 -> "0";
+            case 4 -> "0" + random.nextInt(100);
+            case 5 -> "-" + random.nextInt(100);
+            case 6 -> "999999999999999999" + random.nextInt(10); // 19 digits
+            default -> random.nextInt(3) + "é";
+        };
     }
 
     private static String everything(CollectingSink s) {
