@@ -29,7 +29,7 @@ final class ResidencyReplay {
         long node;
     }
 
-    /** The intervals, sorted by (block, node, start). */
+    /** The intervals, read back sorted by (block, node, start); the caller closes them. */
     Residencies replay(Iterable<StarpuImport.MemEvent> sortedMsi, Map<String, Long> blocks,
                        Map<Integer, Long> nodeIds) {
         Residencies out = new Residencies();
@@ -82,7 +82,6 @@ final class ResidencyReplay {
                 out.add(o.block, o.node, o.since, end - o.since, o.state);
             }
         }
-        out.sort();
         return out;
     }
 

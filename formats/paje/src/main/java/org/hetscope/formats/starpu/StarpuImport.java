@@ -108,7 +108,7 @@ public final class StarpuImport implements PajeListener {
     public static StarpuProblems read(Path traceFile, Path folder, TraceSink sink, Progress progress)
             throws IOException {
         StarpuImport imp = new StarpuImport(traceFile, sink);
-        try (MemEventLog a = imp.msi; MemEventLog b = imp.managerEvents) {
+        try (MemEventLog a = imp.msi; MemEventLog b = imp.managerEvents; TaskExecutions c = imp.taskStates) {
             PajeReader reader = new PajeReader(imp, null);
             reader.read(traceFile, progress);
             imp.basics.info(reader);
@@ -317,17 +317,18 @@ public final class StarpuImport implements PajeListener {
 
         sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
         Map<String, Long> blocks = blocks(handles, tasks);
-        Residencies residencies = new ResidencyReplay(this, traceEnd, unregisters).replay(msi, blocks, nodeIds);
-        for (int i = 0; i < residencies.size(); i++) {
-            sink.residency(residencies.record(i));
+        try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks, nodeIds)) {
+            checks = c;
+            managerActions(blocks);
+            // JobId to task id, for the dependencies: none to link without tasks.rec and dag.dot
+            LongLongMap taskIds = tasks(tasks, blocks, tasks != null || dag != null);
+            dependencies(tasks, dag, taskIds);
+            // the residencies go to the sink as the checks walk them, once the transfers they check are known
+            try (Residencies residencies = new ResidencyReplay(this, traceEnd, unregisters)
+                    .replay(msi, blocks, nodeIds)) {
+                checks.check(residencies);
+            }
         }
-        checks = new ResidencyChecks(sink, ANOMALY_TABLE, blocks, nodeIds);
-        managerActions(blocks);
-        taskStates.sort((job, line) -> problem("task state with a JobId already seen", line, "JobId " + job));
-        // JobId to task id, for the dependencies: none to link without tasks.rec and dag.dot
-        LongLongMap taskIds = tasks(tasks, blocks, tasks != null || dag != null);
-        dependencies(tasks, dag, taskIds);
-        checks.check(residencies);
         problems.flush(sink);
     }
 
@@ -529,7 +530,7 @@ public final class StarpuImport implements PajeListener {
             sink.row(TRANSFER_TABLE, id, com, l < 0 ? null : transferLinks.linkClass(l),
                     l < 0 ? null : transferLinks.start(l), l < 0 ? null : transferLinks.end(l) - transferLinks.start(l));
             if (block != null) {
-                checks.transfer(block, node, s.time(), e.time(), id, nodeIds.getOrDefault(node, -1L));
+                checks.transfer(block, s.time(), e.time(), id, nodeIds.getOrDefault(node, -1L));
             }
         }
     }
@@ -563,23 +564,23 @@ public final class StarpuImport implements PajeListener {
 
     private LongLongMap tasks(List<TaskRecord> records, Map<String, Long> blocks, boolean ids) {
         LongLongMap taskIds = new LongLongMap(records == null ? 1024 : records.size());
+        TaskExecutions.Duplicates again = (job, line) -> problem("task state with a JobId already seen", line,
+                "JobId " + job);
         if (records == null) {
             // Without tasks.rec, the task executions come from the worker states that carry a JobId.
-            for (int s = 0; s < taskStates.size(); s++) {
-                long job = taskStates.jobId(s);
+            taskStates.walk(again, (job, slice, from, to, w, name) -> {
                 long id = sink.newId(Entity.TASK);
                 if (ids && job != Long.MIN_VALUE) {
                     taskIds.put(job, id, NO_TASK);
                 }
-                Integer w = taskStates.worker(s);
-                sink.task(new Task(id, taskStates.sliceId(s), job, taskStates.name(s), workerTracks.get(w),
-                        workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null,
-                        taskStates.start(s), taskStates.end(s), null));
-            }
+                sink.task(new Task(id, slice, job, name, workerTracks.get(w),
+                        workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null, from, to, null));
+            });
             sink.info("starpu.tasks.source", "paje worker states");
             return taskIds;
         }
         sink.info("starpu.tasks.source", "tasks.rec");
+        taskStates.sort(again);
         long notRun = 0;
         long mismatched = 0;
         for (TaskRecord r : records) {

@@ -15,43 +15,48 @@ import org.junit.jupiter.api.Test;
 /** The column stores of the StarPU import against plain collections doing the same. */
 class StarpuColumnsTest {
     @Test
-    void residenciesSortLikeAStableSortOfRecordsAndFindEachRun() {
+    void residenciesComeBackLikeAStableSortOfRecordsWhetherSpilledOrNot() throws Exception {
         Random rnd = new Random(3);
-        for (int round = 0; round < 30; round++) {
-            Residencies cols = new Residencies();
-            List<Residency> ref = new ArrayList<>();
-            int n = rnd.nextInt(round < 5 ? 30 : 3000);
-            for (int i = 0; i < n; i++) {
-                // few distinct keys, so that ties on (block, node, start) keep their order
-                Residency r = new Residency(rnd.nextInt(7), 1 + rnd.nextInt(3), rnd.nextInt(20), rnd.nextInt(5),
-                        rnd.nextBoolean() ? "owner" : "shared");
-                cols.add(r.blockId(), r.nodeId(), r.ts(), r.dur(), r.state());
-                ref.add(r);
+        for (String every : new String[] {null, "1", "7", "500"}) {
+            if (every != null) {
+                System.setProperty("hetscope.starpu.spillEvery", every);
             }
-            ref.sort(Comparator.comparingLong(Residency::blockId).thenComparingLong(Residency::nodeId)
-                    .thenComparingLong(Residency::ts));
-            cols.sort();
-            assertEquals(ref.size(), cols.size());
-            for (int i = 0; i < n; i++) {
-                assertEquals(ref.get(i), cols.record(i), "position " + i);
-            }
-            for (long b = -1; b < 9; b++) {
-                for (long node = 0; node < 5; node++) {
-                    int expected = 0;
-                    while (expected < n && (ref.get(expected).blockId() < b
-                            || ref.get(expected).blockId() == b && ref.get(expected).nodeId() < node)) {
-                        expected++;
+            try {
+                for (int round = 0; round < 10; round++) {
+                    List<Residency> ref = new ArrayList<>();
+                    try (Residencies cols = new Residencies()) {
+                        int n = rnd.nextInt(round < 3 ? 30 : 3000);
+                        for (int i = 0; i < n; i++) {
+                            // few distinct keys, so that ties on (block, node, start) keep their order
+                            Residency r = new Residency(rnd.nextInt(7), 1 + rnd.nextInt(3), rnd.nextInt(20),
+                                    rnd.nextInt(5), rnd.nextBoolean() ? "owner" : "shared");
+                            cols.add(r.blockId(), r.nodeId(), r.ts(), r.dur(), r.state());
+                            ref.add(r);
+                        }
+                        ref.sort(Comparator.comparingLong(Residency::blockId).thenComparingLong(Residency::nodeId)
+                                .thenComparingLong(Residency::ts));
+                        assertEquals(ref.size(), cols.size());
+                        SortedLongRecords.Cursor c = cols.cursor();
+                        for (int i = 0; i < n; i++) {
+                            assertEquals(true, c.next());
+                            assertEquals(ref.get(i), Residencies.record(c), "position " + i + ", spill " + every);
+                        }
+                        assertEquals(false, c.next());
                     }
-                    assertEquals(expected, cols.lowerBound(b, node), "block " + b + " node " + node);
                 }
+            } finally {
+                System.clearProperty("hetscope.starpu.spillEvery");
             }
         }
     }
 
     @Test
-    void taskExecutionsKeepTheLastOfEachJobIdAndReportTheOthers() {
+    void taskExecutionsKeepTheLastOfEachJobIdAndReportTheOthers() throws Exception {
         Random rnd = new Random(11);
         for (int round = 0; round < 30; round++) {
+            if (round % 2 == 1) {
+                System.setProperty("hetscope.starpu.spillEvery", Integer.toString(1 + rnd.nextInt(50)));
+            }
             TaskExecutions cols = new TaskExecutions();
             Map<Long, long[]> last = new LinkedHashMap<>();
             Map<Long, Integer> seen = new TreeMap<>();
@@ -84,6 +89,8 @@ class StarpuColumnsTest {
                 assertEquals(r, cols.row(job));
             }
             assertEquals(-1, cols.row(Long.MIN_VALUE + 1));
+            cols.close();
+            System.clearProperty("hetscope.starpu.spillEvery");
         }
     }
 
