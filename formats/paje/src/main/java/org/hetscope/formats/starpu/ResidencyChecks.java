@@ -196,7 +196,8 @@ final class ResidencyChecks implements java.io.Closeable {
         } else if (ts[hit] < start) {
             alreadyValid++;
             sink.row(table, "transfer_to_valid_replica", block, start, end - start, "transfer " + id
-                    + " of handle " + handleOf.get(block) + ": destination replica already valid before the copy started");
+                    + " of handle " + handleOf.get(block)
+                    + ": destination replica already valid before the copy started");
         }
     }
 }

@@ -77,9 +77,19 @@ public final class StarpuImport implements PajeListener {
     /** The handles those events name, in file order, each once: blocks for them need no pass over the events. */
     private final Set<String> msiHandles = new LinkedHashSet<>();
     private final Set<String> managerHandles = new LinkedHashSet<>();
-    private final Map<String, List<Long>> registers = new HashMap<>();
+    /** Registered handles, in file order, each once (blocks for them are made in this order). */
+    private final Set<String> registers = new LinkedHashSet<>();
     private final Map<String, List<Long>> unregisters = new HashMap<>();
-    private final TransferLinks transferLinks = new TransferLinks();
+    /**
+     * StarPU's fetch, prefetch and idle-fetch links ({@code com_N} keys), one per transfer, and the transfers built
+     * from the driver copies, both by communication id: joined once the copies are built, so that neither has to
+     * be looked up while it is built. Links: com, start, end, start line, end line, class; transfers: com, id.
+     */
+    private final SortedLongRecords fetchLinks = new SortedLongRecords("fetch links", 6, 1,
+            SortedLongRecords.budget(6));
+    private final SortedLongRecords copyTransfers = new SortedLongRecords("copy transfers", 2, 1,
+            SortedLongRecords.budget(2));
+    private static final String[] LINK_CLASSES = {"fetch", "prefetch", "idle_fetch"};
     private final List<PajeState> writeBackAsync = new ArrayList<>();
     /** JobId to its execution, from the WS states with a JobId field: a trace holds as many as it has tasks. */
     private final TaskExecutions taskStates = new TaskExecutions();
@@ -108,7 +118,8 @@ public final class StarpuImport implements PajeListener {
     public static StarpuProblems read(Path traceFile, Path folder, TraceSink sink, Progress progress)
             throws IOException {
         StarpuImport imp = new StarpuImport(traceFile, sink);
-        try (MemEventLog a = imp.msi; MemEventLog b = imp.managerEvents; TaskExecutions c = imp.taskStates) {
+        try (MemEventLog a = imp.msi; MemEventLog b = imp.managerEvents; TaskExecutions c = imp.taskStates;
+             SortedLongRecords d = imp.fetchLinks; SortedLongRecords e = imp.copyTransfers) {
             PajeReader reader = new PajeReader(imp, null);
             reader.read(traceFile, progress);
             imp.basics.info(reader);
@@ -239,7 +250,7 @@ public final class StarpuImport implements PajeListener {
             }
         }
         if (type.equals("register")) {
-            registers.computeIfAbsent(e.value().alias(), k -> new ArrayList<>()).add(e.time());
+            registers.add(e.value().alias());
         } else if (type.equals("unregister")) {
             unregisters.computeIfAbsent(e.value().alias(), k -> new ArrayList<>()).add(e.time());
         }
@@ -254,12 +265,11 @@ public final class StarpuImport implements PajeListener {
     @Override
     public void link(PajeLink l) {
         String t = l.type().alias();
-        if (t.equals("F") || t.equals("PF") || t.equals("IF")) {
-            long com = TransferLinks.comId(l.key());
+        int cls = t.equals("F") ? 0 : t.equals("PF") ? 1 : t.equals("IF") ? 2 : -1;
+        if (cls >= 0) {
+            long com = comId(l.key());
             if (com >= 0) {
-                if (!transferLinks.put(com, l, linkClass(t))) {
-                    problem("transfer link key used twice", l.endLine(), l.key());
-                }
+                fetchLinks.add(com, l.start(), l.end(), l.startLine(), l.endLine(), cls);
             } else if (l.key().startsWith("com_")) {
                 // no copy's communication id is written this way: it can never be matched
                 problem("transfer link without DriverCopy events", l.startLine(), l.key());
@@ -345,7 +355,7 @@ public final class StarpuImport implements PajeListener {
         }
         // Handles the side files do not describe still get a block, so no residency or transfer is lost.
         // In this order: registered handles, then as the MSI and manager events and the tasks name them.
-        registers.keySet().forEach(h -> undescribedBlock(h, blocks));
+        registers.forEach(h -> undescribedBlock(h, blocks));
         msiHandles.forEach(h -> undescribedBlock(h, blocks));
         managerHandles.forEach(h -> undescribedBlock(h, blocks));
         if (tasks != null) {
@@ -460,7 +470,66 @@ public final class StarpuImport implements PajeListener {
                     s.end() - s.start(), null, null, null, null, null, null, s.line());
         }
         counts.forEach((k, v) -> sink.info("starpu.events." + k, Long.toString(v)));
-        transferLinks.forEachUnused((key, line) -> problem("transfer link without DriverCopy events", line, key));
+        joinFetchLinks();
+    }
+
+    /** The communication id of a {@code com_N} key written as StarPU writes it, or -1 for any other key. */
+    static long comId(String key) {
+        // one spelling per id: "com_007" is not copy 7's
+        if (!key.startsWith("com_") || key.length() < 5 || key.length() > 23
+                || key.length() > 5 && key.charAt(4) == '0') {
+            return -1;
+        }
+        for (int i = 4; i < key.length(); i++) {
+            if (key.charAt(i) < '0' || key.charAt(i) > '9') {
+                return -1;
+            }
+        }
+        try {
+            return Long.parseLong(key, 4, key.length(), 10);
+        } catch (NumberFormatException e) {
+            return -1; // past Long.MAX_VALUE
+        }
+    }
+
+    /**
+     * Gives each copy's transfer its fetch link (the one with its communication id; of a key used twice, the later
+     * link) in {@code starpu_transfer}, and reports the links no copy used.
+     */
+    private void joinFetchLinks() {
+        SortedLongRecords.Cursor l = fetchLinks.cursor();
+        SortedLongRecords.Cursor t = copyTransfers.cursor();
+        boolean moreL = l.next();
+        boolean moreT = t.next();
+        while (moreL || moreT) {
+            long com = !moreT || moreL && l.get(0) < t.get(0) ? l.get(0) : t.get(0);
+            boolean link = false;
+            long start = 0;
+            long end = 0;
+            long startLine = 0;
+            int cls = 0;
+            while (moreL && l.get(0) == com) {
+                if (link) {
+                    problem("transfer link key used twice", l.get(4), "com_" + com);
+                }
+                link = true;
+                start = l.get(1);
+                end = l.get(2);
+                startLine = l.get(3);
+                cls = (int) l.get(5);
+                moreL = l.next();
+            }
+            boolean used = false;
+            while (moreT && t.get(0) == com) {
+                sink.row(TRANSFER_TABLE, t.get(1), com, link ? LINK_CLASSES[cls] : null, link ? start : null,
+                        link ? end - start : null);
+                used = true;
+                moreT = t.next();
+            }
+            if (link && !used) {
+                problem("transfer link without DriverCopy events", startLine, "com_" + com);
+            }
+        }
     }
 
 
@@ -526,22 +595,12 @@ public final class StarpuImport implements PajeListener {
                     : dstRam ? TransferKind.DTOH : TransferKind.DTOD;
             sink.transfer(new Transfer(id, sliceId, s.time(), dur, bytes == null ? 0 : bytes, kind,
                     deviceOfNode(src), deviceOfNode(node), nodeIds.get(src), nodeIds.get(node), block, com));
-            int l = transferLinks.use(com);
-            sink.row(TRANSFER_TABLE, id, com, l < 0 ? null : transferLinks.linkClass(l),
-                    l < 0 ? null : transferLinks.start(l), l < 0 ? null : transferLinks.end(l) - transferLinks.start(l));
+            copyTransfers.add(com, id); // its starpu_transfer row comes with the links, in joinFetchLinks
+
             if (block != null) {
                 checks.transfer(block, s.time(), e.time(), id, nodeIds.getOrDefault(node, -1L));
             }
         }
-    }
-
-    private static String linkClass(String alias) {
-        return switch (alias) {
-            case "F" -> "fetch";
-            case "PF" -> "prefetch";
-            case "IF" -> "idle_fetch";
-            default -> alias;
-        };
     }
 
     private String nodeKindGuess(int node) {

@@ -96,12 +96,12 @@ class StarpuColumnsTest {
 
     @Test
     void onlyStarpusOwnSpellingOfACommunicationIdIsOne() {
-        assertEquals(0, TransferLinks.comId("com_0"));
-        assertEquals(12345, TransferLinks.comId("com_12345"));
-        assertEquals(Long.MAX_VALUE, TransferLinks.comId("com_" + Long.MAX_VALUE));
+        assertEquals(0, StarpuImport.comId("com_0"));
+        assertEquals(12345, StarpuImport.comId("com_12345"));
+        assertEquals(Long.MAX_VALUE, StarpuImport.comId("com_" + Long.MAX_VALUE));
         for (String other : new String[] {"com_", "com_007", "com_-5", "com_1x", "com_99999999999999999999",
                 "cam_1", "com_ 1", "1"}) {
-            assertEquals(-1, TransferLinks.comId(other), other);
+            assertEquals(-1, StarpuImport.comId(other), other);
         }
     }
 }
