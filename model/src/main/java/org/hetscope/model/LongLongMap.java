@@ -25,28 +25,28 @@ public final class LongLongMap {
 
     /** Stores {@code value} for {@code key}; returns false (and keeps the old value) when the key was present. */
     public boolean putIfAbsent(long key, long value) {
-        if (key == EMPTY) {
-            throw new IllegalArgumentException("reserved key");
+        int i = slotFor(key);
+        if (keys[i] == key) {
+            return false;
         }
-        if ((size + 1) * 2L > keys.length) {
-            grow();
-        }
-        int mask = keys.length - 1;
-        int i = slot(key, mask);
-        while (keys[i] != EMPTY) {
-            if (keys[i] == key) {
-                return false;
-            }
-            i = (i + 1) & mask;
-        }
-        keys[i] = key;
-        values[i] = value;
-        size++;
+        insert(i, key, value);
         return true;
     }
 
     /** Stores {@code value} for {@code key}, replacing any; returns the value it replaced, or {@code missing}. */
     public long put(long key, long value, long missing) {
+        int i = slotFor(key);
+        if (keys[i] == key) {
+            long old = values[i];
+            values[i] = value;
+            return old;
+        }
+        insert(i, key, value);
+        return missing;
+    }
+
+    /** The slot holding {@code key}, or the empty slot where it goes (the table grown first if it must). */
+    private int slotFor(long key) {
         if (key == EMPTY) {
             throw new IllegalArgumentException("reserved key");
         }
@@ -55,18 +55,16 @@ public final class LongLongMap {
         }
         int mask = keys.length - 1;
         int i = slot(key, mask);
-        while (keys[i] != EMPTY) {
-            if (keys[i] == key) {
-                long old = values[i];
-                values[i] = value;
-                return old;
-            }
+        while (keys[i] != EMPTY && keys[i] != key) {
             i = (i + 1) & mask;
         }
+        return i;
+    }
+
+    private void insert(int i, long key, long value) {
         keys[i] = key;
         values[i] = value;
         size++;
-        return missing;
     }
 
     /** The value for {@code key}, or {@code missing}. */
