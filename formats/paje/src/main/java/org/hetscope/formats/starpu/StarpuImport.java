@@ -118,8 +118,8 @@ public final class StarpuImport implements PajeListener {
     public static StarpuProblems read(Path traceFile, Path folder, TraceSink sink, Progress progress)
             throws IOException {
         StarpuImport imp = new StarpuImport(traceFile, sink);
-        try (MemEventLog a = imp.msi; MemEventLog b = imp.managerEvents; TaskExecutions c = imp.taskStates;
-             SortedLongRecords d = imp.fetchLinks; SortedLongRecords e = imp.copyTransfers) {
+        // what the import spilled goes with its files, whatever happens
+        try (imp.msi; imp.managerEvents; imp.taskStates; imp.fetchLinks; imp.copyTransfers) {
             PajeReader reader = new PajeReader(imp, null);
             reader.read(traceFile, progress);
             imp.basics.info(reader);
