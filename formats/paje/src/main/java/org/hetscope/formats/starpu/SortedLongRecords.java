@@ -31,6 +31,8 @@ final class SortedLongRecords implements Closeable {
     private final int budget;
     private long[] memory;
     private int n;
+    /** Whether the records in memory came in key order (events of a time-ordered file do): no sort then. */
+    private boolean inOrder = true;
     private final List<long[]> runs = new ArrayList<>();
     private Path file;
     private FileChannel channel;
@@ -67,6 +69,9 @@ final class SortedLongRecords implements Closeable {
             memory = Arrays.copyOf(memory, cap);
         }
         System.arraycopy(record, 0, memory, n * width, width);
+        if (inOrder && n > 0 && compare(memory, (n - 1) * width, memory, n * width) > 0) {
+            inOrder = false;
+        }
         n++;
     }
 
@@ -95,7 +100,9 @@ final class SortedLongRecords implements Closeable {
         for (int i = 0; i < n; i++) {
             idx[i] = i;
         }
-        mergeSort(idx, new int[n], 0, n);
+        if (!inOrder) {
+            mergeSort(idx, new int[n], 0, n);
+        }
         return idx;
     }
 
@@ -146,6 +153,7 @@ final class SortedLongRecords implements Closeable {
             }
             written += 8L * width * n;
             n = 0;
+            inOrder = true;
         } catch (IOException e) {
             throw new UncheckedIOException(file == null ? e.getMessage()
                     : "cannot write the StarPU " + what + " spill file " + file + ": " + e, e);
