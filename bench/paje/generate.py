@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Generates a large StarPU-shaped Paje trace by replicating a real StarPU trace shifted in time.
 
-usage: generate.py FIXTURE_PAJE_TRACE OUT_TRACE MIN_MEGABYTES
+usage: generate.py FIXTURE_PAJE_TRACE OUT_TRACE MIN_MEGABYTES [--tasks-rec]
 
 The body is first sorted by (time, line) so that PajeNG's pj_dump, which refuses time going backwards, reads the
 output (StarPU's own output is not sorted). Each copy is shifted by the span of the fixture plus 1 ms. Containers
 are created by the first copy and destroyed by the last one. Identifiers that must stay unique across copies are
 offset per copy: link keys (com_N, steal_N), the communication id of DriverCopy events (Info) and task JobIds.
 Times are kept exact: they are handled as integer picoseconds (StarPU writes ms with 9 decimals).
+With --tasks-rec, the fixture's tasks.rec is replicated the same way beside the output (JobIds and DependsOn
+offset per copy, times shifted by the same span), so that the import also reads a tasks.rec of the same size.
 """
+import os
 import sys
 from decimal import Decimal
 
@@ -81,6 +84,28 @@ def main():
         for t, _, f in destroy:
             o.write("\t".join([f[0], fmt(max(t + (copy - 1) * span, end))] + f[2:]) + "\n")
     print("%s: %d copies, %.1f MB" % (out, copy, written / 1e6))
+    if "--tasks-rec" in sys.argv[4:]:
+        write_tasks_rec(os.path.join(os.path.dirname(src), "tasks.rec"),
+                        os.path.join(os.path.dirname(os.path.abspath(out)), "tasks.rec"), copy, span)
+
+
+def write_tasks_rec(src, out, copies, span):
+    records = open(src).read().strip("\n").split("\n\n")
+    with open(out, "w") as o:
+        for copy in range(copies):
+            for rec in records:
+                lines = []
+                for line in rec.split("\n"):
+                    name, _, value = line.partition(": ")
+                    if name == "JobId":
+                        value = str(int(value) + copy * OFFSET)
+                    elif name == "DependsOn" and value.strip():
+                        value = " ".join(str(int(v) + copy * OFFSET) for v in value.split())
+                    elif name in ("SubmitTime", "StartTime", "EndTime") and value.strip():
+                        value = fmt(ps(value) + copy * span)
+                    lines.append(name + ": " + value if _ else line)
+                o.write("\n".join(lines) + "\n\n")
+    print("%s: %d copies of %d tasks" % (out, copies, len(records)))
 
 
 if __name__ == "__main__":

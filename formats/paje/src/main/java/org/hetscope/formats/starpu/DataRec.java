@@ -15,11 +15,11 @@ public final class DataRec {
 
     public static List<Handle> read(Path file, StarpuProblems problems) throws IOException {
         List<Handle> out = new ArrayList<>();
-        for (RecFile.Record r : RecFile.read(file, problems)) {
+        RecFile.read(file, problems, r -> {
             String h = r.get("Handle");
             if (h == null) {
                 problems.add("data.rec record without Handle", file, r.line(), null);
-                continue;
+                return;
             }
             try {
                 String home = r.get("HomeNode");
@@ -30,7 +30,7 @@ public final class DataRec {
             } catch (NumberFormatException e) {
                 problems.add("data.rec record with a bad number", file, r.line(), e.getMessage());
             }
-        }
+        });
         return out;
     }
 }

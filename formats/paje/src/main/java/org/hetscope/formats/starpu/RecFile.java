@@ -3,10 +3,9 @@ package org.hetscope.formats.starpu;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A GNU recutils file as StarPU writes them (tasks.rec, data.rec): records of {@code Field: value} lines
@@ -22,8 +21,8 @@ final class RecFile {
 
     private RecFile() {}
 
-    static List<Record> read(Path file, StarpuProblems problems) throws IOException {
-        List<Record> out = new ArrayList<>();
+    /** Hands each record to {@code out} as it is read: a tasks.rec holds one per task, too many to keep as maps. */
+    static void read(Path file, StarpuProblems problems, Consumer<Record> out) throws IOException {
         try (BufferedReader r = StarpuProblems.open(file)) {
             String line;
             long no = 0;
@@ -34,7 +33,7 @@ final class RecFile {
                 problems.checkText(file, no, line);
                 if (line.isBlank()) {
                     if (cur != null) {
-                        out.add(new Record(cur, start));
+                        out.accept(new Record(cur, start));
                         cur = null;
                     }
                     continue;
@@ -54,9 +53,8 @@ final class RecFile {
                 cur.put(line.substring(0, colon).trim(), line.substring(colon + 1).trim());
             }
             if (cur != null) {
-                out.add(new Record(cur, start));
+                out.accept(new Record(cur, start));
             }
         }
-        return out;
     }
 }

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.hetscope.model.Nanos;
 
 /** Reads StarPU's tasks.rec into {@link TaskRecord}s; times are milliseconds turned exactly into nanoseconds. */
@@ -13,31 +15,38 @@ public final class TasksRec {
 
     public static List<TaskRecord> read(Path file, StarpuProblems problems) throws IOException {
         List<TaskRecord> out = new ArrayList<>();
-        for (RecFile.Record r : RecFile.read(file, problems)) {
+        // names, models, footprints, parameters, handles and modes repeat from task to task: one String each
+        Map<String, String> shared = new HashMap<>();
+        java.util.function.UnaryOperator<String> one = v -> v == null || shared.size() >= SHARED_MAX ? v
+                : shared.computeIfAbsent(v, k -> k);
+        RecFile.read(file, problems, r -> {
             try {
                 String job = r.get("JobId");
                 if (job == null) {
                     problems.add("tasks.rec record without JobId", file, r.line(), null);
-                    continue;
+                    return;
                 }
-                List<String> handles = words(r.get("Handles"));
-                List<String> modes = words(r.get("Modes"));
+                List<String> handles = words(r.get("Handles")).stream().map(one).toList();
+                List<String> modes = words(r.get("Modes")).stream().map(one).toList();
                 List<Long> sizes = words(r.get("Sizes")).stream().map(Long::parseLong).toList();
                 if (modes.size() != handles.size()) {
                     problems.add("tasks.rec Handles and Modes differ in length", file, r.line(), "JobId " + job);
                 }
-                out.add(new TaskRecord(r.get("Name"), r.get("Model"), Long.parseLong(job),
+                out.add(new TaskRecord(one.apply(r.get("Name")), one.apply(r.get("Model")), Long.parseLong(job),
                         longOrNull(r.get("SubmitOrder")), intOrNull(r.get("Priority")),
                         words(r.get("DependsOn")).stream().map(Long::parseLong).toList(),
                         words(r.get("DepLabels")), intOrNull(r.get("WorkerId")), intOrNull(r.get("MemoryNode")),
                         ms(r.get("SubmitTime")), ms(r.get("StartTime")), ms(r.get("EndTime")), handles, modes, sizes,
-                        r.get("Footprint"), r.get("Parameters"), r.line()));
+                        one.apply(r.get("Footprint")), one.apply(r.get("Parameters")), r.line()));
             } catch (IllegalArgumentException e) {
                 problems.add("tasks.rec record with a bad number", file, r.line(), e.getMessage());
             }
-        }
+        });
         return out;
     }
+
+    /** Distinct texts shared at most (a trace whose parameters differ from task to task stops sharing). */
+    private static final int SHARED_MAX = 1 << 16;
 
     static List<String> words(String s) {
         return s == null || s.isBlank() ? List.of() : Arrays.asList(s.trim().split("\\s+"));
