@@ -319,14 +319,19 @@ public final class StarpuImport implements PajeListener {
         Path tasksRec = folder == null ? null : folder.resolve("tasks.rec");
         Path dataRec = folder == null ? null : folder.resolve("data.rec");
         Path dagDot = folder == null ? null : folder.resolve("dag.dot");
-        List<TaskRecord> tasks = tasksRec != null && Files.isRegularFile(tasksRec)
-                ? TasksRec.read(tasksRec, problems) : null;
+        // tasks.rec is read three times, one task at a time (it has one record per task): here for its handles
+        // and its problems, then for the tasks, then for the dependencies
+        Path tasks = tasksRec != null && Files.isRegularFile(tasksRec) ? tasksRec : null;
+        Set<String> taskHandles = new LinkedHashSet<>();
+        if (tasks != null) {
+            TasksRec.read(tasks, problems, t -> taskHandles.addAll(t.handles()));
+        }
         List<DataRec.Handle> handles = dataRec != null && Files.isRegularFile(dataRec)
                 ? DataRec.read(dataRec, problems) : List.of();
         DagDot.Graph dag = dagDot != null && Files.isRegularFile(dagDot) ? DagDot.read(dagDot, problems) : null;
 
         sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
-        Map<String, Long> blocks = blocks(handles, tasks);
+        Map<String, Long> blocks = blocks(handles, taskHandles);
         try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks, nodeIds)) {
             checks = c;
             managerActions(blocks);
@@ -342,7 +347,7 @@ public final class StarpuImport implements PajeListener {
         problems.flush(sink);
     }
 
-    private Map<String, Long> blocks(List<DataRec.Handle> handles, List<TaskRecord> tasks) {
+    private Map<String, Long> blocks(List<DataRec.Handle> handles, Set<String> taskHandles) {
         Map<String, Long> blocks = new LinkedHashMap<>();
         for (DataRec.Handle h : handles) {
             if (blocks.containsKey(h.handle())) {
@@ -358,9 +363,7 @@ public final class StarpuImport implements PajeListener {
         registers.forEach(h -> undescribedBlock(h, blocks));
         msiHandles.forEach(h -> undescribedBlock(h, blocks));
         managerHandles.forEach(h -> undescribedBlock(h, blocks));
-        if (tasks != null) {
-            tasks.forEach(t -> t.handles().forEach(h -> undescribedBlock(h, blocks)));
-        }
+        taskHandles.forEach(h -> undescribedBlock(h, blocks));
         return blocks;
     }
 
@@ -621,8 +624,8 @@ public final class StarpuImport implements PajeListener {
         return null;
     }
 
-    private LongLongMap tasks(List<TaskRecord> records, Map<String, Long> blocks, boolean ids) {
-        LongLongMap taskIds = new LongLongMap(records == null ? 1024 : records.size());
+    private LongLongMap tasks(Path records, Map<String, Long> blocks, boolean ids) throws IOException {
+        LongLongMap taskIds = new LongLongMap(1024);
         TaskExecutions.Duplicates again = (job, line) -> problem("task state with a JobId already seen", line,
                 "JobId " + job);
         if (records == null) {
@@ -640,12 +643,12 @@ public final class StarpuImport implements PajeListener {
         }
         sink.info("starpu.tasks.source", "tasks.rec");
         taskStates.sort(again);
-        long notRun = 0;
-        long mismatched = 0;
-        for (TaskRecord r : records) {
+        long[] notRun = {0};
+        long[] mismatched = {0};
+        TasksRec.read(records, new StarpuProblems(), r -> {
             if (!r.executed()) {
-                notRun++;
-                continue;
+                notRun[0]++;
+                return;
             }
             long id = sink.newId(Entity.TASK);
             if (r.jobId() != Long.MIN_VALUE && taskIds.put(r.jobId(), id, NO_TASK) != NO_TASK) {
@@ -658,7 +661,7 @@ public final class StarpuImport implements PajeListener {
                         trace.resolveSibling("tasks.rec"), r.line(), "JobId " + r.jobId());
             } else if (taskStates.start(s) != r.startTs() || taskStates.end(s) != r.endTs()
                     || taskStates.worker(s) != r.workerId()) {
-                mismatched++;
+                mismatched[0]++;
                 sink.row(ANOMALY_TABLE, "task_state_mismatch", null, taskStates.start(s),
                         taskStates.end(s) - taskStates.start(s), "JobId " + r.jobId() + " tasks.rec "
                                 + r.startTs() + ".." + r.endTs() + " on w" + r.workerId() + ", paje state on w"
@@ -674,49 +677,68 @@ public final class StarpuImport implements PajeListener {
                     sink.taskAccess(new TaskAccess(id, b, i < r.modes().size() ? r.modes().get(i) : null));
                 }
             }
-        }
-        sink.info("starpu.tasks.not_executed", Long.toString(notRun));
-        sink.info("starpu.tasks.state_mismatch", Long.toString(mismatched));
+        });
+        sink.info("starpu.tasks.not_executed", Long.toString(notRun[0]));
+        sink.info("starpu.tasks.state_mismatch", Long.toString(mismatched[0]));
         return taskIds;
     }
 
-    private void dependencies(List<TaskRecord> records, DagDot.Graph dag, LongLongMap taskIds) {
+    private void dependencies(Path records, DagDot.Graph dag, LongLongMap taskIds) throws IOException {
         sink.defineTable(DEPENDS_TABLE, "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
-        java.util.Set<String> done = new java.util.HashSet<>();
+        DependencyEdges edges = new DependencyEdges(taskIds);
         if (records != null) {
-            for (TaskRecord r : records) {
+            boolean fromRecords = dag == null;
+            TasksRec.read(records, new StarpuProblems(), r -> {
                 for (int i = 0; i < r.dependsOn().size(); i++) {
                     sink.row(DEPENDS_TABLE, r.jobId(), r.dependsOn().get(i),
                             i < r.depLabels().size() ? r.depLabels().get(i) : null);
                 }
-            }
-        }
-        long missing = 0;
-        List<long[]> edges = new ArrayList<>();
-        if (dag != null) {
-            edges.addAll(dag.edges());
-            sink.info("starpu.dependencies.source", "dag.dot");
-        } else if (records != null) {
-            for (TaskRecord r : records) {
-                for (long d : r.dependsOn()) {
-                    edges.add(new long[] {d, r.jobId()});
+                if (fromRecords) {
+                    for (long d : r.dependsOn()) {
+                        edges.add(d, r.jobId());
+                    }
                 }
-            }
-            sink.info("starpu.dependencies.source", "tasks.rec DependsOn");
-        }
-        for (long[] e : edges) {
-            long from = e[0] == Long.MIN_VALUE ? NO_TASK : taskIds.get(e[0], NO_TASK);
-            long to = e[1] == Long.MIN_VALUE ? NO_TASK : taskIds.get(e[1], NO_TASK);
-            if (from == NO_TASK || to == NO_TASK) {
-                missing++;
-                continue;
-            }
-            if (done.add(from + ">" + to)) {
-                sink.taskDependency(new TaskDependency(from, to));
+            });
+            if (fromRecords) {
+                sink.info("starpu.dependencies.source", "tasks.rec DependsOn");
             }
         }
+        if (dag != null) {
+            sink.info("starpu.dependencies.source", "dag.dot");
+            for (long[] e : dag.edges()) {
+                edges.add(e[0], e[1]);
+            }
+        }
+        long missing = edges.missing;
         if (missing > 0) {
             sink.info("starpu.dependencies.to_unexecuted_tasks", Long.toString(missing));
+        }
+    }
+
+    /** Task dependencies from JobId pairs: each pair of tasks once, pairs naming a task that never ran counted. */
+    private final class DependencyEdges {
+        private final LongLongMap taskIds;
+        /** Pairs of task ids seen, packed in one long while both fit in 31 bits (they are numbered from 1). */
+        private final LongLongMap seen = new LongLongMap(1024);
+        private final Set<String> seenWide = new java.util.HashSet<>();
+        long missing;
+
+        DependencyEdges(LongLongMap taskIds) {
+            this.taskIds = taskIds;
+        }
+
+        void add(long fromJob, long toJob) {
+            long from = fromJob == Long.MIN_VALUE ? NO_TASK : taskIds.get(fromJob, NO_TASK);
+            long to = toJob == Long.MIN_VALUE ? NO_TASK : taskIds.get(toJob, NO_TASK);
+            if (from == NO_TASK || to == NO_TASK) {
+                missing++;
+                return;
+            }
+            boolean first = (from | to) >>> 31 == 0 ? seen.putIfAbsent(from << 32 | to, 1)
+                    : seenWide.add(from + ">" + to);
+            if (first) {
+                sink.taskDependency(new TaskDependency(from, to));
+            }
         }
     }
 }

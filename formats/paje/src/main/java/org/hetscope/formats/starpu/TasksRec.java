@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.hetscope.model.Nanos;
 
 /** Reads StarPU's tasks.rec into {@link TaskRecord}s; times are milliseconds turned exactly into nanoseconds. */
@@ -15,6 +16,15 @@ public final class TasksRec {
 
     public static List<TaskRecord> read(Path file, StarpuProblems problems) throws IOException {
         List<TaskRecord> out = new ArrayList<>();
+        read(file, problems, out::add);
+        return out;
+    }
+
+    /**
+     * Hands each task to {@code out} in file order, without keeping them: a tasks.rec has one record per task.
+     * Problems go to {@code problems} (a throw-away one when the file is read again).
+     */
+    public static void read(Path file, StarpuProblems problems, Consumer<TaskRecord> out) throws IOException {
         // names, models, footprints, parameters, handles and modes repeat from task to task: one String each
         Map<String, String> shared = new HashMap<>();
         java.util.function.UnaryOperator<String> one = v -> v == null || shared.size() >= SHARED_MAX ? v
@@ -32,7 +42,7 @@ public final class TasksRec {
                 if (modes.size() != handles.size()) {
                     problems.add("tasks.rec Handles and Modes differ in length", file, r.line(), "JobId " + job);
                 }
-                out.add(new TaskRecord(one.apply(r.get("Name")), one.apply(r.get("Model")), Long.parseLong(job),
+                out.accept(new TaskRecord(one.apply(r.get("Name")), one.apply(r.get("Model")), Long.parseLong(job),
                         longOrNull(r.get("SubmitOrder")), intOrNull(r.get("Priority")),
                         words(r.get("DependsOn")).stream().map(Long::parseLong).toList(),
                         words(r.get("DepLabels")), intOrNull(r.get("WorkerId")), intOrNull(r.get("MemoryNode")),
@@ -42,7 +52,6 @@ public final class TasksRec {
                 problems.add("tasks.rec record with a bad number", file, r.line(), e.getMessage());
             }
         });
-        return out;
     }
 
     /** Distinct texts shared at most (a trace whose parameters differ from task to task stops sharing). */
