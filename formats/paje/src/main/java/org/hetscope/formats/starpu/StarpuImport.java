@@ -685,7 +685,16 @@ public final class StarpuImport implements PajeListener {
 
     private void dependencies(Path records, DagDot.Graph dag, LongLongMap taskIds) throws IOException {
         sink.defineTable(DEPENDS_TABLE, "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
-        DependencyEdges edges = new DependencyEdges(taskIds);
+        try (DependencyEdges edges = new DependencyEdges(taskIds)) {
+            addEdges(records, dag, edges);
+            edges.emit();
+            if (edges.missing > 0) {
+                sink.info("starpu.dependencies.to_unexecuted_tasks", Long.toString(edges.missing));
+            }
+        }
+    }
+
+    private void addEdges(Path records, DagDot.Graph dag, DependencyEdges edges) throws IOException {
         if (records != null) {
             boolean fromRecords = dag == null;
             TasksRec.read(records, new StarpuProblems(), r -> {
@@ -709,18 +718,17 @@ public final class StarpuImport implements PajeListener {
                 edges.add(e[0], e[1]);
             }
         }
-        long missing = edges.missing;
-        if (missing > 0) {
-            sink.info("starpu.dependencies.to_unexecuted_tasks", Long.toString(missing));
-        }
     }
 
-    /** Task dependencies from JobId pairs: each pair of tasks once, pairs naming a task that never ran counted. */
-    private final class DependencyEdges {
+    /**
+     * Task dependencies from JobId pairs: each pair of tasks once, pairs naming a task that never ran counted. The
+     * pairs are sorted records (on disk past a budget, as a DAG has about as many edges as tasks), and the
+     * repeats drop out as neighbours.
+     */
+    private final class DependencyEdges implements java.io.Closeable {
         private final LongLongMap taskIds;
-        /** Pairs of task ids seen, packed in one long while both fit in 31 bits (they are numbered from 1). */
-        private final LongLongMap seen = new LongLongMap(1024);
-        private final Set<String> seenWide = new java.util.HashSet<>();
+        private final SortedLongRecords pairs = new SortedLongRecords("task dependencies", 2, 2,
+                SortedLongRecords.budget(2));
         long missing;
 
         DependencyEdges(LongLongMap taskIds) {
@@ -734,11 +742,28 @@ public final class StarpuImport implements PajeListener {
                 missing++;
                 return;
             }
-            boolean first = (from | to) >>> 31 == 0 ? seen.putIfAbsent(from << 32 | to, 1)
-                    : seenWide.add(from + ">" + to);
-            if (first) {
-                sink.taskDependency(new TaskDependency(from, to));
+            pairs.add(from, to);
+        }
+
+        /** Hands each distinct pair to the sink. */
+        void emit() {
+            SortedLongRecords.Cursor c = pairs.cursor();
+            boolean any = false;
+            long from = 0;
+            long to = 0;
+            while (c.next()) {
+                if (!any || c.get(0) != from || c.get(1) != to) {
+                    any = true;
+                    from = c.get(0);
+                    to = c.get(1);
+                    sink.taskDependency(new TaskDependency(from, to));
+                }
             }
+        }
+
+        @Override
+        public void close() throws IOException {
+            pairs.close();
         }
     }
 }
