@@ -26,7 +26,6 @@ import org.hetscope.model.Device;
 import org.hetscope.model.DeviceKind;
 import org.hetscope.model.Entity;
 import org.hetscope.model.Instant;
-import org.hetscope.model.LongLongMap;
 import org.hetscope.model.MemoryBlock;
 import org.hetscope.model.MemoryNode;
 import org.hetscope.model.Progress;
@@ -335,9 +334,9 @@ public final class StarpuImport implements PajeListener {
         try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks, nodeIds)) {
             checks = c;
             managerActions(blocks);
-            // JobId to task id, for the dependencies: none to link without tasks.rec and dag.dot
-            LongLongMap taskIds = tasks(tasks, blocks, tasks != null || dag != null);
-            dependencies(tasks, dag, taskIds);
+            try (SortedLongRecords taskIds = tasks(tasks, blocks)) {
+                dependencies(tasks, dag, taskIds);
+            }
             // the residencies go to the sink as the checks walk them, once the transfers they check are known
             try (Residencies residencies = new ResidencyReplay(this, traceEnd, unregisters)
                     .replay(msi, blocks, nodeIds)) {
@@ -624,17 +623,21 @@ public final class StarpuImport implements PajeListener {
         return null;
     }
 
-    private LongLongMap tasks(Path records, Map<String, Long> blocks, boolean ids) throws IOException {
-        LongLongMap taskIds = new LongLongMap(1024);
+    /**
+     * Emits the tasks (from tasks.rec when there is one, else from the worker states with a JobId) and returns
+     * JobId to task id as records sorted by JobId (where a JobId has several tasks, the last one counts); the
+     * caller closes them. Nothing here is kept per task in memory: tasks.rec is read again rather than held, and
+     * it meets the worker states in merges by JobId.
+     */
+    private SortedLongRecords tasks(Path records, Map<String, Long> blocks) throws IOException {
+        SortedLongRecords taskIds = new SortedLongRecords("task ids", 2, 1, SortedLongRecords.budget(2));
         TaskExecutions.Duplicates again = (job, line) -> problem("task state with a JobId already seen", line,
                 "JobId " + job);
         if (records == null) {
             // Without tasks.rec, the task executions come from the worker states that carry a JobId.
             taskStates.walk(again, (job, slice, from, to, w, name) -> {
                 long id = sink.newId(Entity.TASK);
-                if (ids && job != Long.MIN_VALUE) {
-                    taskIds.put(job, id, NO_TASK);
-                }
+                taskIds.add(job, id);
                 sink.task(new Task(id, slice, job, name, workerTracks.get(w),
                         workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null, from, to, null));
             });
@@ -642,59 +645,164 @@ public final class StarpuImport implements PajeListener {
             return taskIds;
         }
         sink.info("starpu.tasks.source", "tasks.rec");
-        taskStates.sort(again);
-        long[] notRun = {0};
-        long[] mismatched = {0};
-        TasksRec.read(records, new StarpuProblems(), r -> {
-            if (!r.executed()) {
-                notRun[0]++;
-                return;
-            }
-            long id = sink.newId(Entity.TASK);
-            if (r.jobId() != Long.MIN_VALUE && taskIds.put(r.jobId(), id, NO_TASK) != NO_TASK) {
-                problems.add("tasks.rec JobId used twice", trace.resolveSibling("tasks.rec"), r.line(),
-                        "JobId " + r.jobId());
-            }
-            int s = taskStates.row(r.jobId());
-            if (s < 0) {
-                problems.add("tasks.rec task without a worker state in paje.trace",
-                        trace.resolveSibling("tasks.rec"), r.line(), "JobId " + r.jobId());
-            } else if (taskStates.start(s) != r.startTs() || taskStates.end(s) != r.endTs()
-                    || taskStates.worker(s) != r.workerId()) {
-                mismatched[0]++;
-                sink.row(ANOMALY_TABLE, "task_state_mismatch", null, taskStates.start(s),
-                        taskStates.end(s) - taskStates.start(s), "JobId " + r.jobId() + " tasks.rec "
-                                + r.startTs() + ".." + r.endTs() + " on w" + r.workerId() + ", paje state on w"
-                                + taskStates.worker(s));
-            }
-            sink.task(new Task(id, s < 0 ? null : taskStates.sliceId(s), r.jobId(), r.name(),
-                    workerTracks.get(r.workerId()),
-                    r.memoryNode() == null ? null : nodeIds.get(r.memoryNode()), r.submitTs(), r.startTs(),
-                    r.endTs(), r.priority()));
-            for (int i = 0; i < r.handles().size(); i++) {
-                Long b = blocks.get(r.handles().get(i));
-                if (b != null) {
-                    sink.taskAccess(new TaskAccess(id, b, i < r.modes().size() ? r.modes().get(i) : null));
+        try (SortedLongRecords states = statesOfRecords(records, again)) {
+            SortedLongRecords.Cursor state = states.cursor();
+            long[] notRun = {0};
+            long[] mismatched = {0};
+            TasksRec.read(records, new StarpuProblems(), r -> {
+                if (!r.executed()) {
+                    notRun[0]++;
+                    return;
                 }
-            }
-        });
-        sink.info("starpu.tasks.not_executed", Long.toString(notRun[0]));
-        sink.info("starpu.tasks.state_mismatch", Long.toString(mismatched[0]));
+                long id = sink.newId(Entity.TASK);
+                taskIds.add(r.jobId(), id);
+                // the executed records come in the same order as when their states were looked up
+                boolean found = state.next() && state.get(5) == 1;
+                long start = found ? state.get(2) : 0;
+                long end = found ? state.get(3) : 0;
+                long worker = found ? state.get(4) : 0;
+                if (!found) {
+                    problems.add("tasks.rec task without a worker state in paje.trace",
+                            trace.resolveSibling("tasks.rec"), r.line(), "JobId " + r.jobId());
+                } else if (start != r.startTs() || end != r.endTs() || worker != r.workerId()) {
+                    mismatched[0]++;
+                    sink.row(ANOMALY_TABLE, "task_state_mismatch", null, start, end - start, "JobId " + r.jobId()
+                            + " tasks.rec " + r.startTs() + ".." + r.endTs() + " on w" + r.workerId()
+                            + ", paje state on w" + worker);
+                }
+                sink.task(new Task(id, found ? state.get(1) : null, r.jobId(), r.name(),
+                        workerTracks.get(r.workerId()),
+                        r.memoryNode() == null ? null : nodeIds.get(r.memoryNode()), r.submitTs(), r.startTs(),
+                        r.endTs(), r.priority()));
+                for (int i = 0; i < r.handles().size(); i++) {
+                    Long b = blocks.get(r.handles().get(i));
+                    if (b != null) {
+                        sink.taskAccess(new TaskAccess(id, b, i < r.modes().size() ? r.modes().get(i) : null));
+                    }
+                }
+            });
+            sink.info("starpu.tasks.not_executed", Long.toString(notRun[0]));
+            sink.info("starpu.tasks.state_mismatch", Long.toString(mismatched[0]));
+        }
         return taskIds;
     }
 
-    private void dependencies(Path records, DagDot.Graph dag, LongLongMap taskIds) throws IOException {
+    /**
+     * For each executed record of tasks.rec, in file order: its worker state (ordinal, slice id, start, end,
+     * worker, 1) or none (ordinal, 0, 0, 0, 0, 0). Records and states meet in a merge by JobId; a JobId that
+     * tasks.rec gives twice is reported at each record after the first.
+     */
+    private SortedLongRecords statesOfRecords(Path records, TaskExecutions.Duplicates again) throws IOException {
+        SortedLongRecords states = new SortedLongRecords("task states of tasks.rec", 6, 1,
+                SortedLongRecords.budget(6));
+        try (SortedLongRecords byJob = new SortedLongRecords("tasks.rec jobs", 3, 1, SortedLongRecords.budget(3))) {
+            long[] ordinal = {0};
+            TasksRec.read(records, new StarpuProblems(), r -> {
+                if (r.executed()) {
+                    byJob.add(r.jobId(), ordinal[0]++, r.line());
+                }
+            });
+            SortedLongRecords.Cursor rec = byJob.cursor();
+            boolean[] more = {rec.next()};
+            long[] previous = {0, 0}; // JobId of the record before, and whether there was one
+            java.util.function.LongConsumer upTo = job -> { // the records whose JobId is below job have no state
+                while (more[0] && rec.get(0) < job) {
+                    record(states, rec, previous, false, 0, 0, 0, 0);
+                    more[0] = rec.next();
+                }
+            };
+            taskStates.walk(again, (job, slice, from, to, w, name) -> {
+                upTo.accept(job);
+                while (more[0] && rec.get(0) == job) {
+                    record(states, rec, previous, true, slice, from, to, w);
+                    more[0] = rec.next();
+                }
+            });
+            while (more[0]) {
+                record(states, rec, previous, false, 0, 0, 0, 0);
+                more[0] = rec.next();
+            }
+        }
+        return states;
+    }
+
+    private void record(SortedLongRecords states, SortedLongRecords.Cursor rec, long[] previous, boolean found,
+                        long slice, long from, long to, int worker) {
+        long job = rec.get(0);
+        if (previous[1] == 1 && previous[0] == job) {
+            problems.add("tasks.rec JobId used twice", trace.resolveSibling("tasks.rec"), rec.get(2), "JobId " + job);
+        }
+        previous[0] = job;
+        previous[1] = 1;
+        states.add(rec.get(1), slice, from, to, worker, found ? 1 : 0);
+    }
+
+    private void dependencies(Path records, DagDot.Graph dag, SortedLongRecords taskIds) throws IOException {
         sink.defineTable(DEPENDS_TABLE, "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
-        try (DependencyEdges edges = new DependencyEdges(taskIds)) {
-            addEdges(records, dag, edges);
-            edges.emit();
-            if (edges.missing > 0) {
-                sink.info("starpu.dependencies.to_unexecuted_tasks", Long.toString(edges.missing));
+        try (SortedLongRecords byFrom = new SortedLongRecords("dependencies", 2, 1, SortedLongRecords.budget(2))) {
+            addEdges(records, dag, byFrom);
+            // JobIds to task ids, one end at a time: (from, to) by from, then (to, from task) by to, then pairs
+            long[] missing = {0};
+            try (SortedLongRecords byTo = new SortedLongRecords("dependencies", 2, 1, SortedLongRecords.budget(2));
+                 SortedLongRecords pairs = new SortedLongRecords("task dependencies", 2, 2,
+                         SortedLongRecords.budget(2))) {
+                join(byFrom, taskIds, (to, fromTask) -> byTo.add(to, fromTask), missing);
+                join(byTo, taskIds, (fromTask, toTask) -> pairs.add(fromTask, toTask), missing);
+                SortedLongRecords.Cursor c = pairs.cursor();
+                boolean any = false;
+                long from = 0;
+                long to = 0;
+                while (c.next()) {
+                    if (!any || c.get(0) != from || c.get(1) != to) { // each pair of tasks once
+                        any = true;
+                        from = c.get(0);
+                        to = c.get(1);
+                        sink.taskDependency(new TaskDependency(from, to));
+                    }
+                }
+            }
+            if (missing[0] > 0) {
+                sink.info("starpu.dependencies.to_unexecuted_tasks", Long.toString(missing[0]));
             }
         }
     }
 
-    private void addEdges(Path records, DagDot.Graph dag, DependencyEdges edges) throws IOException {
+    /** Receives a joined record: the other column, and the task id of the JobId that was looked up. */
+    private interface Joined {
+        void accept(long other, long taskId);
+    }
+
+    /**
+     * Merges records (JobId, other) sorted by JobId with (JobId, task id): each record whose JobId has a task
+     * goes on as (other, task id), the last task of its JobId; the others are counted as missing.
+     */
+    private static void join(SortedLongRecords byJob, SortedLongRecords taskIds, Joined out, long[] missing) {
+        SortedLongRecords.Cursor e = byJob.cursor();
+        SortedLongRecords.Cursor t = taskIds.cursor();
+        boolean moreT = t.next();
+        boolean moreE = e.next();
+        while (moreE) {
+            long job = e.get(0);
+            while (moreT && t.get(0) < job) {
+                moreT = t.next();
+            }
+            long task = NO_TASK;
+            while (moreT && t.get(0) == job) {
+                task = t.get(1);
+                moreT = t.next();
+            }
+            while (moreE && e.get(0) == job) {
+                if (task == NO_TASK || job == Long.MIN_VALUE) {
+                    missing[0]++;
+                } else {
+                    out.accept(e.get(1), task);
+                }
+                moreE = e.next();
+            }
+        }
+    }
+
+    private void addEdges(Path records, DagDot.Graph dag, SortedLongRecords byFrom) throws IOException {
         if (records != null) {
             boolean fromRecords = dag == null;
             TasksRec.read(records, new StarpuProblems(), r -> {
@@ -704,7 +812,7 @@ public final class StarpuImport implements PajeListener {
                 }
                 if (fromRecords) {
                     for (long d : r.dependsOn()) {
-                        edges.add(d, r.jobId());
+                        byFrom.add(d, r.jobId());
                     }
                 }
             });
@@ -715,55 +823,8 @@ public final class StarpuImport implements PajeListener {
         if (dag != null) {
             sink.info("starpu.dependencies.source", "dag.dot");
             for (long[] e : dag.edges()) {
-                edges.add(e[0], e[1]);
+                byFrom.add(e[0], e[1]);
             }
-        }
-    }
-
-    /**
-     * Task dependencies from JobId pairs: each pair of tasks once, pairs naming a task that never ran counted. The
-     * pairs are sorted records (on disk past a budget, as a DAG has about as many edges as tasks), and the
-     * repeats drop out as neighbours.
-     */
-    private final class DependencyEdges implements java.io.Closeable {
-        private final LongLongMap taskIds;
-        private final SortedLongRecords pairs = new SortedLongRecords("task dependencies", 2, 2,
-                SortedLongRecords.budget(2));
-        long missing;
-
-        DependencyEdges(LongLongMap taskIds) {
-            this.taskIds = taskIds;
-        }
-
-        void add(long fromJob, long toJob) {
-            long from = fromJob == Long.MIN_VALUE ? NO_TASK : taskIds.get(fromJob, NO_TASK);
-            long to = toJob == Long.MIN_VALUE ? NO_TASK : taskIds.get(toJob, NO_TASK);
-            if (from == NO_TASK || to == NO_TASK) {
-                missing++;
-                return;
-            }
-            pairs.add(from, to);
-        }
-
-        /** Hands each distinct pair to the sink. */
-        void emit() {
-            SortedLongRecords.Cursor c = pairs.cursor();
-            boolean any = false;
-            long from = 0;
-            long to = 0;
-            while (c.next()) {
-                if (!any || c.get(0) != from || c.get(1) != to) {
-                    any = true;
-                    from = c.get(0);
-                    to = c.get(1);
-                    sink.taskDependency(new TaskDependency(from, to));
-                }
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            pairs.close();
         }
     }
 }

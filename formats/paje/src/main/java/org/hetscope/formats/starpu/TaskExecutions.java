@@ -2,7 +2,6 @@ package org.hetscope.formats.starpu;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.HashMap;
 import org.hetscope.formats.paje.IdTable;
 
@@ -34,15 +33,6 @@ final class TaskExecutions implements Closeable {
     /** Task names: a few per trace. */
     private final IdTable<String> names = new IdTable<>(new HashMap<>());
     private final long[] record = new long[7];
-
-    // After sort(): the executions in memory, by JobId.
-    private long[] jobId;
-    private long[] sliceId;
-    private long[] start;
-    private long[] end;
-    private int[] worker;
-    private String[] name;
-    private int rows;
 
     void add(long job, long slice, long from, long to, int workerId, String taskName, long lineNo) {
         record[JOB] = job;
@@ -76,65 +66,6 @@ final class TaskExecutions implements Closeable {
             }
             visitor.execution(job, slice, from, to, (int) workerId, names.get((int) nameId));
         }
-    }
-
-    /** Reads the executions into memory by JobId, for lookups by {@link #row} (tasks.rec names the tasks). */
-    void sort(Duplicates duplicates) {
-        int cap = (int) Math.min(Integer.MAX_VALUE - 8, records.size());
-        jobId = new long[cap];
-        sliceId = new long[cap];
-        start = new long[cap];
-        end = new long[cap];
-        worker = new int[cap];
-        name = new String[cap];
-        rows = 0;
-        walk(duplicates, (job, slice, from, to, w, n) -> {
-            jobId[rows] = job;
-            sliceId[rows] = slice;
-            start[rows] = from;
-            end[rows] = to;
-            worker[rows] = w;
-            name[rows] = n;
-            rows++;
-        });
-    }
-
-    /** The row of a JobId's execution, or -1 (after {@link #sort}). */
-    int row(long job) {
-        if (jobId == null) {
-            throw new IllegalStateException("not sorted");
-        }
-        int r = Arrays.binarySearch(jobId, 0, rows, job);
-        return r < 0 ? -1 : r;
-    }
-
-    /** How many JobIds have an execution (after {@link #sort}). */
-    int size() {
-        return rows;
-    }
-
-    long jobId(int row) {
-        return jobId[row];
-    }
-
-    long sliceId(int row) {
-        return sliceId[row];
-    }
-
-    long start(int row) {
-        return start[row];
-    }
-
-    long end(int row) {
-        return end[row];
-    }
-
-    int worker(int row) {
-        return worker[row];
-    }
-
-    String name(int row) {
-        return name[row];
     }
 
     @Override

@@ -72,23 +72,23 @@ class StarpuColumnsTest {
                 last.put(job, new long[] {10 * i, i, i + 5});
             }
             List<String> reports = new ArrayList<>();
-            cols.sort((job, line) -> reports.add(job + "@" + line));
+            List<long[]> walked = new ArrayList<>();
+            cols.walk((job, line) -> reports.add(job + "@" + line),
+                    (job, slice, from, to, w, name) -> walked.add(new long[] {job, slice, from, to}));
             assertEquals(expectedReports.stream().sorted().toList(), reports.stream().sorted().toList());
-            assertEquals(last.size(), cols.size());
+            assertEquals(last.size(), walked.size());
             long prev = Long.MIN_VALUE;
-            for (int r = 0; r < cols.size(); r++) {
-                long job = cols.jobId(r);
+            for (int r = 0; r < walked.size(); r++) {
+                long job = walked.get(r)[0];
                 if (r > 0) {
                     assertEquals(true, job > prev, "JobIds ascending, each once");
                 }
                 prev = job;
                 long[] want = last.get(job);
-                assertEquals(want[0], cols.sliceId(r));
-                assertEquals(want[1], cols.start(r));
-                assertEquals(want[2], cols.end(r));
-                assertEquals(r, cols.row(job));
+                assertEquals(want[0], walked.get(r)[1]);
+                assertEquals(want[1], walked.get(r)[2]);
+                assertEquals(want[2], walked.get(r)[3]);
             }
-            assertEquals(-1, cols.row(Long.MIN_VALUE + 1));
             cols.close();
             System.clearProperty("hetscope.starpu.spillEvery");
         }
