@@ -2,27 +2,26 @@ package org.hetscope.formats.starpu;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Reads StarPU's dag.dot: task nodes {@code "task_<JobId>"} with their labels, and the edges between them. */
+/**
+ * Reads StarPU's dag.dot: task nodes {@code "task_<JobId>"} with their labels, and the edges between them, handed
+ * over as they are read (a DAG has about as many edges as tasks).
+ */
 public final class DagDot {
-    /** The graph: JobId to label, and edges as {from, to} JobIds. */
-    public record Graph(Map<Long, String> nodes, List<long[]> edges) {}
+    /** Receives each edge, as JobIds. */
+    public interface Edges {
+        void edge(long fromJob, long toJob);
+    }
 
     private static final Pattern EDGE = Pattern.compile("\"task_(\\d+)\"\\s*->\\s*\"task_(\\d+)\"");
     private static final Pattern NODE = Pattern.compile("^\\s*\"task_(\\d+)\"\\s*\\[(.*)\\]");
-    private static final Pattern LABEL = Pattern.compile("label=\"?([^\",\\]]*)\"?");
 
     private DagDot() {}
 
-    public static Graph read(Path file, StarpuProblems problems) throws IOException {
-        Map<Long, String> nodes = new LinkedHashMap<>();
-        List<long[]> edges = new ArrayList<>();
+    /** Hands each edge to {@code edges} in file order; lines it cannot read go to {@code problems}. */
+    public static void read(Path file, StarpuProblems problems, Edges edges) throws IOException {
         long no = 0;
         try (java.io.BufferedReader r = StarpuProblems.open(file)) {
             String line;
@@ -32,13 +31,12 @@ public final class DagDot {
                 try {
                     Matcher e = EDGE.matcher(line);
                     if (e.find()) {
-                        edges.add(new long[] {Long.parseLong(e.group(1)), Long.parseLong(e.group(2))});
+                        edges.edge(Long.parseLong(e.group(1)), Long.parseLong(e.group(2)));
                         continue;
                     }
                     Matcher n = NODE.matcher(line);
                     if (n.find()) {
-                        Matcher l = LABEL.matcher(n.group(2));
-                        nodes.put(Long.parseLong(n.group(1)), l.find() ? l.group(1) : null);
+                        Long.parseLong(n.group(1)); // a node: its number must be one (labels are not used)
                     } else if (line.contains("task_")) {
                         problems.add("dag.dot line not understood", file, no, line.trim());
                     }
@@ -48,6 +46,5 @@ public final class DagDot {
                 }
             }
         }
-        return new Graph(nodes, edges);
     }
 }

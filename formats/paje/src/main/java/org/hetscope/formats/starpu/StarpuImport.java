@@ -327,7 +327,11 @@ public final class StarpuImport implements PajeListener {
         }
         List<DataRec.Handle> handles = dataRec != null && Files.isRegularFile(dataRec)
                 ? DataRec.read(dataRec, problems) : List.of();
-        DagDot.Graph dag = dagDot != null && Files.isRegularFile(dagDot) ? DagDot.read(dagDot, problems) : null;
+        // dag.dot is read here for its problems, and again for its edges once the tasks have ids
+        Path dag = dagDot != null && Files.isRegularFile(dagDot) ? dagDot : null;
+        if (dag != null) {
+            DagDot.read(dag, problems, (from, to) -> { });
+        }
 
         sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
         Map<String, Long> blocks = blocks(handles, taskHandles);
@@ -737,7 +741,7 @@ public final class StarpuImport implements PajeListener {
         states.add(rec.get(1), slice, from, to, worker, found ? 1 : 0);
     }
 
-    private void dependencies(Path records, DagDot.Graph dag, SortedLongRecords taskIds) throws IOException {
+    private void dependencies(Path records, Path dag, SortedLongRecords taskIds) throws IOException {
         sink.defineTable(DEPENDS_TABLE, "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
         try (SortedLongRecords byFrom = new SortedLongRecords("dependencies", 2, 1, SortedLongRecords.budget(2))) {
             addEdges(records, dag, byFrom);
@@ -802,7 +806,7 @@ public final class StarpuImport implements PajeListener {
         }
     }
 
-    private void addEdges(Path records, DagDot.Graph dag, SortedLongRecords byFrom) throws IOException {
+    private void addEdges(Path records, Path dag, SortedLongRecords byFrom) throws IOException {
         if (records != null) {
             boolean fromRecords = dag == null;
             TasksRec.read(records, new StarpuProblems(), r -> {
@@ -822,9 +826,7 @@ public final class StarpuImport implements PajeListener {
         }
         if (dag != null) {
             sink.info("starpu.dependencies.source", "dag.dot");
-            for (long[] e : dag.edges()) {
-                byFrom.add(e[0], e[1]);
-            }
+            DagDot.read(dag, new StarpuProblems(), (from, to) -> byFrom.add(from, to));
         }
     }
 }
