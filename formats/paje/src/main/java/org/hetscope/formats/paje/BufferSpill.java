@@ -1,18 +1,10 @@
 package org.hetscope.formats.paje;
 
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -32,45 +24,38 @@ final class BufferSpill implements Closeable {
     /** Where a run starts in the file and how many operations it holds. */
     record Run(long offset, long count) {}
 
-    private final Path file;
-    private final FileChannel channel;
+    private final SpillFile file;
     private final DataOutputStream out;
-    private long written;
     private final IdTable<PajeValue> values = new IdTable<>(new IdentityHashMap<>());
     private final IdTable<EventDefinition> defs = new IdTable<>(new IdentityHashMap<>());
 
-    private BufferSpill(Path file) throws IOException {
+    private BufferSpill(SpillFile file) {
         this.file = file;
-        this.channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        this.out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16));
+        this.out = file.out();
     }
 
     /** A new spill file (see {@link SpillFiles}), deleted by {@link #close()}. */
     static BufferSpill create() throws IOException {
-        return new BufferSpill(SpillFiles.create("hetscope-paje-", "the Paje states and variables"));
+        return new BufferSpill(SpillFile.create("hetscope-paje-", "the Paje states and variables"));
     }
 
     /** Writes the buffer's operations in replay order as one run. */
     Run write(StateBuffer b) throws IOException {
-        long offset = written;
+        long offset = file.size();
         int[] order = b.order();
         for (int k = 0; k < b.n; k++) {
             int i = order[k];
             head(b.time[i], b.line[i], b.op[i]);
             out.writeInt(values.id(b.value[i]));
             out.writeInt(b.def == null ? -1 : defs.id(b.def[i]));
-            written += 8;
             String[] x = b.extras == null ? null : b.extras[i];
             out.writeInt(x == null ? -1 : x.length);
-            written += 4;
             if (x != null) {
                 for (String s : x) {
                     byte[] u = s == null ? null : s.getBytes(StandardCharsets.UTF_8);
                     out.writeInt(u == null ? -1 : u.length);
-                    written += 4;
                     if (u != null) {
                         out.write(u);
-                        written += u.length;
                     }
                 }
             }
@@ -80,13 +65,12 @@ final class BufferSpill implements Closeable {
 
     /** Writes the buffer's operations in replay order as one run. */
     Run write(VariableBuffer b) throws IOException {
-        long offset = written;
+        long offset = file.size();
         int[] order = b.order();
         for (int k = 0; k < b.n; k++) {
             int i = order[k];
             head(b.time[i], b.line[i], b.op[i]);
             out.writeDouble(b.value[i]);
-            written += 8;
         }
         return new Run(offset, b.n);
     }
@@ -96,7 +80,6 @@ final class BufferSpill implements Closeable {
         out.writeLong(time);
         out.writeLong(line);
         out.writeByte(op);
-        written += 17;
     }
 
     /** The buffer's operations in replay order: its runs merged with what it still holds. */
@@ -112,11 +95,6 @@ final class BufferSpill implements Closeable {
 
     /** A reader for each run, oldest first, then what is in memory. */
     private <T> List<T> parts(List<Run> runs, java.util.function.Function<Run, T> reader, T memory) {
-        try {
-            out.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the spill file " + file, e);
-        }
         List<T> parts = new ArrayList<>();
         for (Run r : runs) {
             parts.add(reader.apply(r));
@@ -127,26 +105,20 @@ final class BufferSpill implements Closeable {
 
     @Override
     public void close() throws IOException {
-        try {
-            out.close();
-        } finally {
-            Files.deleteIfExists(file);
-        }
+        file.close();
     }
 
     /** One run, read back with positioned reads (runs of several buffers share the channel). */
     private abstract class RunInput implements SortedOps {
-        private ByteBuffer buf = ByteBuffer.allocate(1 << 16);
-        private long filePos;
+        private final SpillFile.Input in;
         private long left;
         long time;
         long line;
         byte op;
 
         RunInput(Run r) {
-            this.filePos = r.offset();
+            this.in = file.read(r.offset());
             this.left = r.count();
-            buf.limit(0);
         }
 
         @Override
@@ -155,42 +127,19 @@ final class BufferSpill implements Closeable {
                 return false;
             }
             left--;
-            try {
-                need(17);
-                time = buf.getLong();
-                line = buf.getLong();
-                op = buf.get();
-                decodeRest();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the spill file " + file, e);
-            }
+            ByteBuffer b = in.need(17);
+            time = b.getLong();
+            line = b.getLong();
+            op = b.get();
+            decodeRest();
             return true;
         }
 
         /** Reads what follows time, line and operation in a record. */
-        abstract void decodeRest() throws IOException;
+        abstract void decodeRest();
 
-        /** Makes {@code n} bytes readable from the buffer, reading on from the file. */
-        final ByteBuffer need(int n) throws IOException {
-            if (buf.remaining() >= n) {
-                return buf;
-            }
-            if (n > buf.capacity()) {
-                ByteBuffer bigger = ByteBuffer.allocate(Integer.highestOneBit(n) << 1);
-                bigger.put(buf);
-                buf = bigger;
-            } else {
-                buf.compact();
-            }
-            while (buf.position() < n) {
-                int r = channel.read(buf, filePos);
-                if (r < 0) {
-                    throw new EOFException("spill file " + file + " ends inside a run");
-                }
-                filePos += r;
-            }
-            buf.flip();
-            return buf;
+        final ByteBuffer need(int n) {
+            return in.need(n);
         }
 
         @Override
@@ -219,7 +168,7 @@ final class BufferSpill implements Closeable {
         }
 
         @Override
-        void decodeRest() throws IOException {
+        void decodeRest() {
             ByteBuffer b = need(12);
             value = values.get(b.getInt());
             def = defs.get(b.getInt());
@@ -249,7 +198,7 @@ final class BufferSpill implements Closeable {
         }
 
         @Override
-        void decodeRest() throws IOException {
+        void decodeRest() {
             value = need(8).getDouble();
         }
 

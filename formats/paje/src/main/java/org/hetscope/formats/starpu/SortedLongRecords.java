@@ -1,21 +1,13 @@
 package org.hetscope.formats.starpu;
 
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
-import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.hetscope.formats.paje.SpillFiles;
+import org.hetscope.formats.paje.SpillFile;
 
 /**
  * Records of a fixed number of longs that the StarPU import needs sorted by their leading columns once the trace is
@@ -34,10 +26,7 @@ final class SortedLongRecords implements Closeable {
     /** Whether the records in memory came in key order (events of a time-ordered file do): no sort then. */
     private boolean inOrder = true;
     private final List<long[]> runs = new ArrayList<>();
-    private Path file;
-    private FileChannel channel;
-    private DataOutputStream out;
-    private long written;
+    private SpillFile file;
 
     /**
      * @param what   what the records are, for error messages
@@ -138,25 +127,25 @@ final class SortedLongRecords implements Closeable {
     }
 
     private void spill() {
-        try {
-            if (file == null) {
-                file = SpillFiles.create("hetscope-starpu-" + what.replace(' ', '-') + "-", "the StarPU " + what);
-                channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-                out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16));
+        if (file == null) {
+            try {
+                file = SpillFile.create("hetscope-starpu-" + what.replace(' ', '-') + "-", "the StarPU " + what);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
             }
+        }
+        try {
             int[] idx = order();
-            runs.add(new long[] {written, n});
+            runs.add(new long[] {file.size(), n});
             for (int i : idx) {
                 for (int c = 0; c < width; c++) {
-                    out.writeLong(memory[i * width + c]);
+                    file.out().writeLong(memory[i * width + c]);
                 }
             }
-            written += 8L * width * n;
             n = 0;
             inOrder = true;
         } catch (IOException e) {
-            throw new UncheckedIOException(file == null ? e.getMessage()
-                    : "cannot write the StarPU " + what + " spill file " + file + ": " + e, e);
+            throw file.writeError(e);
         }
     }
 
@@ -165,13 +154,6 @@ final class SortedLongRecords implements Closeable {
      * are added before the first call.
      */
     Cursor cursor() {
-        if (!runs.isEmpty()) {
-            try {
-                out.flush();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write the StarPU " + what + " spill file " + file, e);
-            }
-        }
         Part[] parts = new Part[runs.size() + 1];
         for (int r = 0; r < runs.size(); r++) {
             parts[r] = new RunPart(runs.get(r)[0], runs.get(r)[1]);
@@ -184,9 +166,8 @@ final class SortedLongRecords implements Closeable {
     public void close() throws IOException {
         if (file != null) {
             try {
-                out.close();
+                file.close();
             } finally {
-                Files.deleteIfExists(file);
                 file = null;
             }
         }
@@ -221,15 +202,13 @@ final class SortedLongRecords implements Closeable {
 
     /** A run on disk, read with positioned reads so that runs can be read side by side. */
     private final class RunPart extends Part {
-        private final ByteBuffer buf = ByteBuffer.allocate(8 * width * 1024);
-        private long filePos;
+        private final SpillFile.Input in;
         private long left;
 
         RunPart(long offset, long count) {
-            this.filePos = offset;
+            this.in = file.read(offset);
             this.left = count;
             this.rec = new long[width];
-            buf.limit(0);
         }
 
         @Override
@@ -238,22 +217,7 @@ final class SortedLongRecords implements Closeable {
                 return false;
             }
             left--;
-            int bytes = 8 * width;
-            try {
-                if (buf.remaining() < bytes) {
-                    buf.compact();
-                    while (buf.position() < bytes) {
-                        int r = channel.read(buf, filePos);
-                        if (r < 0) {
-                            throw new EOFException("StarPU " + what + " spill file " + file + " ends inside a run");
-                        }
-                        filePos += r;
-                    }
-                    buf.flip();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the StarPU " + what + " spill file " + file, e);
-            }
+            ByteBuffer buf = in.need(8 * width);
             for (int c = 0; c < width; c++) {
                 rec[c] = buf.getLong();
             }
