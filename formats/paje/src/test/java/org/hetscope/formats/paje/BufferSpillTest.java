@@ -11,8 +11,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.hetscope.model.Progress;
 import org.junit.jupiter.api.Test;
 
@@ -49,11 +47,8 @@ class BufferSpillTest {
         return b.toString();
     }
 
-    private static Set<String> spillFiles() throws IOException {
-        try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("hetscope-paje-"))
-                    .collect(Collectors.toSet());
-        }
+    private static Set<String> spillFiles() throws java.io.IOException {
+        return org.hetscope.formats.paje.SpillFileNames.startingWith("hetscope-paje-");
     }
 
     @Test

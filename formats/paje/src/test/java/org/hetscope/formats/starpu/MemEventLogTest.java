@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -13,8 +11,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.hetscope.formats.starpu.StarpuImport.MemEvent;
 import org.hetscope.model.CollectingSink;
 import org.junit.jupiter.api.Test;
@@ -25,11 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class MemEventLogTest {
 
-    private static Set<String> spillFiles() throws IOException {
-        try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("hetscope-starpu-"))
-                    .collect(Collectors.toSet());
-        }
+    private static Set<String> spillFiles() throws java.io.IOException {
+        return org.hetscope.formats.paje.SpillFileNames.startingWith("hetscope-starpu-");
     }
 
     @Test

@@ -3,24 +3,17 @@ package org.hetscope.formats.starpu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import org.hetscope.formats.paje.SpillFiles;
 import org.junit.jupiter.api.Test;
 
 class SortedLongRecordsTest {
-    private static Set<String> spillFiles() throws Exception {
-        try (Stream<java.nio.file.Path> s = Files.list(SpillFiles.folder())) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("hetscope-starpu-"))
-                    .collect(Collectors.toSet());
-        }
+    private static Set<String> spillFiles() throws java.io.IOException {
+        return org.hetscope.formats.paje.SpillFileNames.startingWith("hetscope-starpu-");
     }
 
     @Test
