@@ -336,15 +336,14 @@ public final class StarpuImport implements PajeListener {
         sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
         Map<String, Long> blocks = blocks(handles, taskHandles);
         try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks, nodeIds)) {
-            checks = c;
-            managerActions(blocks);
+            managerActions(blocks, c);
             try (SortedLongRecords taskIds = tasks(tasks, blocks)) {
                 dependencies(tasks, dag, taskIds);
             }
             // the residencies go to the sink as the checks walk them, once the transfers they check are known
             try (Residencies residencies = new ResidencyReplay(this, traceEnd, unregisters)
                     .replay(msi, blocks, nodeIds)) {
-                checks.check(residencies);
+                c.check(residencies);
             }
         }
         problems.flush(sink);
@@ -379,9 +378,6 @@ public final class StarpuImport implements PajeListener {
         sink.memoryBlock(new MemoryBlock(id, h, null, null, null, null));
     }
 
-    /** Checks the residencies against MSI coherence; takes the transfers as the manager actions are built. */
-    private ResidencyChecks checks;
-
     private static final String[][] PAIRS = {{"Al", "AlE", "Allocating"}, {"Alr", "AlrE", "AllocatingReuse"},
         {"Fe", "FeE", "Freeing"}, {"Wb", "WbE", "WritingBack"}, {"DCo", "DCoE", "DriverCopy"},
         {"DCoA", "DCoAE", "DriverCopyAsync"}};
@@ -414,7 +410,8 @@ public final class StarpuImport implements PajeListener {
         };
     }
 
-    private void managerActions(Map<String, Long> blocks) {
+    /** Builds the manager actions and transfers; {@code checks} is told of each transfer whose landing it checks. */
+    private void managerActions(Map<String, Long> blocks, ResidencyChecks checks) {
         sink.defineTable(REQUEST_TABLE, "ts BIGINT, block_id BIGINT, src_node_id BIGINT, dst_node_id BIGINT, "
                 + "kind VARCHAR, priority BIGINT, line BIGINT");
         sink.defineTable(ACTION_TABLE, "slice_id BIGINT, node_id BIGINT, block_id BIGINT, action VARCHAR, "
@@ -457,7 +454,7 @@ public final class StarpuImport implements PajeListener {
                     // copies pair by communication id, each once: an emptied queue would stay for every copy
                     open.remove(key);
                 }
-                action(end[2], begin, e, blocks);
+                action(end[2], begin, e, blocks, checks);
             } else {
                 problem("memory manager event of unknown type", e.line(), e.type());
             }
@@ -548,7 +545,7 @@ public final class StarpuImport implements PajeListener {
         };
     }
 
-    private void action(String name, MemEvent s, MemEvent e, Map<String, Long> blocks) {
+    private void action(String name, MemEvent s, MemEvent e, Map<String, Long> blocks, ResidencyChecks checks) {
         int node = s.node();
         Long track = managerTracks.get(node);
         long dur = e.time() - s.time();
