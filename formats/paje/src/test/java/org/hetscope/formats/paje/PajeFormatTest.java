@@ -112,6 +112,60 @@ class PajeFormatTest {
         assertEquals(29, s.transfers.size());
     }
 
+    /**
+     * tasks.rec is read three times (its handles, its tasks, their dependencies) so that no record is kept: each of
+     * its problems must still be reported once, at its line, and only the records it names are lost.
+     */
+    @Test
+    void aDamagedTasksRecIsReportedOnceAtItsLinesAndTheRestKept(@TempDir Path dir) throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("starpu"));
+        for (String side : List.of("paje.trace", "data.rec", "dag.dot")) {
+            Files.copy(fixture("chol-dmda-nb6").resolve(side), folder.resolve(side));
+        }
+        List<String> lines = new ArrayList<>(Files.readAllLines(fixture("chol-dmda-nb6").resolve("tasks.rec")));
+        // three executed tasks: one loses its JobId, one gets a bad WorkerId, one a line that is no field
+        List<Integer> workerLines = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith("WorkerId:")) {
+                workerLines.add(i);
+            }
+        }
+        int badNumber = workerLines.get(10);
+        lines.set(badNumber, "WorkerId: x1");
+        int noField = workerLines.get(20);
+        lines.add(noField, "not a field");
+        int noJob = workerLines.get(5);
+        while (!lines.get(noJob).startsWith("JobId:")) {
+            noJob--;
+        }
+        int noJobStart = noJob;
+        while (noJobStart > 0 && !lines.get(noJobStart - 1).isBlank()) {
+            noJobStart--;
+        }
+        int badStart = badNumber;
+        while (badStart > 0 && !lines.get(badStart - 1).isBlank()) {
+            badStart--;
+        }
+        lines.remove(noJob); // the lines after it move up by one
+        Path tasksRec = Files.write(folder.resolve("tasks.rec"), lines);
+        Map<String, Long> where = new TreeMap<>();
+        CollectingSink s = new CollectingSink() {
+            @Override
+            public void skipped(String what, String at, long count) {
+                super.skipped(what, at, count);
+                where.put(what + " @ " + at.replaceAll(" \\(.*", ""), count);
+            }
+        };
+        new PajeFormat().read(folder, s, Progress.NONE);
+        assertEquals(Map.of(
+                "tasks.rec record without JobId @ " + tasksRec + ":" + (noJobStart + 1), 1L,
+                "tasks.rec record with a bad number @ " + tasksRec + ":" + badStart, 1L,
+                "rec line without 'Field:' @ " + tasksRec + ":" + noField, 1L,
+                "state change after its container was destroyed @ " + folder.resolve("paje.trace") + ":4113", 1L),
+                withoutRounding(where));
+        assertEquals(77 - 2, s.tasks.size());
+    }
+
     private static Map<String, Long> withoutRounding(Map<String, Long> skipped) {
         Map<String, Long> m = new TreeMap<>(skipped);
         m.keySet().removeIf(k -> k.startsWith("time with digits below"));
