@@ -1,83 +1,182 @@
 package org.hetscope.formats.paje;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Turns byte ranges of the input into Strings, giving the same String for the same bytes, so that the millions of
- * repeated container aliases, type aliases and values of a trace cost one object each. Stops remembering new
- * texts past a bound so that traces full of unique values do not fill memory.
+ * repeated container aliases, type aliases and values of a trace cost one object each. The reader keeps one table
+ * per field of each event definition: a field's few distinct texts then stay in a small table that lives in the
+ * processor's cache, instead of sharing one large table with the fields whose every value is new (StarPU's job
+ * ids, sizes and link keys). Each entry can carry what the reader resolved the text to (a type, a container), so
+ * that a repeated text is resolved once.
+ *
+ * <p>A table whose texts are mostly new stops looking once it has {@value #SETTLE_ENTRIES} of them and from then
+ * on only builds Strings; no table remembers more than {@value #MAX_ENTRIES} texts, so that traces full of unique
+ * values do not fill memory.
  */
 final class ByteStrings {
-    private static final int MAX_ENTRIES = 1 << 20;
-    private byte[][] keys = new byte[1 << 12][];
-    private String[] values = new String[1 << 12];
-    private int[] hashes = new int[1 << 12];
-    private int size;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
+    static final int MAX_ENTRIES = 1 << 20;
+    static final int SETTLE_ENTRIES = 1 << 14;
 
+    // Open addressing over parallel arrays: the first 8 bytes of a text packed into a long (zero padded) are
+    // compared without touching the heap; only longer texts keep their other bytes in an array.
+    private long[] words = new long[16];
+    private byte[][] tails = new byte[16][];
+    /** Length + 1 of each entry's text; 0 marks a free slot. */
+    private int[] lengths = new int[16];
+    private int[] hashes = new int[16];
+    private String[] values = new String[16];
+    private Object[] meanings = new Object[16];
+    private int size;
+    private long lookups;
+    private long misses;
+    private boolean forgetting;
+    private String unremembered;
+
+    /** The String for these bytes (shared when the table remembers them). */
     String get(byte[] buf, int off, int len) {
-        int h = hash(buf, off, len);
-        int mask = keys.length - 1;
+        int slot = slot(buf, off, len);
+        return slot >= 0 ? values[slot] : unremembered;
+    }
+
+    /**
+     * The entry for these bytes, added if new; -1 when the table does not remember them (then
+     * {@link #unremembered()} holds their String). A slot stays valid until the next call of this method.
+     */
+    int slot(byte[] buf, int off, int len) {
+        if (forgetting) {
+            unremembered = new String(buf, off, len, StandardCharsets.UTF_8);
+            return -1;
+        }
+        lookups++;
+        long word = word(buf, off, len);
+        int h = hash(word, buf, off, len);
+        int mask = words.length - 1;
         int i = h & mask;
         while (true) {
-            byte[] k = keys[i];
-            if (k == null) {
-                String s = new String(buf, off, len, StandardCharsets.UTF_8);
-                if (size < MAX_ENTRIES) {
-                    keys[i] = java.util.Arrays.copyOfRange(buf, off, off + len);
-                    values[i] = s;
-                    hashes[i] = h;
-                    if (++size * 2 > keys.length) {
-                        grow();
-                    }
-                }
-                return s;
+            int l = lengths[i];
+            if (l == 0) {
+                break;
             }
-            if (hashes[i] == h && k.length == len && same(k, buf, off, len)) {
-                return values[i];
+            if (hashes[i] == h && l == len + 1 && words[i] == word
+                    && (len <= 8 || Arrays.equals(tails[i], 0, len - 8, buf, off + 8, off + len))) {
+                return i;
             }
             i = (i + 1) & mask;
         }
+        misses++;
+        String s = new String(buf, off, len, StandardCharsets.UTF_8);
+        if (size >= SETTLE_ENTRIES && misses * 2 > lookups) {
+            forget();
+        }
+        if (forgetting || size >= MAX_ENTRIES) {
+            unremembered = s;
+            return -1;
+        }
+        words[i] = word;
+        tails[i] = len > 8 ? Arrays.copyOfRange(buf, off + 8, off + len) : null;
+        lengths[i] = len + 1;
+        hashes[i] = h;
+        values[i] = s;
+        if (++size * 2 > words.length) {
+            grow();
+            return slotOf(h, word, len, s);
+        }
+        return i;
     }
 
-    /** Plain loop: the fields are short, where the vectorised Arrays.equals costs more than it saves. */
-    private static boolean same(byte[] k, byte[] buf, int off, int len) {
-        if (len > 32) {
-            return java.util.Arrays.equals(k, 0, len, buf, off, off + len);
-        }
-        for (int j = 0; j < len; j++) {
-            if (k[j] != buf[off + j]) {
-                return false;
-            }
-        }
-        return true;
+    /** The String of the last {@link #slot} call that returned -1. */
+    String unremembered() {
+        return unremembered;
     }
 
-    private static int hash(byte[] buf, int off, int len) {
-        int h = 0x811c9dc5;
-        for (int i = off; i < off + len; i++) {
-            h = (h ^ buf[i]) * 0x01000193;
+    String string(int slot) {
+        return values[slot];
+    }
+
+    /** What the caller resolved this entry's text to, or null. */
+    Object meaning(int slot) {
+        return meanings[slot];
+    }
+
+    void mean(int slot, Object meaning) {
+        meanings[slot] = meaning;
+    }
+
+    /** Most of the texts were new: stop remembering, and let the entries go. */
+    private void forget() {
+        forgetting = true;
+        words = null;
+        tails = null;
+        lengths = null;
+        hashes = null;
+        values = null;
+        meanings = null;
+    }
+
+    private static long word(byte[] buf, int off, int len) {
+        int n = Math.min(len, 8);
+        if (off + 8 <= buf.length) {
+            long w = (long) LONGS.get(buf, off);
+            return n == 8 ? w : w & ((1L << (n << 3)) - 1);
         }
-        return h ^ (h >>> 16);
+        long w = 0;
+        for (int k = n - 1; k >= 0; k--) {
+            w = (w << 8) | (buf[off + k] & 0xff);
+        }
+        return w;
+    }
+
+    private static int hash(long word, byte[] buf, int off, int len) {
+        long h = (word ^ len) * 0x9E3779B97F4A7C15L;
+        for (int k = 8; k < len; k += 8) {
+            h = (h ^ word(buf, off + k, len - k)) * 0x9E3779B97F4A7C15L;
+        }
+        return (int) (h >>> 32) ^ (int) h;
+    }
+
+    private int slotOf(int h, long word, int len, String s) {
+        int mask = words.length - 1;
+        int i = h & mask;
+        while (values[i] != s) {
+            i = (i + 1) & mask;
+        }
+        return i;
     }
 
     private void grow() {
-        byte[][] oldKeys = keys;
-        String[] oldValues = values;
+        long[] oldWords = words;
+        byte[][] oldTails = tails;
+        int[] oldLengths = lengths;
         int[] oldHashes = hashes;
-        keys = new byte[oldKeys.length * 2][];
-        values = new String[oldKeys.length * 2];
-        hashes = new int[oldKeys.length * 2];
-        int mask = keys.length - 1;
-        for (int j = 0; j < oldKeys.length; j++) {
-            byte[] k = oldKeys[j];
-            if (k != null) {
+        String[] oldValues = values;
+        Object[] oldMeanings = meanings;
+        int cap = oldWords.length * 2;
+        words = new long[cap];
+        tails = new byte[cap][];
+        lengths = new int[cap];
+        hashes = new int[cap];
+        values = new String[cap];
+        meanings = new Object[cap];
+        int mask = cap - 1;
+        for (int j = 0; j < oldWords.length; j++) {
+            if (oldLengths[j] != 0) {
                 int i = oldHashes[j] & mask;
-                while (keys[i] != null) {
+                while (lengths[i] != 0) {
                     i = (i + 1) & mask;
                 }
-                keys[i] = k;
-                values[i] = oldValues[j];
+                words[i] = oldWords[j];
+                tails[i] = oldTails[j];
+                lengths[i] = oldLengths[j];
                 hashes[i] = oldHashes[j];
+                values[i] = oldValues[j];
+                meanings[i] = oldMeanings[j];
             }
         }
     }

@@ -20,17 +20,14 @@ public final class EventDefinition {
     private final int[] index = new int[Field.values().length];
     private final int[] extraIndex;
     private final String[] extraNames;
-    // One-entry lookup caches of the reader: consecutive lines of one definition often name the same type and
-    // container, and interned field texts can be compared by reference.
-    String lastTypeText;
-    PajeType lastType;
-    String lastContainerText;
-    PajeContainer lastContainer;
+    /** The reader's string table of each field, made on first use. */
+    private final ByteStrings[] strings;
 
     EventDefinition(int id, PajeEventKind kind, List<String> fieldNames) {
         this.id = id;
         this.kind = kind;
         this.fieldNames = List.copyOf(fieldNames);
+        this.strings = new ByteStrings[fieldNames.size()];
         java.util.Arrays.fill(index, -1);
         List<Integer> extras = new ArrayList<>();
         for (int i = 0; i < fieldNames.size(); i++) {
@@ -113,6 +110,16 @@ public final class EventDefinition {
 
     int[] extraIndex() {
         return extraIndex;
+    }
+
+    /** The string table of the field at {@code index}. */
+    ByteStrings strings(int index) {
+        ByteStrings t = strings[index];
+        if (t == null) {
+            t = new ByteStrings();
+            strings[index] = t;
+        }
+        return t;
     }
 
     /** Position of an extra field by name, among {@link #extraNames()}, or -1. */

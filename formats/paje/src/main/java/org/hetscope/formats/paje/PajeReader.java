@@ -37,7 +37,6 @@ public final class PajeReader {
     private final List<PajeContainer> containerList = new ArrayList<>();
     private final Map<String, ArrayDeque<Object[]>> pendingLinkStarts = new HashMap<>();
     private final Map<String, ArrayDeque<Object[]>> pendingLinkEnds = new HashMap<>();
-    private final ByteStrings strings = new ByteStrings();
     private final DecimalText decimals = new DecimalText();
     private final Map<PajeEventKind, Long> counts = new java.util.EnumMap<>(PajeEventKind.class);
     private final long[] kindCounts = new long[PajeEventKind.values().length];
@@ -391,8 +390,8 @@ public final class PajeReader {
 
     // ---- body ----
 
-    private String str(byte[] buf, int field) {
-        return strings.get(buf, fs[field], fe[field] - fs[field]);
+    private String str(byte[] buf, EventDefinition def, int field) {
+        return def.strings(field).get(buf, fs[field], fe[field] - fs[field]);
     }
 
     private long time(byte[] buf, EventDefinition def) {
@@ -425,39 +424,85 @@ public final class PajeReader {
         }
         String[] out = new String[idx.length];
         for (int k = 0; k < idx.length; k++) {
-            out[k] = str(buf, idx[k]);
+            out[k] = str(buf, def, idx[k]);
         }
         return out;
     }
 
     private PajeType type(byte[] buf, EventDefinition def, PajeType.Kind expected) {
-        String t = str(buf, def.index(Field.TYPE));
-        if (t == def.lastTypeText && (expected == null || def.lastType.kind() == expected)) {
-            return def.lastType;
+        int f = def.index(Field.TYPE);
+        ByteStrings table = def.strings(f);
+        int slot = table.slot(buf, fs[f], fe[f] - fs[f]);
+        if (slot >= 0 && table.meaning(slot) instanceof PajeType t && (expected == null || t.kind() == expected)) {
+            return t;
         }
-        PajeType type = types.get(t);
+        String text = slot >= 0 ? table.string(slot) : table.unremembered();
+        PajeType type = types.get(text);
         if (type == null) {
-            throw new IllegalArgumentException("unknown type '" + t + "'");
+            throw new IllegalArgumentException("unknown type '" + text + "'");
         }
         if (expected != null && type.kind() != expected) {
-            throw new IllegalArgumentException("type '" + t + "' is a " + type.kind().name().toLowerCase()
+            throw new IllegalArgumentException("type '" + text + "' is a " + type.kind().name().toLowerCase()
                     + " type, not a " + expected.name().toLowerCase() + " type");
         }
-        def.lastTypeText = t;
-        def.lastType = type;
+        // A text, once it names a type, always names that type: aliases and names are never redefined.
+        if (slot >= 0) {
+            table.mean(slot, type);
+        }
         return type;
     }
 
-    /** The container named by the CONTAINER field of a line, through the definition's one-entry cache. */
+    /** The container named by the CONTAINER field of a line. */
     private PajeContainer container(byte[] buf, EventDefinition def) {
-        String text = str(buf, def.index(Field.CONTAINER));
-        if (text == def.lastContainerText) {
-            return def.lastContainer;
+        return container(buf, def, def.index(Field.CONTAINER));
+    }
+
+    /** The container named by field {@code f} of a line, resolved once per distinct text of that field. */
+    private PajeContainer container(byte[] buf, EventDefinition def, int f) {
+        ByteStrings table = def.strings(f);
+        int slot = table.slot(buf, fs[f], fe[f] - fs[f]);
+        if (slot >= 0 && table.meaning(slot) instanceof PajeContainer c) {
+            return c;
         }
-        PajeContainer c = container(text);
-        def.lastContainerText = text;
-        def.lastContainer = c;
+        PajeContainer c = container(slot >= 0 ? table.string(slot) : table.unremembered());
+        if (slot >= 0) {
+            table.mean(slot, c);
+        }
         return c;
+    }
+
+    /** What the VALUE field of a line names among the values of {@code type}. */
+    private PajeValue value(byte[] buf, EventDefinition def, PajeType type) {
+        int f = def.index(Field.VALUE);
+        ByteStrings table = def.strings(f);
+        int slot = table.slot(buf, fs[f], fe[f] - fs[f]);
+        if (slot < 0) {
+            return type.value(table.unremembered());
+        }
+        // One text may be a value of several types (StarPU's worker and thread states share theirs).
+        ValuesByType memo = table.meaning(slot) instanceof ValuesByType m ? m : new ValuesByType();
+        table.mean(slot, memo);
+        int t = type.slot;
+        if (t < memo.values.length && memo.values[t] != null && memo.versions[t] == type.valuesVersion()) {
+            return memo.values[t];
+        }
+        PajeValue v = type.value(table.string(slot));
+        if (t >= memo.values.length) {
+            memo.values = java.util.Arrays.copyOf(memo.values, t + 1);
+            memo.versions = java.util.Arrays.copyOf(memo.versions, t + 1);
+        }
+        memo.values[t] = v;
+        memo.versions[t] = type.valuesVersion();
+        return v;
+    }
+
+    /**
+     * What one value text was resolved to, per type (by {@link PajeType#slot}); an entry is valid while its type
+     * declares no further values.
+     */
+    private static final class ValuesByType {
+        PajeValue[] values = new PajeValue[0];
+        int[] versions = new int[0];
     }
 
     private PajeContainer container(String alias) {
@@ -493,9 +538,9 @@ public final class PajeReader {
         PajeEventKind kind = def.kind();
         switch (kind) {
             case DEFINE_CONTAINER_TYPE, DEFINE_EVENT_TYPE, DEFINE_STATE_TYPE, DEFINE_VARIABLE_TYPE -> {
-                String name = str(buf, def.index(Field.NAME));
-                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def.index(Field.ALIAS)) : name;
-                PajeType parent = parentType(str(buf, def.index(Field.TYPE)));
+                String name = str(buf, def, def.index(Field.NAME));
+                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def, def.index(Field.ALIAS)) : name;
+                PajeType parent = parentType(str(buf, def, def.index(Field.TYPE)));
                 PajeType.Kind k = switch (kind) {
                     case DEFINE_CONTAINER_TYPE -> PajeType.Kind.CONTAINER;
                     case DEFINE_EVENT_TYPE -> PajeType.Kind.EVENT;
@@ -508,28 +553,28 @@ public final class PajeReader {
                 defineType(new PajeType(typeList.size(), k, alias, name, parent, null, null));
             }
             case DEFINE_LINK_TYPE -> {
-                String name = str(buf, def.index(Field.NAME));
-                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def.index(Field.ALIAS)) : name;
-                PajeType parent = parentType(str(buf, def.index(Field.TYPE)));
-                PajeType from = parentType(str(buf, def.index(Field.START_CONTAINER_TYPE)));
-                PajeType to = parentType(str(buf, def.index(Field.END_CONTAINER_TYPE)));
+                String name = str(buf, def, def.index(Field.NAME));
+                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def, def.index(Field.ALIAS)) : name;
+                PajeType parent = parentType(str(buf, def, def.index(Field.TYPE)));
+                PajeType from = parentType(str(buf, def, def.index(Field.START_CONTAINER_TYPE)));
+                PajeType to = parentType(str(buf, def, def.index(Field.END_CONTAINER_TYPE)));
                 defineType(new PajeType(typeList.size(), PajeType.Kind.LINK, alias, name, parent, from, to));
             }
             case DEFINE_ENTITY_VALUE -> {
                 PajeType type = type(buf, def, null);
-                String name = str(buf, def.index(Field.NAME));
-                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def.index(Field.ALIAS)) : name;
-                String color = def.index(Field.COLOR) >= 0 ? str(buf, def.index(Field.COLOR)) : null;
+                String name = str(buf, def, def.index(Field.NAME));
+                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def, def.index(Field.ALIAS)) : name;
+                String color = def.index(Field.COLOR) >= 0 ? str(buf, def, def.index(Field.COLOR)) : null;
                 PajeValue v = new PajeValue(alias, name, color, true);
                 type.addValue(v);
                 listener.value(type, v);
             }
             case CREATE_CONTAINER -> {
                 long t = time(buf, def);
-                String name = str(buf, def.index(Field.NAME));
-                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def.index(Field.ALIAS)) : name;
+                String name = str(buf, def, def.index(Field.NAME));
+                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def, def.index(Field.ALIAS)) : name;
                 PajeType type = type(buf, def, PajeType.Kind.CONTAINER);
-                String parentText = str(buf, def.index(Field.CONTAINER));
+                String parentText = str(buf, def, def.index(Field.CONTAINER));
                 PajeContainer parent = parentText.equals("0") ? null : container(parentText);
                 if (containers.containsKey(alias)) {
                     throw new IllegalArgumentException("container '" + alias + "' created twice");
@@ -542,7 +587,7 @@ public final class PajeReader {
             }
             case DESTROY_CONTAINER -> {
                 long t = time(buf, def);
-                PajeContainer c = container(str(buf, def.index(Field.NAME)));
+                PajeContainer c = container(buf, def, def.index(Field.NAME));
                 if (c.isDestroyed()) {
                     throw new IllegalArgumentException("container '" + c.alias() + "' destroyed twice");
                 }
@@ -552,14 +597,14 @@ public final class PajeReader {
                 long t = time(buf, def);
                 PajeType type = type(buf, def, PajeType.Kind.EVENT);
                 PajeContainer c = container(buf, def);
-                PajeValue v = type.value(str(buf, def.index(Field.VALUE)));
+                PajeValue v = value(buf, def, type);
                 listener.event(new PajeEvent(c, type, t, v, def, extras(buf, def), lineNo));
             }
             case SET_STATE, PUSH_STATE, POP_STATE, RESET_STATE -> {
                 long t = time(buf, def);
                 PajeType type = type(buf, def, PajeType.Kind.STATE);
                 PajeContainer c = container(buf, def);
-                PajeValue v = def.index(Field.VALUE) >= 0 ? type.value(str(buf, def.index(Field.VALUE))) : null;
+                PajeValue v = def.index(Field.VALUE) >= 0 ? value(buf, def, type) : null;
                 byte op = switch (kind) {
                     case SET_STATE -> StateBuffer.SET;
                     case PUSH_STATE -> StateBuffer.PUSH;
@@ -592,12 +637,12 @@ public final class PajeReader {
             case START_LINK, END_LINK -> {
                 long t = time(buf, def);
                 PajeType type = type(buf, def, PajeType.Kind.LINK);
-                PajeContainer c = container(str(buf, def.index(Field.CONTAINER)));
+                PajeContainer c = container(buf, def);
                 boolean start = kind == PajeEventKind.START_LINK;
-                PajeContainer end = container(str(buf, def.index(start ? Field.START_CONTAINER
-                        : Field.END_CONTAINER)));
-                String value = def.index(Field.VALUE) >= 0 ? str(buf, def.index(Field.VALUE)) : null;
-                String key = str(buf, def.index(Field.KEY));
+                PajeContainer end = container(buf, def, def.index(start ? Field.START_CONTAINER
+                        : Field.END_CONTAINER));
+                String value = def.index(Field.VALUE) >= 0 ? str(buf, def, def.index(Field.VALUE)) : null;
+                String key = str(buf, def, def.index(Field.KEY));
                 String k = type.alias() + '\u0000' + key;
                 Object[] half = {t, end, value, lineNo, c};
                 Map<String, ArrayDeque<Object[]>> other = start ? pendingLinkEnds : pendingLinkStarts;

@@ -58,9 +58,16 @@ public final class PajeType {
 
     private String lastValueText;
     private PajeValue lastValue;
+    /** Counts the declared values, so that what a text was resolved to can be known to be still valid. */
+    private int valuesVersion;
+
+    int valuesVersion() {
+        return valuesVersion;
+    }
 
     void addValue(PajeValue v) {
         lastValueText = null;
+        valuesVersion++;
         values.put(v.alias(), v);
         values.putIfAbsent(v.name(), v);
     }

@@ -323,6 +323,31 @@ class PajeReaderTest {
     }
 
     @Test
+    void valueTextsAreResolvedPerTypeAndFollowLaterDeclarations() throws Exception {
+        // "r" names a value of two state types (each with two declared values); "q" is used before a
+        // PajeDefineEntityValue declares it.
+        Recorder r = read(HEADER + """
+                1 ST2 C "Second state"
+                5 r ST2 Ready "0 0 1"
+                5 z ST2 Zombie "1 1 1"
+                8 1.0 ST c1 r
+                8 1.1 ST2 c1 r
+                8 1.2 ST c1 q
+                5 q ST Queued "0 1 1"
+                8 1.3 ST c1 q
+                8 1.4 ST2 c1 r
+                """, null);
+        assertEquals(List.of(), r.problems);
+        assertEquals("""
+                c1 ST Running 1000000000-1200000000 d0
+                c1 ST2 Ready 1100000000-1400000000 d0
+                c1 ST q 1200000000-1300000000 d0
+                c1 ST Queued 1300000000-1400000000 d0
+                c1 ST2 Ready 1400000000-1400000000 d0
+                """, r.statesText());
+    }
+
+    @Test
     void olderFieldNamesContainerTypeAndEntityType() throws Exception {
         Recorder r = read("""
                 %EventDef PajeDefineContainerType 1
