@@ -1,5 +1,8 @@
 package org.hetscope.formats.paje;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import org.hetscope.model.Nanos;
 
 /** Exact parsing of Paje number fields straight from the input bytes, without building Strings; one per reader. */
@@ -19,6 +22,9 @@ final class DecimalText {
     private int fractionDigits;
     private boolean negative;
 
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
+
     /** Reads {@code [sign] digits [. digits]}; false when the text is anything else (an exponent, no digit). */
     private boolean scan(byte[] buf, int off, int len) {
         int i = off;
@@ -28,31 +34,65 @@ final class DecimalText {
             negative = buf[i] == '-';
             i++;
         }
+        int first = i;
+        // Zeros before the first other digit are not significant, also after the point ("0.000123").
+        while (i < end && buf[i] == '0') {
+            i++;
+        }
+        int significantFrom = i;
         long v = 0;
-        int digits = 0;
-        int frac = -1;
-        boolean any = false;
-        for (; i < end; i++) {
-            byte c = buf[i];
-            if (c >= '0' && c <= '9') {
-                any = true;
-                if (v != 0 || c != '0') {
-                    digits++;
+        int d;
+        while (i < end && (d = buf[i] - '0') >= 0 && d <= 9) {
+            v = v * 10 + d;
+            i++;
+        }
+        int digits = i - significantFrom;
+        int intEnd = i;
+        int frac = 0;
+        if (i < end && buf[i] == '.') {
+            int fracStart = ++i;
+            if (v == 0) {
+                while (i < end && buf[i] == '0') {
+                    i++;
                 }
-                v = v * 10 + (c - '0');
-                if (frac >= 0) {
-                    frac++;
-                }
-            } else if (c == '.' && frac < 0) {
-                frac = 0;
-            } else {
-                return false;
             }
+            int fracSignificant = i;
+            // Eight digits at a time where the field has them (a time's nanoseconds are nine).
+            while (end - i >= 8) {
+                long w = (long) LONGS.get(buf, i);
+                if ((w & 0xF0F0F0F0F0F0F0F0L) != 0x3030303030303030L
+                        || ((w + 0x0606060606060606L) & 0xF0F0F0F0F0F0F0F0L) != 0x3030303030303030L) {
+                    break;
+                }
+                v = v * 100_000_000L + eightDigits(w - 0x3030303030303030L);
+                i += 8;
+            }
+            while (i < end && (d = buf[i] - '0') >= 0 && d <= 9) {
+                v = v * 10 + d;
+                i++;
+            }
+            digits += i - fracSignificant;
+            frac = i - fracStart;
+            if (intEnd == first && frac == 0) {
+                return false; // "." or "-." : no digit
+            }
+        } else if (intEnd == first) {
+            return false; // no digit
+        }
+        if (i != end) {
+            return false;
         }
         mantissa = v;
         significantDigits = digits;
-        fractionDigits = Math.max(frac, 0);
-        return any;
+        fractionDigits = frac;
+        return true;
+    }
+
+    /** The value of eight decimal digits, one per byte (0-9), the first in the lowest byte. */
+    private static long eightDigits(long w) {
+        w = (w * 10 + (w >>> 8)) & 0x00FF00FF00FF00FFL; // pairs: d0*10+d1 in bytes 0, 2, 4, 6
+        w = (w * 100 + (w >>> 16)) & 0x0000FFFF0000FFFFL; // quads in 16-bit lanes 0 and 2
+        return (w * 10_000 + (w >>> 32)) & 0xFFFFFFFFL;
     }
 
     /**
