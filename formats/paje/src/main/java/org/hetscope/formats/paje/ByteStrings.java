@@ -15,8 +15,8 @@ import java.util.Arrays;
  * that a repeated text is resolved once.
  *
  * <p>A table whose texts are mostly new stops looking once it has {@value #SETTLE_ENTRIES} of them and from then
- * on only builds Strings; no table remembers more than {@value #MAX_ENTRIES} texts, so that traces full of unique
- * values do not fill memory.
+ * on only builds Strings; all the tables of one reader share an {@link Allowance} of {@value #MAX_ENTRIES} texts,
+ * so that traces full of distinct values do not fill memory.
  */
 final class ByteStrings {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
@@ -26,6 +26,12 @@ final class ByteStrings {
 
     // Open addressing over parallel arrays: the first 8 bytes of a text packed into a long (zero padded) are
     // compared without touching the heap; only longer texts keep their other bytes in an array.
+    /** How many more texts the tables sharing it may remember. */
+    static final class Allowance {
+        int entries = MAX_ENTRIES;
+    }
+
+    private final Allowance allowance;
     private long[] words = new long[16];
     private byte[][] tails = new byte[16][];
     /** Length + 1 of each entry's text; 0 marks a free slot. */
@@ -38,6 +44,15 @@ final class ByteStrings {
     private long misses;
     private boolean forgetting;
     private String unremembered;
+
+    ByteStrings(Allowance allowance) {
+        this.allowance = allowance;
+    }
+
+    /** A table with an allowance of its own. */
+    ByteStrings() {
+        this(new Allowance());
+    }
 
     /** The String for these bytes (shared when the table remembers them). */
     String get(byte[] buf, int off, int len) {
@@ -75,10 +90,11 @@ final class ByteStrings {
         if (size >= SETTLE_ENTRIES && misses * 2 > lookups) {
             forget();
         }
-        if (forgetting || size >= MAX_ENTRIES) {
+        if (forgetting || allowance.entries <= 0) {
             unremembered = s;
             return -1;
         }
+        allowance.entries--;
         words[i] = word;
         tails[i] = len > 8 ? Arrays.copyOfRange(buf, off + 8, off + len) : null;
         lengths[i] = len + 1;
@@ -112,6 +128,7 @@ final class ByteStrings {
     /** Most of the texts were new: stop remembering, and let the entries go. */
     private void forget() {
         forgetting = true;
+        allowance.entries += size;
         words = null;
         tails = null;
         lengths = null;

@@ -22,8 +22,11 @@ public final class EventDefinition {
     private final String[] extraNames;
     /** The reader's string table of each field, made on first use. */
     private final ByteStrings[] strings;
+    private final ByteStrings.Allowance allowance;
 
-    EventDefinition(int id, PajeEventKind kind, List<String> fieldNames) {
+    /** @param allowance what the string tables of the reader's definitions may remember, together */
+    EventDefinition(int id, PajeEventKind kind, List<String> fieldNames, ByteStrings.Allowance allowance) {
+        this.allowance = allowance;
         this.id = id;
         this.kind = kind;
         this.fieldNames = List.copyOf(fieldNames);
@@ -116,7 +119,7 @@ public final class EventDefinition {
     ByteStrings strings(int index) {
         ByteStrings t = strings[index];
         if (t == null) {
-            t = new ByteStrings();
+            t = new ByteStrings(allowance);
             strings[index] = t;
         }
         return t;

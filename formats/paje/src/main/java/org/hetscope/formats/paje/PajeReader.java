@@ -38,6 +38,7 @@ public final class PajeReader {
     private final Map<String, ArrayDeque<Object[]>> pendingLinkStarts = new HashMap<>();
     private final Map<String, ArrayDeque<Object[]>> pendingLinkEnds = new HashMap<>();
     private final DecimalText decimals = new DecimalText();
+    private final ByteStrings.Allowance stringAllowance = new ByteStrings.Allowance();
     private final Map<PajeEventKind, Long> counts = new java.util.EnumMap<>(PajeEventKind.class);
     private final long[] kindCounts = new long[PajeEventKind.values().length];
 
@@ -355,7 +356,7 @@ public final class PajeReader {
                 } else if (defId < 0 || defId > 1_000_000) {
                     damage("event id out of range", defName + " " + defId);
                 } else {
-                    EventDefinition d = new EventDefinition(defId, kind, defFields);
+                    EventDefinition d = new EventDefinition(defId, kind, defFields, stringAllowance);
                     List<Field> missing = d.required().stream().filter(f -> d.index(f) < 0).toList();
                     if (!missing.isEmpty()) {
                         damage("event definition lacks required fields (its lines are skipped)",

@@ -78,4 +78,27 @@ class ByteStringsTest {
         assertEquals("job-last", table.unremembered());
         assertNotSame(table.get(last, 0, last.length), table.get(last, 0, last.length));
     }
+
+    @Test
+    void theTablesOfOneReaderShareOneAllowance() {
+        ByteStrings.Allowance allowance = new ByteStrings.Allowance();
+        allowance.entries = 5;
+        ByteStrings a = new ByteStrings(allowance);
+        ByteStrings b = new ByteStrings(allowance);
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 3; i++) {
+                byte[] t = ("text" + i).getBytes(StandardCharsets.UTF_8);
+                assertTrue(a.slot(t, 0, t.length) >= 0, "a's three texts fit");
+                assertEquals("text" + i, a.string(a.slot(t, 0, t.length)));
+            }
+            for (int i = 0; i < 3; i++) {
+                byte[] t = ("text" + i).getBytes(StandardCharsets.UTF_8);
+                int slot = b.slot(t, 0, t.length);
+                // two of b's three: five in all
+                assertEquals(i < 2, slot >= 0, "text" + i);
+                assertEquals("text" + i, slot >= 0 ? b.string(slot) : b.unremembered());
+            }
+        }
+        assertEquals(0, allowance.entries);
+    }
 }
