@@ -1,8 +1,5 @@
 package org.hetscope.formats.paje;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -19,19 +16,17 @@ import java.util.Arrays;
  * so that traces full of distinct values do not fill memory.
  */
 final class ByteStrings {
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
-            ByteOrder.LITTLE_ENDIAN);
     static final int MAX_ENTRIES = 1 << 20;
     static final int SETTLE_ENTRIES = 1 << 14;
 
-    // Open addressing over parallel arrays: the first 8 bytes of a text packed into a long (zero padded) are
-    // compared without touching the heap; only longer texts keep their other bytes in an array.
     /** How many more texts the tables sharing it may remember. */
     static final class Allowance {
         int entries = MAX_ENTRIES;
     }
 
     private final Allowance allowance;
+    // Open addressing over parallel arrays: the first 8 bytes of a text packed into a long (zero padded) are
+    // compared without touching the heap; only longer texts keep their other bytes in an array.
     private long[] words = new long[16];
     private byte[][] tails = new byte[16][];
     /** Length + 1 of each entry's text; 0 marks a free slot. */
@@ -56,13 +51,12 @@ final class ByteStrings {
 
     /** The String for these bytes (shared when the table remembers them). */
     String get(byte[] buf, int off, int len) {
-        int slot = slot(buf, off, len);
-        return slot >= 0 ? values[slot] : unremembered;
+        return string(slot(buf, off, len));
     }
 
     /**
-     * The entry for these bytes, added if new; -1 when the table does not remember them (then
-     * {@link #unremembered()} holds their String). A slot stays valid until the next call of this method.
+     * The entry for these bytes, added if new; -1 when the table does not remember them (then {@link #string}
+     * of -1 is their String). A slot stays valid until the next call of this method.
      */
     int slot(byte[] buf, int off, int len) {
         if (forgetting) {
@@ -102,18 +96,14 @@ final class ByteStrings {
         values[i] = s;
         if (++size * 2 > words.length) {
             grow();
-            return slotOf(h, word, len, s);
+            return slotOf(h, s);
         }
         return i;
     }
 
-    /** The String of the last {@link #slot} call that returned -1. */
-    String unremembered() {
-        return unremembered;
-    }
-
+    /** The String of an entry; of slot -1, the String of the last {@link #slot} call, which returned -1. */
     String string(int slot) {
-        return values[slot];
+        return slot >= 0 ? values[slot] : unremembered;
     }
 
     /** What the caller resolved this entry's text to, or null. */
@@ -140,7 +130,7 @@ final class ByteStrings {
     private static long word(byte[] buf, int off, int len) {
         int n = Math.min(len, 8);
         if (off + 8 <= buf.length) {
-            long w = (long) LONGS.get(buf, off);
+            long w = ByteWords.at(buf, off);
             return n == 8 ? w : w & ((1L << (n << 3)) - 1);
         }
         long w = 0;
@@ -158,7 +148,8 @@ final class ByteStrings {
         return (int) (h >>> 32) ^ (int) h;
     }
 
-    private int slotOf(int h, long word, int len, String s) {
+    /** Where the String just added went when the table grew. */
+    private int slotOf(int h, String s) {
         int mask = words.length - 1;
         int i = h & mask;
         while (values[i] != s) {

@@ -1,8 +1,5 @@
 package org.hetscope.formats.paje;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import org.hetscope.model.Nanos;
 
 /** Exact parsing of Paje number fields straight from the input bytes, without building Strings; one per reader. */
@@ -21,9 +18,6 @@ final class DecimalText {
     private int significantDigits;
     private int fractionDigits;
     private boolean negative;
-
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
-            ByteOrder.LITTLE_ENDIAN);
 
     /** Reads {@code [sign] digits [. digits]}; false when the text is anything else (an exponent, no digit). */
     private boolean scan(byte[] buf, int off, int len) {
@@ -59,7 +53,7 @@ final class DecimalText {
             int fracSignificant = i;
             // Eight digits at a time where the field has them (a time's nanoseconds are nine).
             while (end - i >= 8) {
-                long w = (long) LONGS.get(buf, i);
+                long w = ByteWords.at(buf, i);
                 if ((w & 0xF0F0F0F0F0F0F0F0L) != 0x3030303030303030L
                         || ((w + 0x0606060606060606L) & 0xF0F0F0F0F0F0F0F0L) != 0x3030303030303030L) {
                     break;

@@ -12,7 +12,10 @@ public final class IdTable<T> {
     private final List<T> items = new ArrayList<>();
     private final Map<T, Integer> ids;
 
-    /** @param ids an empty map: an {@link java.util.IdentityHashMap} to keep objects apart, a HashMap to merge equal ones */
+    /**
+     * @param ids an empty map: an {@link java.util.IdentityHashMap} to keep objects apart, a HashMap to merge equal
+     *            ones
+     */
     public IdTable(Map<T, Integer> ids) {
         this.ids = ids;
     }

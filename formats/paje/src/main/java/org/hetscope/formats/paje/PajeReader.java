@@ -437,7 +437,7 @@ public final class PajeReader {
         if (slot >= 0 && table.meaning(slot) instanceof PajeType t && (expected == null || t.kind() == expected)) {
             return t;
         }
-        String text = slot >= 0 ? table.string(slot) : table.unremembered();
+        String text = table.string(slot);
         PajeType type = types.get(text);
         if (type == null) {
             throw new IllegalArgumentException("unknown type '" + text + "'");
@@ -465,7 +465,7 @@ public final class PajeReader {
         if (slot >= 0 && table.meaning(slot) instanceof PajeContainer c) {
             return c;
         }
-        PajeContainer c = container(slot >= 0 ? table.string(slot) : table.unremembered());
+        PajeContainer c = container(table.string(slot));
         if (slot >= 0) {
             table.mean(slot, c);
         }
@@ -478,11 +478,16 @@ public final class PajeReader {
         ByteStrings table = def.strings(f);
         int slot = table.slot(buf, fs[f], fe[f] - fs[f]);
         if (slot < 0) {
-            return type.value(table.unremembered());
+            return type.value(table.string(slot));
         }
         // One text may be a value of several types (StarPU's worker and thread states share theirs).
-        ValuesByType memo = table.meaning(slot) instanceof ValuesByType m ? m : new ValuesByType();
-        table.mean(slot, memo);
+        ValuesByType memo;
+        if (table.meaning(slot) instanceof ValuesByType m) {
+            memo = m;
+        } else {
+            memo = new ValuesByType();
+            table.mean(slot, memo);
+        }
         int t = type.slot;
         if (t < memo.values.length && memo.values[t] != null && memo.versions[t] == type.valuesVersion()) {
             return memo.values[t];

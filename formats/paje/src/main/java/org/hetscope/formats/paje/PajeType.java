@@ -56,8 +56,6 @@ public final class PajeType {
         return endType;
     }
 
-    private String lastValueText;
-    private PajeValue lastValue;
     /** Counts the declared values, so that what a text was resolved to can be known to be still valid. */
     private int valuesVersion;
 
@@ -66,7 +64,6 @@ public final class PajeType {
     }
 
     void addValue(PajeValue v) {
-        lastValueText = null;
         valuesVersion++;
         values.put(v.alias(), v);
         values.putIfAbsent(v.name(), v);
@@ -74,16 +71,11 @@ public final class PajeType {
 
     /** The declared value with this alias or name; an undeclared one is created with the text as its name. */
     PajeValue value(String text) {
-        if (text == lastValueText) {
-            return lastValue;
-        }
         PajeValue v = values.get(text);
         if (v == null) {
             v = new PajeValue(text, text, null, false);
             values.put(text, v);
         }
-        lastValueText = text;
-        lastValue = v;
         return v;
     }
 
