@@ -11,8 +11,7 @@ import org.hetscope.formats.starpu.StarpuImport.MemEvent;
 /**
  * The MSI or memory-manager events of a StarPU trace, which are replayed in (time, line) order once the whole file
  * is read. They are records of longs sorted on disk past a budget ({@link SortedLongRecords}), so a trace of any
- * size needs at most one budget of heap for them. Each iteration reads them again (the import goes over the events
- * twice: block ids, then the replay).
+ * size needs at most one budget of heap for them. Each iteration reads them again from the start.
  *
  * <p>A record: time, line, node, then type, handle and tid as indices into the strings kept here (-1 for null),
  * since types, handles and threads repeat across millions of events; then info and size: the number itself when
@@ -20,13 +19,15 @@ import org.hetscope.formats.starpu.StarpuImport.MemEvent;
  * {@code -2 - index}, -1 for null.
  */
 final class MemEventLog implements Iterable<MemEvent>, Closeable {
+    /** Longs per event record. */
+    static final int WIDTH = 8;
     private final SortedLongRecords records;
     private final IdTable<String> strings = new IdTable<>(new HashMap<>());
-    private final long[] record = new long[8];
+    private final long[] record = new long[WIDTH];
 
     /** @param budget events held in memory before they go to a run */
     MemEventLog(String name, long budget) {
-        records = new SortedLongRecords(name + " events", 8, 2, budget);
+        records = new SortedLongRecords(name + " events", WIDTH, 2, budget);
     }
 
     void add(MemEvent e) {

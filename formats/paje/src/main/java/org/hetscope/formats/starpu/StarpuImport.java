@@ -63,16 +63,8 @@ public final class StarpuImport implements PajeListener {
     record MemEvent(long time, long line, String type, int node, String handle, String info, String size,
                     String tid) {}
 
-    /**
-     * Buffered events before a spill: a twentieth of the heap each at ~64 bytes an event (the property
-     * {@code hetscope.starpu.spillEvery} sets a count instead, for tests).
-     */
-    private static long spillEvery() {
-        return Long.getLong("hetscope.starpu.spillEvery", Math.max(1024, Runtime.getRuntime().maxMemory() / 20 / 64));
-    }
-
-    private final MemEventLog msi = new MemEventLog("msi", spillEvery());
-    private final MemEventLog managerEvents = new MemEventLog("manager", spillEvery());
+    private final MemEventLog msi = new MemEventLog("msi", SortedLongRecords.budget(MemEventLog.WIDTH));
+    private final MemEventLog managerEvents = new MemEventLog("manager", SortedLongRecords.budget(MemEventLog.WIDTH));
     /** The handles those events name, in file order, each once: blocks for them need no pass over the events. */
     private final Set<String> msiHandles = new LinkedHashSet<>();
     private final Set<String> managerHandles = new LinkedHashSet<>();
@@ -535,7 +527,6 @@ public final class StarpuImport implements PajeListener {
         }
     }
 
-
     /** Start/end pairing key: copies by communication id, the others FIFO per (manager, handle). */
     private static String pairKey(String startType, MemEvent e) {
         return switch (startType) {
@@ -599,7 +590,6 @@ public final class StarpuImport implements PajeListener {
             sink.transfer(new Transfer(id, sliceId, s.time(), dur, bytes == null ? 0 : bytes, kind,
                     deviceOfNode(src), deviceOfNode(node), nodeIds.get(src), nodeIds.get(node), block, com));
             copyTransfers.add(com, id); // its starpu_transfer row comes with the links, in joinFetchLinks
-
             if (block != null) {
                 checks.transfer(block, s.time(), e.time(), id, nodeIds.getOrDefault(node, -1L));
             }
