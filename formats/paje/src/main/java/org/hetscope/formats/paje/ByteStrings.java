@@ -12,8 +12,8 @@ import java.util.Arrays;
  * that a repeated text is resolved once.
  *
  * <p>A table whose texts are mostly new stops looking once it has {@value #SETTLE_ENTRIES} of them and from then
- * on only builds Strings; all the tables of one reader share an {@link Allowance} of {@value #MAX_ENTRIES} texts,
- * so that traces full of distinct values do not fill memory.
+ * on only builds Strings; all the tables of one reader share an {@link Allowance} of {@value #MAX_ENTRIES} texts
+ * (divided among its decoding threads), so that traces full of distinct values do not fill memory.
  */
 final class ByteStrings {
     static final int MAX_ENTRIES = 1 << 20;
@@ -21,7 +21,15 @@ final class ByteStrings {
 
     /** How many more texts the tables sharing it may remember. */
     static final class Allowance {
-        int entries = MAX_ENTRIES;
+        int entries;
+
+        Allowance() {
+            this(MAX_ENTRIES);
+        }
+
+        Allowance(int entries) {
+            this.entries = entries;
+        }
     }
 
     private final Allowance allowance;

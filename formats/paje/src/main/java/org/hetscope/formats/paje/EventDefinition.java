@@ -20,17 +20,10 @@ public final class EventDefinition {
     private final int[] index = new int[Field.values().length];
     private final int[] extraIndex;
     private final String[] extraNames;
-    /** The reader's string table of each field, made on first use. */
-    private final ByteStrings[] strings;
-    private final ByteStrings.Allowance allowance;
-
-    /** @param allowance what the string tables of the reader's definitions may remember, together */
-    EventDefinition(int id, PajeEventKind kind, List<String> fieldNames, ByteStrings.Allowance allowance) {
-        this.allowance = allowance;
+    EventDefinition(int id, PajeEventKind kind, List<String> fieldNames) {
         this.id = id;
         this.kind = kind;
         this.fieldNames = List.copyOf(fieldNames);
-        this.strings = new ByteStrings[fieldNames.size()];
         java.util.Arrays.fill(index, -1);
         List<Integer> extras = new ArrayList<>();
         for (int i = 0; i < fieldNames.size(); i++) {
@@ -113,16 +106,6 @@ public final class EventDefinition {
 
     int[] extraIndex() {
         return extraIndex;
-    }
-
-    /** The string table of the field at {@code index}. */
-    ByteStrings strings(int index) {
-        ByteStrings t = strings[index];
-        if (t == null) {
-            t = new ByteStrings(allowance);
-            strings[index] = t;
-        }
-        return t;
     }
 
     /** Position of an extra field by name, among {@link #extraNames()}, or -1. */

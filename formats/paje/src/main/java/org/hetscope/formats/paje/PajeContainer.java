@@ -10,6 +10,9 @@ public final class PajeContainer {
     private final PajeType type;
     private final PajeContainer parent;
     private final long created;
+    /** Position among the containers of its trace, in creation order (for the reader's per-block buffers). */
+    final int index;
+    /** Set by the thread that replays the file's lines in order; the block decoders never read it. */
     private long destroyed = Long.MIN_VALUE;
     private final List<PajeContainer> children = new ArrayList<>();
     /** Per-type buffers of the reader, indexed by {@link PajeType#slot}. */
@@ -17,7 +20,8 @@ public final class PajeContainer {
     /** Free slot for a consumer (e.g. the track id it mapped this container to). */
     public long userId = -1;
 
-    PajeContainer(String alias, String name, PajeType type, PajeContainer parent, long created) {
+    PajeContainer(int index, String alias, String name, PajeType type, PajeContainer parent, long created) {
+        this.index = index;
         this.alias = alias;
         this.name = name;
         this.type = type;

@@ -43,6 +43,11 @@ public enum PajeEventKind {
         BY_NAME = Map.copyOf(m);
     }
 
+    /** Whether lines of this kind add to the types, values or containers that later lines refer to. */
+    public boolean defines() {
+        return ordinal() <= CREATE_CONTAINER.ordinal();
+    }
+
     /** The kind for a Paje event name, or null for a name this reader does not know. */
     public static PajeEventKind byName(String name) {
         return BY_NAME.get(name);

@@ -10,8 +10,16 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.hetscope.formats.paje.EventDefinition.Field;
 import org.hetscope.model.Progress;
+import org.hetscope.model.TraceSink;
 
 /**
  * Reads a Paje trace file driven by its header: every {@code %EventDef} says which event kind an id stands for and
@@ -30,39 +38,35 @@ public final class PajeReader {
     private final PajeListener listener;
 
     private final Map<Integer, EventDefinition> definitions = new LinkedHashMap<>();
-    private EventDefinition[] byId = new EventDefinition[64];
-    private final Map<String, PajeType> types = new HashMap<>();
+    private final PajeDictionary dictionary = new PajeDictionary();
     private final List<PajeType> typeList = new ArrayList<>();
-    private final Map<String, PajeContainer> containers = new HashMap<>();
     private final List<PajeContainer> containerList = new ArrayList<>();
-    private final Map<String, ArrayDeque<Object[]>> pendingLinkStarts = new HashMap<>();
-    private final Map<String, ArrayDeque<Object[]>> pendingLinkEnds = new HashMap<>();
-    private final DecimalText decimals = new DecimalText();
-    private final ByteStrings.Allowance stringAllowance = new ByteStrings.Allowance();
+    private final Map<String, ArrayDeque<BlockLog.LinkEnd>> pendingLinkStarts = new HashMap<>();
+    private final Map<String, ArrayDeque<BlockLog.LinkEnd>> pendingLinkEnds = new HashMap<>();
     private final Map<PajeEventKind, Long> counts = new java.util.EnumMap<>(PajeEventKind.class);
-    private final long[] kindCounts = new long[PajeEventKind.values().length];
+
+    /** Threads that decode blocks of a file besides the reading thread (0: the reading thread decodes alone). */
+    private int blockThreads = Integer.getInteger("hetscope.paje.threads",
+            Math.min(8, Runtime.getRuntime().availableProcessors()));
+    /** Bytes of a block; a file of fewer than two blocks is read on one thread. */
+    private long blockBytes = Long.getLong("hetscope.paje.blockBytes", 8 << 20);
+    /** Decodes in file order (the header, definitions, what blocks leave over) and keeps the tallies. */
+    private final LineDecoder decoder = new LineDecoder(dictionary, 1 + blockThreads);
+    private final InOrder inOrder = new InOrder();
+    /** Cuts lines for this thread. */
+    private LineCutter cutter;
+    /** The block threads, while a file is read in blocks. */
+    private ExecutorService pool;
 
     // Header parsing state.
     private String defName;
     private int defId = -1;
     private List<String> defFields;
-    private boolean headerAnnounced;
-
-    // Tokenizer output.
-    private int[] fs = new int[32];
-    private int[] fe = new int[32];
-    private int nf;
-
-    private long lineNo;
-    private long roundedTimes;
-    private long firstRoundedLine = -1;
-    private long minTime = Long.MAX_VALUE;
-    private long maxTime = Long.MIN_VALUE;
 
     // States and variables wait for the end of the file; past a budget they wait in a spill file.
     /**
-     * Heap the buffered state and variable operations may take (as estimated by {@link #stateBytes}) before they
-     * all go to the spill file: a fifth of the heap, so that traces that fit are replayed from memory.
+     * Heap the buffered state and variable operations may take (as estimated by {@link StateBuffer#bytes}) before
+     * they all go to the spill file: a fifth of the heap, so that traces that fit are replayed from memory.
      */
     private final long byteBudget = Runtime.getRuntime().maxMemory() / 5;
     /**
@@ -73,14 +77,6 @@ public final class PajeReader {
     private BufferSpill spill;
     private long bufferedOps;
     private long bufferedBytes;
-
-    /** Heap an operation takes in a {@link StateBuffer}: its columns, and the array of its extra fields. */
-    private static long stateBytes(String[] extras) {
-        return 40 + (extras == null ? 0 : 16 + 4L * extras.length);
-    }
-
-    /** Heap an operation takes in a {@link VariableBuffer} (its columns, with their growth slack). */
-    private static final long VARIABLE_BYTES = 40;
 
     /**
      * @param timeShift decimal exponent from the file's time unit to nanoseconds (9 = seconds, 6 = milliseconds),
@@ -98,6 +94,15 @@ public final class PajeReader {
         this.opBudget = ops;
     }
 
+    /**
+     * Decodes files in blocks of {@code bytes} on {@code threads} threads besides the reading one (for tests;
+     * 0 threads: in file order on the reading thread). Must be called before reading.
+     */
+    void blocks(long bytes, int threads) {
+        this.blockBytes = bytes;
+        this.blockThreads = threads;
+    }
+
     /** The decimal exponent to nanoseconds that was used (known after the header). */
     public int timeShift() {
         return timeShift;
@@ -106,6 +111,7 @@ public final class PajeReader {
     /** How many body lines of each kind were read and accepted. */
     public Map<PajeEventKind, Long> counts() {
         counts.clear();
+        long[] kindCounts = decoder.tally.kindCounts;
         for (PajeEventKind k : PajeEventKind.values()) {
             if (kindCounts[k.ordinal()] > 0) {
                 counts.put(k, kindCounts[k.ordinal()]);
@@ -127,36 +133,60 @@ public final class PajeReader {
     }
 
     public long lines() {
-        return lineNo;
+        return decoder.line;
     }
 
     /** How many times had digits below the nanosecond (rounded half-even), and the first such line (-1: none). */
     public long roundedTimes() {
-        return roundedTimes;
+        return decoder.tally.roundedTimes;
     }
 
     public long firstRoundedLine() {
-        return firstRoundedLine;
+        return decoder.tally.firstRoundedLine;
     }
 
     /** Reads a whole file and finishes the replay. */
     public void read(Path file, Progress progress) throws IOException {
         long size = Files.size(file);
         progress.start("Paje " + file.getFileName(), size);
-        try (InputStream in = Files.newInputStream(file)) {
-            read(in, progress);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            LineCutter.Source source = LineCutter.Source.of(channel);
+            if (blockThreads > 0 && size >= 2 * blockBytes) {
+                AtomicInteger names = new AtomicInteger();
+                pool = Executors.newFixedThreadPool(blockThreads, r -> {
+                    Thread t = new Thread(r, "paje-blocks-" + names.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+                readBlocks(source, size, progress);
+            } else {
+                inFileOrder(source, 0, Long.MAX_VALUE, progress);
+            }
+            progress.advance(size);
+            finish();
+        } finally {
+            if (pool != null) {
+                pool.shutdownNow();
+                pool = null;
+            }
+            closeSpill();
         }
     }
 
     /** Reads a whole stream and finishes the replay. */
     public void read(InputStream in, Progress progress) throws IOException {
         try {
-            readLines(in, progress);
+            inFileOrder(LineCutter.Source.of(in), 0, Long.MAX_VALUE, progress);
+            finish();
         } finally {
-            if (spill != null) {
-                spill.close();
-                spill = null;
-            }
+            closeSpill();
+        }
+    }
+
+    private void closeSpill() throws IOException {
+        if (spill != null) {
+            spill.close();
+            spill = null;
         }
     }
 
@@ -167,10 +197,10 @@ public final class PajeReader {
         }
         for (PajeContainer c : containerList) {
             for (Object b : c.buffers) {
-                if (b instanceof StateBuffer sb && sb.n > 0) {
+                if (b instanceof StateBuffer sb && sb.size() > 0) {
                     sb.runs.add(spill.write(sb));
                     sb.clear();
-                } else if (b instanceof VariableBuffer vb && vb.n > 0) {
+                } else if (b instanceof VariableBuffer vb && vb.size() > 0) {
                     vb.runs.add(spill.write(vb));
                     vb.clear();
                 }
@@ -180,149 +210,234 @@ public final class PajeReader {
         bufferedBytes = 0;
     }
 
-    private void readLines(InputStream in, Progress progress) throws IOException {
-        byte[] buf = new byte[1 << 22];
-        int len = 0;
-        long consumed = 0;
-        long nextReport = 1 << 20;
-        while (true) {
-            int n = in.read(buf, len, buf.length - len);
-            if (n < 0) {
-                break;
-            }
-            len += n;
-            int pos = 0;
-            while (true) {
-                int nl = indexOf(buf, pos, len, (byte) '\n');
-                if (nl < 0) {
-                    break;
-                }
-                lineNo++;
-                line(buf, pos, nl, false);
-                pos = nl + 1;
-                if (bufferedOps >= opBudget || bufferedBytes >= byteBudget) {
-                    spillBuffers();
-                }
-            }
-            consumed += pos;
-            if (pos == 0 && len == buf.length) {
-                buf = java.util.Arrays.copyOf(buf, buf.length * 2);
-            } else {
-                System.arraycopy(buf, pos, buf, 0, len - pos);
-                len -= pos;
-            }
-            if (consumed >= nextReport) {
-                progress.advance(consumed);
-                nextReport = consumed + (1 << 20);
-            }
+    /** Reads the lines that start in [from, to) on this thread, in file order. */
+    private void inFileOrder(LineCutter.Source source, long from, long to, Progress progress) throws IOException {
+        long[] nextReport = {from + (1 << 20)};
+        if (cutter == null) {
+            cutter = new LineCutter(1 << 22);
         }
-        if (len > 0) {
-            lineNo++;
-            line(buf, 0, len, true);
-        }
-        progress.advance(consumed + len);
-        finish();
+        cutter.cut(source, from, to, (buf, start, end, last, offset) -> {
+            decoder.line++;
+            line(buf, start, end, last);
+            if (bufferedOps >= opBudget || bufferedBytes >= byteBudget) {
+                spillBuffers();
+            }
+            if (offset >= nextReport[0]) {
+                progress.advance(offset);
+                nextReport[0] = offset + (1 << 20);
+            }
+            return true;
+        });
     }
 
-    private static int indexOf(byte[] buf, int from, int to, byte b) {
-        for (int i = from; i < to; i++) {
-            if (buf[i] == b) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
+    /** Decodes one line in file order and applies what it says. */
     private void line(byte[] buf, int start, int end, boolean last) {
-        if (end > start && buf[end - 1] == '\r') {
-            end--;
-        }
-        int i = start;
-        while (i < end && (buf[i] == ' ' || buf[i] == '\t')) {
-            i++;
-        }
-        if (i == end || buf[i] == '#') {
-            return;
-        }
-        if (buf[i] == '%') {
-            headerLine(new String(buf, i, end - i, java.nio.charset.StandardCharsets.UTF_8));
-            return;
-        }
-        int id = 0;
-        int j = i;
-        while (j < end && buf[j] >= '0' && buf[j] <= '9' && j - i < 9) {
-            id = id * 10 + (buf[j] - '0');
-            j++;
-        }
-        if (j == i || (j < end && buf[j] != ' ' && buf[j] != '\t')) {
-            damage("line that is neither a header line nor an event", "'" + text(buf, i, Math.min(end, i + 40))
-                    + "'");
-            return;
-        }
-        if (!headerAnnounced) {
+        int r = decoder.decode(buf, start, end, last, inOrder);
+        if (r == LineDecoder.FIRST_BODY) {
             announceHeader();
+            r = decoder.decode(buf, start, end, last, inOrder);
         }
-        EventDefinition def = id < byId.length ? byId[id] : null;
-        if (def == null) {
-            damage("undefined event id", "id " + id);
-            return;
-        }
-        if (!tokenize(buf, j, end)) {
-            damage(last ? "truncated last line" : "unterminated quoted string", "event id " + id);
-            return;
-        }
-        if (nf != def.fieldCount()) {
-            if (nf < def.fieldCount()) {
-                damage(last ? "truncated last line" : "line with missing fields",
-                        def.kind().pajeName() + " " + id + " needs " + def.fieldCount() + " fields, found " + nf);
-            } else {
-                damage("line with extra fields",
-                        def.kind().pajeName() + " " + id + " has " + def.fieldCount() + " fields, found " + nf);
-            }
-            return;
-        }
-        try {
-            event(def, buf);
-        } catch (IllegalArgumentException e) {
-            damage("bad field value", e.getMessage());
-        }
-    }
-
-    private static String text(byte[] buf, int from, int to) {
-        return new String(buf, from, to - from, java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    /** Splits fields after the id; quoted fields lose their quotes. False for an unterminated quote. */
-    private boolean tokenize(byte[] buf, int i, int end) {
-        nf = 0;
-        while (true) {
-            while (i < end && (buf[i] == ' ' || buf[i] == '\t')) {
+        if (r == LineDecoder.HEADER) {
+            int i = start;
+            while (buf[i] != '%') {
                 i++;
             }
-            if (i >= end) {
-                return true;
+            int e = end > i && buf[end - 1] == '\r' ? end - 1 : end;
+            headerLine(LineDecoder.text(buf, i, e));
+            dictionary.changed();
+        } else if (r == LineDecoder.DEFINITION) {
+            try {
+                define(decoder.definition(), buf);
+            } catch (IllegalArgumentException e) {
+                damage("bad field value", e.getMessage());
             }
-            if (nf == fs.length) {
-                fs = java.util.Arrays.copyOf(fs, nf * 2);
-                fe = java.util.Arrays.copyOf(fe, nf * 2);
-            }
-            if (buf[i] == '"') {
-                int close = indexOf(buf, i + 1, end, (byte) '"');
-                if (close < 0) {
-                    return false;
+            dictionary.changed();
+        }
+    }
+
+    /**
+     * Reads a file in blocks decoded on other threads and applied here in file order. The first block is read
+     * here (the header and the definitions that open a trace); a block whose decoder meets a header or definition
+     * line leaves the rest of its lines to this thread, and a block decoded while the dictionary changed is read
+     * again here, so that every line sees the definitions of the lines before it, as in a reading in file order.
+     */
+    private void readBlocks(LineCutter.Source source, long size, Progress progress) throws IOException {
+        long next = 0;
+        do {
+            long to = Math.min(size, next + blockBytes);
+            inFileOrder(source, next, to, progress);
+            next = to;
+        } while (!dictionary.announced && next < size);
+        ThreadLocal<LineDecoder> decoders = ThreadLocal.withInitial(() -> new LineDecoder(dictionary,
+                1 + blockThreads));
+        ThreadLocal<LineCutter> cutters = ThreadLocal.withInitial(() -> new LineCutter(1 << 20));
+        int shift = timeShift;
+        ArrayDeque<Future<BlockLog>> pending = new ArrayDeque<>();
+        try {
+            while (next < size || !pending.isEmpty()) {
+                while (next < size && pending.size() < 2 * blockThreads) {
+                    long from = next;
+                    long to = Math.min(size, next + blockBytes);
+                    pending.add(pool.submit(() -> decodeBlock(source, from, to, decoders.get(), cutters.get(),
+                            shift)));
+                    next = to;
                 }
-                fs[nf] = i + 1;
-                fe[nf] = close;
-                i = close + 1;
+                BlockLog log = result(pending.poll());
+                if (log.epoch != dictionary.epoch()) {
+                    inFileOrder(source, log.from, log.to, progress);
+                } else {
+                    apply(log);
+                    if (log.stop >= 0) {
+                        inFileOrder(source, log.stop, log.to, progress);
+                    }
+                }
+                progress.advance(log.to);
+            }
+        } finally {
+            for (Future<BlockLog> f : pending) {
+                f.cancel(true);
+            }
+        }
+    }
+
+    /** Decodes the lines of [from, to) on a block thread, up to the first header or definition line. */
+    private BlockLog decodeBlock(LineCutter.Source source, long from, long to, LineDecoder d, LineCutter cutter,
+                                 int shift) throws IOException {
+        BlockLog log = new BlockLog(from, to, dictionary.epoch());
+        d.timeShift = shift;
+        d.line = 0;
+        log.stop = cutter.cut(source, from, to, (buf, start, end, last, offset) -> {
+            d.line++;
+            if (d.decode(buf, start, end, last, log) != LineDecoder.DONE) {
+                d.line--;
+                return false;
+            }
+            return true;
+        });
+        log.lines = d.line;
+        log.tally = d.takeTally();
+        return log;
+    }
+
+    /** What a block thread's task returned, or what it threw. */
+    private static <T> T result(Future<T> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while reading a Paje file");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    /** Applies a block's operations as if its lines were read here, after the lines read so far. */
+    private void apply(BlockLog log) throws IOException {
+        long base = decoder.line;
+        for (Object o : log.inOrder) {
+            if (o instanceof PajeEvent e) {
+                listener.event(new PajeEvent(e.container(), e.type(), e.time(), e.value(), e.definition(), e.extras(),
+                        e.line() + base));
+            } else if (o instanceof BlockLog.LinkEnd l) {
+                inOrder.link(l.type(), l.key(), l.start(), l.time(), l.container(), l.other(), l.value(),
+                        l.line() + base);
+            } else if (o instanceof BlockLog.Destroy d) {
+                inOrder.destroy(d.container(), d.time(), d.line() + base);
             } else {
-                int s = i;
-                while (i < end && buf[i] != ' ' && buf[i] != '\t') {
-                    i++;
-                }
-                fs[nf] = s;
-                fe[nf] = i;
+                BlockLog.Problem p = (BlockLog.Problem) o;
+                listener.problem(p.what(), p.line() + base, p.detail());
             }
-            nf++;
+        }
+        for (int ci = 0; ci < log.buffers.length; ci++) {
+            Object[] row = log.buffers[ci];
+            if (row == null) {
+                continue;
+            }
+            PajeContainer c = containerList.get(ci);
+            for (int slot = 0; slot < row.length; slot++) {
+                if (row[slot] instanceof StateBuffer sb) {
+                    buffer(c, typeList.get(slot), StateBuffer.class).adopt(sb, base);
+                } else if (row[slot] instanceof VariableBuffer vb) {
+                    buffer(c, typeList.get(slot), VariableBuffer.class).adopt(vb, base);
+                }
+            }
+        }
+        bufferedOps += log.ops;
+        bufferedBytes += log.bytes;
+        decoder.tally.add(log.tally, base);
+        decoder.line = base + log.lines;
+        if (bufferedOps >= opBudget || bufferedBytes >= byteBudget) {
+            spillBuffers();
+        }
+    }
+
+    /** Applies decoded lines at once, in file order. */
+    private final class InOrder implements BodyOperations {
+        @Override
+        public void event(PajeEvent event) {
+            listener.event(event);
+        }
+
+        @Override
+        public void state(PajeContainer c, PajeType type, long time, long line, byte op, PajeValue value,
+                          EventDefinition def, String[] extras) {
+            buffer(c, type, StateBuffer.class).add(time, line, op, value, def, extras);
+            bufferedOps++;
+            bufferedBytes += StateBuffer.bytes(extras);
+        }
+
+        @Override
+        public void variable(PajeContainer c, PajeType type, long time, long line, byte op, double value) {
+            buffer(c, type, VariableBuffer.class).add(time, line, op, value);
+            bufferedOps++;
+            bufferedBytes += VariableBuffer.BYTES;
+        }
+
+        @Override
+        public void link(PajeType type, String key, boolean start, long time, PajeContainer c, PajeContainer other,
+                         String value, long line) {
+            BlockLog.LinkEnd half = new BlockLog.LinkEnd(type, key, start, time, c, other, value, line);
+            String k = type.alias() + '\u0000' + key;
+            Map<String, ArrayDeque<BlockLog.LinkEnd>> waiting = start ? pendingLinkEnds : pendingLinkStarts;
+            ArrayDeque<BlockLog.LinkEnd> q = waiting.get(k);
+            if (q != null && !q.isEmpty()) {
+                BlockLog.LinkEnd o = q.poll();
+                if (q.isEmpty()) {
+                    waiting.remove(k);
+                }
+                BlockLog.LinkEnd s = start ? half : o;
+                BlockLog.LinkEnd e = start ? o : half;
+                listener.link(new PajeLink(type, s.container(), s.other(), e.other(), s.time(), e.time(),
+                        s.value() != null ? s.value() : e.value(), key, s.line(), e.line()));
+            } else {
+                (start ? pendingLinkStarts : pendingLinkEnds).computeIfAbsent(k, x -> new ArrayDeque<>()).add(half);
+            }
+        }
+
+        @Override
+        public void destroy(PajeContainer c, long time, long line) {
+            if (c.isDestroyed()) {
+                listener.problem(TraceSink.DAMAGE + "bad field value", line,
+                        "container '" + c.alias() + "' destroyed twice");
+                return;
+            }
+            c.destroy(time);
+            decoder.tally.kindCounts[PajeEventKind.DESTROY_CONTAINER.ordinal()]++;
+        }
+
+        @Override
+        public void problem(String what, long line, String detail) {
+            listener.problem(what, line, detail);
         }
     }
 
@@ -356,17 +471,14 @@ public final class PajeReader {
                 } else if (defId < 0 || defId > 1_000_000) {
                     damage("event id out of range", defName + " " + defId);
                 } else {
-                    EventDefinition d = new EventDefinition(defId, kind, defFields, stringAllowance);
+                    EventDefinition d = new EventDefinition(defId, kind, defFields);
                     List<Field> missing = d.required().stream().filter(f -> d.index(f) < 0).toList();
                     if (!missing.isEmpty()) {
                         damage("event definition lacks required fields (its lines are skipped)",
                                 defName + " " + defId + " lacks " + missing);
                     } else {
                         definitions.put(defId, d);
-                        if (defId >= byId.length) {
-                            byId = java.util.Arrays.copyOf(byId, Math.max(defId + 1, byId.length * 2));
-                        }
-                        byId[defId] = d;
+                        dictionary.define(d);
                     }
                 }
             }
@@ -380,150 +492,21 @@ public final class PajeReader {
     }
 
     private void announceHeader() {
-        headerAnnounced = true;
         if (autoTimeUnit) {
             boolean starpu = definitions.values().stream().anyMatch(d -> d.extra("JobId") >= 0
                     || d.extra("Handle") >= 0);
             timeShift = starpu ? 6 : 9;
         }
+        decoder.timeShift = timeShift;
+        dictionary.announced = true;
         listener.header(java.util.Collections.unmodifiableMap(definitions));
-    }
-
-    // ---- body ----
-
-    private String str(byte[] buf, EventDefinition def, int field) {
-        return def.strings(field).get(buf, fs[field], fe[field] - fs[field]);
-    }
-
-    private long time(byte[] buf, EventDefinition def) {
-        int f = def.index(Field.TIME);
-        long t;
-        try {
-            t = decimals.scaled(buf, fs[f], fe[f] - fs[f], timeShift);
-            if (decimals.lastRounded()) {
-                roundedTimes++;
-                if (firstRoundedLine < 0) {
-                    firstRoundedLine = lineNo;
-                }
-            }
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("bad time '" + text(buf, fs[f], fe[f]) + "'");
-        }
-        if (t < minTime) {
-            minTime = t;
-        }
-        if (t > maxTime) {
-            maxTime = t;
-        }
-        return t;
-    }
-
-    private String[] extras(byte[] buf, EventDefinition def) {
-        int[] idx = def.extraIndex();
-        if (idx.length == 0) {
-            return null;
-        }
-        String[] out = new String[idx.length];
-        for (int k = 0; k < idx.length; k++) {
-            out[k] = str(buf, def, idx[k]);
-        }
-        return out;
-    }
-
-    private PajeType type(byte[] buf, EventDefinition def, PajeType.Kind expected) {
-        int f = def.index(Field.TYPE);
-        ByteStrings table = def.strings(f);
-        int slot = table.slot(buf, fs[f], fe[f] - fs[f]);
-        if (slot >= 0 && table.meaning(slot) instanceof PajeType t && (expected == null || t.kind() == expected)) {
-            return t;
-        }
-        String text = table.string(slot);
-        PajeType type = types.get(text);
-        if (type == null) {
-            throw new IllegalArgumentException("unknown type '" + text + "'");
-        }
-        if (expected != null && type.kind() != expected) {
-            throw new IllegalArgumentException("type '" + text + "' is a " + type.kind().name().toLowerCase()
-                    + " type, not a " + expected.name().toLowerCase() + " type");
-        }
-        // A text, once it names a type, always names that type: aliases and names are never redefined.
-        if (slot >= 0) {
-            table.mean(slot, type);
-        }
-        return type;
-    }
-
-    /** The container named by the CONTAINER field of a line. */
-    private PajeContainer container(byte[] buf, EventDefinition def) {
-        return container(buf, def, def.index(Field.CONTAINER));
-    }
-
-    /** The container named by field {@code f} of a line, resolved once per distinct text of that field. */
-    private PajeContainer container(byte[] buf, EventDefinition def, int f) {
-        ByteStrings table = def.strings(f);
-        int slot = table.slot(buf, fs[f], fe[f] - fs[f]);
-        if (slot >= 0 && table.meaning(slot) instanceof PajeContainer c) {
-            return c;
-        }
-        PajeContainer c = container(table.string(slot));
-        if (slot >= 0) {
-            table.mean(slot, c);
-        }
-        return c;
-    }
-
-    /** What the VALUE field of a line names among the values of {@code type}. */
-    private PajeValue value(byte[] buf, EventDefinition def, PajeType type) {
-        int f = def.index(Field.VALUE);
-        ByteStrings table = def.strings(f);
-        int slot = table.slot(buf, fs[f], fe[f] - fs[f]);
-        if (slot < 0) {
-            return type.value(table.string(slot));
-        }
-        // One text may be a value of several types (StarPU's worker and thread states share theirs).
-        ValuesByType memo;
-        if (table.meaning(slot) instanceof ValuesByType m) {
-            memo = m;
-        } else {
-            memo = new ValuesByType();
-            table.mean(slot, memo);
-        }
-        int t = type.slot;
-        if (t < memo.values.length && memo.values[t] != null && memo.versions[t] == type.valuesVersion()) {
-            return memo.values[t];
-        }
-        PajeValue v = type.value(table.string(slot));
-        if (t >= memo.values.length) {
-            memo.values = java.util.Arrays.copyOf(memo.values, t + 1);
-            memo.versions = java.util.Arrays.copyOf(memo.versions, t + 1);
-        }
-        memo.values[t] = v;
-        memo.versions[t] = type.valuesVersion();
-        return v;
-    }
-
-    /**
-     * What one value text was resolved to, per type (by {@link PajeType#slot}); an entry is valid while its type
-     * declares no further values.
-     */
-    private static final class ValuesByType {
-        PajeValue[] values = new PajeValue[0];
-        int[] versions = new int[0];
-    }
-
-    private PajeContainer container(String alias) {
-        PajeContainer c = containers.get(alias);
-        if (c == null) {
-            throw new IllegalArgumentException("unknown container '" + alias + "'");
-        }
-        return c;
     }
 
     private PajeType parentType(String text) {
         if (text.equals("0")) {
             return null;
         }
-        PajeType p = types.get(text);
+        PajeType p = dictionary.types.get(text);
         if (p == null || p.kind() != PajeType.Kind.CONTAINER) {
             throw new IllegalArgumentException("unknown container type '" + text + "'");
         }
@@ -531,22 +514,24 @@ public final class PajeReader {
     }
 
     private void defineType(PajeType t) {
-        if (types.containsKey(t.alias())) {
+        if (dictionary.types.containsKey(t.alias())) {
             throw new IllegalArgumentException("type alias '" + t.alias() + "' defined twice");
         }
-        types.put(t.alias(), t);
-        types.putIfAbsent(t.name(), t);
+        dictionary.types.put(t.alias(), t);
+        dictionary.types.putIfAbsent(t.name(), t);
         typeList.add(t);
         listener.type(t);
     }
 
-    private void event(EventDefinition def, byte[] buf) {
+    /** Applies a line that defines a type, a value or a container. */
+    private void define(EventDefinition def, byte[] buf) {
         PajeEventKind kind = def.kind();
+        LineDecoder d = decoder;
         switch (kind) {
             case DEFINE_CONTAINER_TYPE, DEFINE_EVENT_TYPE, DEFINE_STATE_TYPE, DEFINE_VARIABLE_TYPE -> {
-                String name = str(buf, def, def.index(Field.NAME));
-                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def, def.index(Field.ALIAS)) : name;
-                PajeType parent = parentType(str(buf, def, def.index(Field.TYPE)));
+                String name = d.str(buf, def, def.index(Field.NAME));
+                String alias = def.index(Field.ALIAS) >= 0 ? d.str(buf, def, def.index(Field.ALIAS)) : name;
+                PajeType parent = parentType(d.str(buf, def, def.index(Field.TYPE)));
                 PajeType.Kind k = switch (kind) {
                     case DEFINE_CONTAINER_TYPE -> PajeType.Kind.CONTAINER;
                     case DEFINE_EVENT_TYPE -> PajeType.Kind.EVENT;
@@ -559,120 +544,41 @@ public final class PajeReader {
                 defineType(new PajeType(typeList.size(), k, alias, name, parent, null, null));
             }
             case DEFINE_LINK_TYPE -> {
-                String name = str(buf, def, def.index(Field.NAME));
-                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def, def.index(Field.ALIAS)) : name;
-                PajeType parent = parentType(str(buf, def, def.index(Field.TYPE)));
-                PajeType from = parentType(str(buf, def, def.index(Field.START_CONTAINER_TYPE)));
-                PajeType to = parentType(str(buf, def, def.index(Field.END_CONTAINER_TYPE)));
+                String name = d.str(buf, def, def.index(Field.NAME));
+                String alias = def.index(Field.ALIAS) >= 0 ? d.str(buf, def, def.index(Field.ALIAS)) : name;
+                PajeType parent = parentType(d.str(buf, def, def.index(Field.TYPE)));
+                PajeType from = parentType(d.str(buf, def, def.index(Field.START_CONTAINER_TYPE)));
+                PajeType to = parentType(d.str(buf, def, def.index(Field.END_CONTAINER_TYPE)));
                 defineType(new PajeType(typeList.size(), PajeType.Kind.LINK, alias, name, parent, from, to));
             }
             case DEFINE_ENTITY_VALUE -> {
-                PajeType type = type(buf, def, null);
-                String name = str(buf, def, def.index(Field.NAME));
-                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def, def.index(Field.ALIAS)) : name;
-                String color = def.index(Field.COLOR) >= 0 ? str(buf, def, def.index(Field.COLOR)) : null;
+                PajeType type = d.type(buf, def, null);
+                String name = d.str(buf, def, def.index(Field.NAME));
+                String alias = def.index(Field.ALIAS) >= 0 ? d.str(buf, def, def.index(Field.ALIAS)) : name;
+                String color = def.index(Field.COLOR) >= 0 ? d.str(buf, def, def.index(Field.COLOR)) : null;
                 PajeValue v = new PajeValue(alias, name, color, true);
                 type.addValue(v);
                 listener.value(type, v);
             }
             case CREATE_CONTAINER -> {
-                long t = time(buf, def);
-                String name = str(buf, def, def.index(Field.NAME));
-                String alias = def.index(Field.ALIAS) >= 0 ? str(buf, def, def.index(Field.ALIAS)) : name;
-                PajeType type = type(buf, def, PajeType.Kind.CONTAINER);
-                String parentText = str(buf, def, def.index(Field.CONTAINER));
-                PajeContainer parent = parentText.equals("0") ? null : container(parentText);
-                if (containers.containsKey(alias)) {
+                long t = d.time(buf, def);
+                String name = d.str(buf, def, def.index(Field.NAME));
+                String alias = def.index(Field.ALIAS) >= 0 ? d.str(buf, def, def.index(Field.ALIAS)) : name;
+                PajeType type = d.type(buf, def, PajeType.Kind.CONTAINER);
+                String parentText = d.str(buf, def, def.index(Field.CONTAINER));
+                PajeContainer parent = parentText.equals("0") ? null : d.container(parentText);
+                if (dictionary.containers.containsKey(alias)) {
                     throw new IllegalArgumentException("container '" + alias + "' created twice");
                 }
-                PajeContainer c = new PajeContainer(alias, name, type, parent, t);
-                containers.put(alias, c);
-                containers.putIfAbsent(name, c);
+                PajeContainer c = new PajeContainer(containerList.size(), alias, name, type, parent, t);
                 containerList.add(c);
+                dictionary.containers.put(alias, c);
+                dictionary.containers.putIfAbsent(name, c);
                 listener.container(c);
-            }
-            case DESTROY_CONTAINER -> {
-                long t = time(buf, def);
-                PajeContainer c = container(buf, def, def.index(Field.NAME));
-                if (c.isDestroyed()) {
-                    throw new IllegalArgumentException("container '" + c.alias() + "' destroyed twice");
-                }
-                c.destroy(t);
-            }
-            case NEW_EVENT -> {
-                long t = time(buf, def);
-                PajeType type = type(buf, def, PajeType.Kind.EVENT);
-                PajeContainer c = container(buf, def);
-                PajeValue v = value(buf, def, type);
-                listener.event(new PajeEvent(c, type, t, v, def, extras(buf, def), lineNo));
-            }
-            case SET_STATE, PUSH_STATE, POP_STATE, RESET_STATE -> {
-                long t = time(buf, def);
-                PajeType type = type(buf, def, PajeType.Kind.STATE);
-                PajeContainer c = container(buf, def);
-                PajeValue v = def.index(Field.VALUE) >= 0 ? value(buf, def, type) : null;
-                byte op = switch (kind) {
-                    case SET_STATE -> StateBuffer.SET;
-                    case PUSH_STATE -> StateBuffer.PUSH;
-                    case POP_STATE -> StateBuffer.POP;
-                    default -> StateBuffer.RESET;
-                };
-                StateBuffer sb = buffer(c, type, StateBuffer.class);
-                String[] x = extras(buf, def);
-                sb.add(t, lineNo, op, v, def.extraIndex().length == 0 ? null : def, x);
-                bufferedOps++;
-                bufferedBytes += stateBytes(x);
-            }
-            case SET_VARIABLE, ADD_VARIABLE, SUB_VARIABLE -> {
-                long t = time(buf, def);
-                PajeType type = type(buf, def, PajeType.Kind.VARIABLE);
-                PajeContainer c = container(buf, def);
-                int f = def.index(Field.VALUE);
-                double value;
-                try {
-                    value = decimals.toDouble(buf, fs[f], fe[f] - fs[f]);
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("bad variable value '" + text(buf, fs[f], fe[f]) + "'");
-                }
-                byte op = kind == PajeEventKind.SET_VARIABLE ? VariableBuffer.SET
-                        : kind == PajeEventKind.ADD_VARIABLE ? VariableBuffer.ADD : VariableBuffer.SUB;
-                buffer(c, type, VariableBuffer.class).add(t, lineNo, op, value);
-                bufferedOps++;
-                bufferedBytes += VARIABLE_BYTES;
-            }
-            case START_LINK, END_LINK -> {
-                long t = time(buf, def);
-                PajeType type = type(buf, def, PajeType.Kind.LINK);
-                PajeContainer c = container(buf, def);
-                boolean start = kind == PajeEventKind.START_LINK;
-                PajeContainer end = container(buf, def, def.index(start ? Field.START_CONTAINER
-                        : Field.END_CONTAINER));
-                String value = def.index(Field.VALUE) >= 0 ? str(buf, def, def.index(Field.VALUE)) : null;
-                String key = str(buf, def, def.index(Field.KEY));
-                String k = type.alias() + '\u0000' + key;
-                Object[] half = {t, end, value, lineNo, c};
-                Map<String, ArrayDeque<Object[]>> other = start ? pendingLinkEnds : pendingLinkStarts;
-                ArrayDeque<Object[]> q = other.get(k);
-                if (q != null && !q.isEmpty()) {
-                    Object[] o = q.poll();
-                    if (q.isEmpty()) {
-                        other.remove(k);
-                    }
-                    emitLink(type, key, start ? half : o, start ? o : half);
-                } else {
-                    (start ? pendingLinkStarts : pendingLinkEnds).computeIfAbsent(k, x -> new ArrayDeque<>())
-                            .add(half);
-                }
             }
             default -> throw new IllegalStateException(kind.toString());
         }
-        kindCounts[kind.ordinal()]++;
-    }
-
-    private void emitLink(PajeType type, String key, Object[] s, Object[] e) {
-        listener.link(new PajeLink(type, (PajeContainer) s[4], (PajeContainer) s[1], (PajeContainer) e[1],
-                (Long) s[0], (Long) e[0], s[2] != null ? (String) s[2] : (String) e[2], key, (Long) s[3],
-                (Long) e[3]));
+        d.tally.kindCounts[kind.ordinal()]++;
     }
 
     @SuppressWarnings("unchecked")
@@ -689,24 +595,51 @@ public final class PajeReader {
     }
 
     private void problem(String what, String detail) {
-        listener.problem(what, lineNo, detail);
+        listener.problem(what, decoder.line, detail);
     }
 
     /** A line or header definition that does not parse: skipped and reported as damage in the input. */
     private void damage(String what, String detail) {
-        listener.problem(org.hetscope.model.TraceSink.DAMAGE + what, lineNo, detail);
+        decoder.damage(inOrder, what, detail);
     }
 
     // ---- end of trace: replay states and variables ----
 
-    private void finish() {
-        if (!headerAnnounced) {
+    /**
+     * With block threads: has them gather and sort every buffer ahead of the replay, in the replay's order, so that
+     * the replay mostly finds its buffers ready. Null without block threads.
+     */
+    private ArrayDeque<Future<?>> prepareReplay() {
+        if (pool == null) {
+            return null;
+        }
+        ArrayDeque<Future<?>> prepared = new ArrayDeque<>();
+        for (PajeContainer c : containerList) {
+            for (Object b : c.buffers) {
+                if (b instanceof StateBuffer sb) {
+                    prepared.add(pool.submit(sb::prepare));
+                } else if (b instanceof VariableBuffer vb) {
+                    prepared.add(pool.submit(vb::prepare));
+                }
+            }
+        }
+        return prepared;
+    }
+
+    private void finish() throws IOException {
+        if (!dictionary.announced) {
             announceHeader();
         }
+        long maxTime = decoder.tally.maxTime;
+        long minTime = decoder.tally.minTime;
         long end = maxTime == Long.MIN_VALUE ? 0 : maxTime;
+        ArrayDeque<Future<?>> prepared = prepareReplay();
         for (PajeContainer c : containerList) {
             for (int slot = 0; slot < c.buffers.length; slot++) {
                 Object b = c.buffers[slot];
+                if (b != null && prepared != null) {
+                    result(prepared.poll());
+                }
                 if (b instanceof StateBuffer sb) {
                     replayStates(c, typeList.get(slot), sb, end);
                 } else if (b instanceof VariableBuffer vb) {
@@ -715,14 +648,14 @@ public final class PajeReader {
                 c.buffers[slot] = null;
             }
         }
-        for (ArrayDeque<Object[]> q : pendingLinkEnds.values()) {
-            for (Object[] o : q) {
-                listener.problem("link end without start", (Long) o[3], "key never started");
+        for (ArrayDeque<BlockLog.LinkEnd> q : pendingLinkEnds.values()) {
+            for (BlockLog.LinkEnd o : q) {
+                listener.problem("link end without start", o.line(), "key never started");
             }
         }
-        for (ArrayDeque<Object[]> q : pendingLinkStarts.values()) {
-            for (Object[] o : q) {
-                listener.problem("link start without end", (Long) o[3], "key never ended");
+        for (ArrayDeque<BlockLog.LinkEnd> q : pendingLinkStarts.values()) {
+            for (BlockLog.LinkEnd o : q) {
+                listener.problem("link start without end", o.line(), "key never ended");
             }
         }
         listener.end(minTime == Long.MAX_VALUE ? 0 : minTime, end);

@@ -1,5 +1,6 @@
 package org.hetscope.formats.paje;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -17,7 +18,10 @@ public final class PajeType {
     private final PajeType parent;
     private final PajeType startType;
     private final PajeType endType;
+    /** Declared values by alias and by name. */
     private final Map<String, PajeValue> values = new LinkedHashMap<>();
+    /** Values used without a declaration, by their text; a declared value of the same text takes precedence. */
+    private final Map<String, PajeValue> undeclared = new HashMap<>();
     /** Dense index among the types of one trace, for per-container lookups. */
     final int slot;
 
@@ -56,32 +60,38 @@ public final class PajeType {
         return endType;
     }
 
-    /** Counts the declared values, so that what a text was resolved to can be known to be still valid. */
-    private int valuesVersion;
+    /**
+     * Counts the declared values, so that what a text was resolved to can be known to be still valid. Volatile,
+     * with the methods below synchronized, because the reader's block decoders resolve values on several threads.
+     */
+    private volatile int valuesVersion;
 
     int valuesVersion() {
         return valuesVersion;
     }
 
-    void addValue(PajeValue v) {
+    synchronized void addValue(PajeValue v) {
         valuesVersion++;
         values.put(v.alias(), v);
         values.putIfAbsent(v.name(), v);
     }
 
-    /** The declared value with this alias or name; an undeclared one is created with the text as its name. */
-    PajeValue value(String text) {
+    /**
+     * The declared value with this alias or name; else the undeclared one of this text, created on first use with
+     * the text as its name. Whichever line first uses an undeclared text makes it, so that lines decoded out of
+     * file order get the same object.
+     */
+    synchronized PajeValue value(String text) {
         PajeValue v = values.get(text);
         if (v == null) {
-            v = new PajeValue(text, text, null, false);
-            values.put(text, v);
+            v = undeclared.computeIfAbsent(text, k -> new PajeValue(k, k, null, false));
         }
         return v;
     }
 
     /** The declared entity values of this type. */
-    public java.util.Collection<PajeValue> declaredValues() {
-        return values.values().stream().filter(PajeValue::declared).distinct().toList();
+    public synchronized java.util.Collection<PajeValue> declaredValues() {
+        return values.values().stream().distinct().toList();
     }
 
     @Override

@@ -1,0 +1,108 @@
+package org.hetscope.formats.paje;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The operations of one block of a Paje file, decoded on a thread of its own: what must reach the listener in
+ * file order (events, link ends, container destructions, problems) in line order, and the state and variable
+ * operations per (container, type). Line numbers count from the block's first line; the reader adds the lines
+ * before the block when it applies the log.
+ */
+final class BlockLog implements BodyOperations {
+    /** One end of a link, to be matched in file order. */
+    record LinkEnd(PajeType type, String key, boolean start, long time, PajeContainer container,
+                   PajeContainer other, String value, long line) {}
+
+    record Destroy(PajeContainer container, long time, long line) {}
+
+    record Problem(String what, long line, String detail) {}
+
+    /** File offsets of the lines this block holds: those that start in [from, to). */
+    final long from;
+    final long to;
+    /** The dictionary's epoch before the block was decoded: the log holds only if it is the same when applied. */
+    final long epoch;
+    /** Events, link ends, destructions and problems, in line order. */
+    final List<Object> inOrder = new ArrayList<>();
+    /** Per container index, per type slot: a {@link StateBuffer} or a {@link VariableBuffer}. */
+    Object[][] buffers = new Object[0][];
+    /** Operations in the buffers, and their estimated heap (as the reader counts its own buffers). */
+    long ops;
+    long bytes;
+    /** Lines decoded. */
+    long lines;
+    /** Offset of the first line left to the reader (a header or definition line), or -1: all were decoded. */
+    long stop = -1;
+    LineDecoder.Tally tally;
+
+    BlockLog(long from, long to, long epoch) {
+        this.from = from;
+        this.to = to;
+        this.epoch = epoch;
+    }
+
+    @Override
+    public void event(PajeEvent event) {
+        inOrder.add(event);
+    }
+
+    @Override
+    public void state(PajeContainer c, PajeType type, long time, long line, byte op, PajeValue value,
+                      EventDefinition def, String[] extras) {
+        Object b = buffer(c, type);
+        StateBuffer sb;
+        if (b == null) {
+            sb = new StateBuffer();
+            buffers[c.index][type.slot] = sb;
+        } else {
+            sb = (StateBuffer) b;
+        }
+        sb.add(time, line, op, value, def, extras);
+        ops++;
+        bytes += StateBuffer.bytes(extras);
+    }
+
+    @Override
+    public void variable(PajeContainer c, PajeType type, long time, long line, byte op, double value) {
+        Object b = buffer(c, type);
+        VariableBuffer vb;
+        if (b == null) {
+            vb = new VariableBuffer();
+            buffers[c.index][type.slot] = vb;
+        } else {
+            vb = (VariableBuffer) b;
+        }
+        vb.add(time, line, op, value);
+        ops++;
+        bytes += VariableBuffer.BYTES;
+    }
+
+    private Object buffer(PajeContainer c, PajeType type) {
+        if (c.index >= buffers.length) {
+            buffers = java.util.Arrays.copyOf(buffers, Math.max(c.index + 1, buffers.length * 2));
+        }
+        Object[] row = buffers[c.index];
+        if (row == null || type.slot >= row.length) {
+            row = row == null ? new Object[type.slot + 8] : java.util.Arrays.copyOf(row, type.slot + 8);
+            buffers[c.index] = row;
+        }
+        return row[type.slot];
+    }
+
+    @Override
+    public void link(PajeType type, String key, boolean start, long time, PajeContainer c, PajeContainer other,
+                     String value, long line) {
+        inOrder.add(new LinkEnd(type, key, start, time, c, other, value, line));
+    }
+
+    @Override
+    public void destroy(PajeContainer c, long time, long line) {
+        inOrder.add(new Destroy(c, time, line));
+    }
+
+    @Override
+    public void problem(String what, long line, String detail) {
+        inOrder.add(new Problem(what, line, detail));
+    }
+}

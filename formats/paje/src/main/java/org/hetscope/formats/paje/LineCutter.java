@@ -1,0 +1,117 @@
+package org.hetscope.formats.paje;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+
+/**
+ * Cuts a byte source into lines. A range [from, to) of a file holds the lines that start in it, so that ranges
+ * cut on any offsets share out the lines of the file, each line once and whole, however long it is. One cutter
+ * per thread: it owns its buffer.
+ */
+final class LineCutter {
+    /** Bytes of the source from a position; returns -1 at its end. */
+    interface Source {
+        int read(ByteBuffer into, long position) throws IOException;
+
+        /** A file, read at any position (thread-safe). */
+        static Source of(FileChannel channel) {
+            return channel::read;
+        }
+
+        /** A stream, read from its start in order only. */
+        static Source of(InputStream in) {
+            return (into, position) -> {
+                int n = in.read(into.array(), into.arrayOffset() + into.position(), into.remaining());
+                if (n > 0) {
+                    into.position(into.position() + n);
+                }
+                return n;
+            };
+        }
+    }
+
+    /** Receives each line. */
+    interface LineHandler {
+        /**
+         * @param end    index after the line's last byte, without its '\n'
+         * @param last   the line ends the source without a '\n'
+         * @param offset where the line starts in the source
+         * @return false to stop before this line
+         */
+        boolean line(byte[] buf, int start, int end, boolean last, long offset) throws IOException;
+    }
+
+    private byte[] buf;
+
+    LineCutter(int bufferSize) {
+        buf = new byte[bufferSize];
+    }
+
+    /**
+     * Hands every line that starts in [from, to) to the handler, in order.
+     * @return the offset of the line the handler stopped before, or -1 when it took them all
+     */
+    long cut(Source source, long from, long to, LineHandler handler) throws IOException {
+        // A line that starts before `from` belongs to the range before: begin one byte early to see whether
+        // `from` starts a line, and skip to the first '\n' otherwise.
+        long base = from > 0 ? from - 1 : 0;
+        boolean skipping = from > 0;
+        int pos = 0;
+        int len = 0;
+        int scan = 0;
+        boolean eof = false;
+        while (true) {
+            int nl = -1;
+            for (int i = scan; i < len; i++) {
+                if (buf[i] == '\n') {
+                    nl = i;
+                    break;
+                }
+            }
+            if (nl < 0) {
+                if (eof) {
+                    if (pos < len && !skipping && base + pos < to
+                            && !handler.line(buf, pos, len, true, base + pos)) {
+                        return base + pos;
+                    }
+                    return -1;
+                }
+                if (pos > 0) {
+                    System.arraycopy(buf, pos, buf, 0, len - pos);
+                    base += pos;
+                    len -= pos;
+                    pos = 0;
+                } else if (len == buf.length) {
+                    buf = java.util.Arrays.copyOf(buf, buf.length * 2);
+                }
+                scan = len;
+                // Past `to` only the end of one line is wanted: read a little at a time there.
+                long ahead = to - (base + len);
+                long wanted = ahead > 0 ? Math.min(ahead, Integer.MAX_VALUE) + 4096 : 4096;
+                int n = source.read(ByteBuffer.wrap(buf, len, (int) Math.min(buf.length - len, wanted)), base + len);
+                if (n < 0) {
+                    eof = true;
+                } else {
+                    len += n;
+                }
+                continue;
+            }
+            scan = nl + 1;
+            if (skipping) {
+                skipping = false;
+                pos = nl + 1;
+                continue;
+            }
+            long offset = base + pos;
+            if (offset >= to) {
+                return -1;
+            }
+            if (!handler.line(buf, pos, nl, false, offset)) {
+                return offset;
+            }
+            pos = nl + 1;
+        }
+    }
+}
