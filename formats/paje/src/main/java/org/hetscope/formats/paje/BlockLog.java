@@ -50,35 +50,20 @@ final class BlockLog implements BodyOperations {
     @Override
     public void state(PajeContainer c, PajeType type, long time, long line, byte op, PajeValue value,
                       EventDefinition def, String[] extras) {
-        Object b = buffer(c, type);
-        StateBuffer sb;
-        if (b == null) {
-            sb = new StateBuffer();
-            buffers[c.index][type.slot] = sb;
-        } else {
-            sb = (StateBuffer) b;
-        }
-        sb.add(time, line, op, value, def, extras);
+        buffer(c, type, StateBuffer::new).add(time, line, op, value, def, extras);
         ops++;
         bytes += StateBuffer.bytes(extras);
     }
 
     @Override
     public void variable(PajeContainer c, PajeType type, long time, long line, byte op, double value) {
-        Object b = buffer(c, type);
-        VariableBuffer vb;
-        if (b == null) {
-            vb = new VariableBuffer();
-            buffers[c.index][type.slot] = vb;
-        } else {
-            vb = (VariableBuffer) b;
-        }
-        vb.add(time, line, op, value);
+        buffer(c, type, VariableBuffer::new).add(time, line, op, value);
         ops++;
         bytes += VariableBuffer.BYTES;
     }
 
-    private Object buffer(PajeContainer c, PajeType type) {
+    @SuppressWarnings("unchecked")
+    private <T> T buffer(PajeContainer c, PajeType type, java.util.function.Supplier<T> make) {
         if (c.index >= buffers.length) {
             buffers = java.util.Arrays.copyOf(buffers, Math.max(c.index + 1, buffers.length * 2));
         }
@@ -87,7 +72,10 @@ final class BlockLog implements BodyOperations {
             row = row == null ? new Object[type.slot + 8] : java.util.Arrays.copyOf(row, type.slot + 8);
             buffers[c.index] = row;
         }
-        return row[type.slot];
+        if (row[type.slot] == null) {
+            row[type.slot] = make.get();
+        }
+        return (T) row[type.slot];
     }
 
     @Override
