@@ -21,7 +21,7 @@ abstract class OperationBuffer<B extends OperationBuffer<B>> {
     /** Buffers of blocks decoded on other threads, to come after this one's operations, and their line bases. */
     private List<B> parts;
     private List<Long> partBases;
-    /** The replay order, once {@link #prepare} computed it. */
+    /** The replay order, once {@link #prepare} computed it; null again when operations are added. */
     private int[] order;
 
     /** Makes the value columns {@code cap} long. */
@@ -51,6 +51,7 @@ abstract class OperationBuffer<B extends OperationBuffer<B>> {
         if (n > 0 && t < time[n - 1]) {
             sorted = false;
         }
+        order = null;
     }
 
     /** Takes a block's buffer as it is, to be gathered into this one when needed; its lines count from lineBase. */
@@ -108,6 +109,7 @@ abstract class OperationBuffer<B extends OperationBuffer<B>> {
         System.arraycopy(o.op, 0, op, n, o.n);
         copyValues(o, n);
         n += o.n;
+        order = null;
     }
 
     /** Gathers and sorts ahead of the replay (on any thread: the replay then only reads). */
@@ -119,7 +121,7 @@ abstract class OperationBuffer<B extends OperationBuffer<B>> {
     /** Indices of the operations in replay order: (time, arrival), stable. */
     final int[] order() {
         gather();
-        return order != null && order.length == n ? order : TimeOrder.of(time, n, sorted);
+        return order != null ? order : TimeOrder.of(time, n, sorted);
     }
 
     /** Forgets the operations (they went to a spill run) and gives back the arrays that held them. */

@@ -190,6 +190,13 @@ public final class PajeReader {
         }
     }
 
+    /** Spills the buffers once they hold more operations or heap than their budget. */
+    private void spillPastBudget() throws IOException {
+        if (bufferedOps >= opBudget || bufferedBytes >= byteBudget) {
+            spillBuffers();
+        }
+    }
+
     /** Writes every buffer's operations to the spill file as a run and empties the buffers. */
     private void spillBuffers() throws IOException {
         if (spill == null) {
@@ -219,9 +226,7 @@ public final class PajeReader {
         cutter.cut(source, from, to, (buf, start, end, last, offset) -> {
             decoder.line++;
             line(buf, start, end, last);
-            if (bufferedOps >= opBudget || bufferedBytes >= byteBudget) {
-                spillBuffers();
-            }
+            spillPastBudget();
             if (offset >= nextReport[0]) {
                 progress.advance(offset);
                 nextReport[0] = offset + (1 << 20);
@@ -376,9 +381,7 @@ public final class PajeReader {
         bufferedBytes += log.bytes;
         decoder.tally.add(log.tally, base);
         decoder.line = base + log.lines;
-        if (bufferedOps >= opBudget || bufferedBytes >= byteBudget) {
-            spillBuffers();
-        }
+        spillPastBudget();
     }
 
     /** Applies decoded lines at once, in file order. */
