@@ -47,21 +47,17 @@ class BufferSpillTest {
         return b.toString();
     }
 
-    private static Set<String> spillFiles() throws java.io.IOException {
-        return org.hetscope.formats.paje.SpillFileNames.startingWith("hetscope-paje-");
-    }
-
     @Test
     void starpuTracesReplayTheSameFromTheSpill() throws Exception {
         for (String name : List.of("chol-lws-nb12", "chol-dmda-nb6")) {
             byte[] trace = Files.readAllBytes(FIXTURES.resolve(name).resolve("paje.trace"));
-            Set<String> before = spillFiles();
+            Set<String> before = SpillFileNames.paje();
             String memory = replay(trace, 0);
             assertTrue(memory.lines().count() > 1000, name);
             for (long every : new long[] {1, 97, 5000}) {
                 assertEquals(memory, replay(trace, every), name + ", spilling every " + every + " states");
             }
-            assertTrue(before.containsAll(spillFiles()), "spill files are deleted after the read");
+            assertTrue(before.containsAll(SpillFileNames.paje()), "spill files are deleted after the read");
         }
     }
 

@@ -11,6 +11,16 @@ import java.util.stream.Stream;
 public final class SpillFileNames {
     private SpillFileNames() {}
 
+    /** The Paje reader's state and variable spills. */
+    public static Set<String> paje() throws IOException {
+        return startingWith("hetscope-paje-");
+    }
+
+    /** The StarPU import's record spills. */
+    public static Set<String> starpu() throws IOException {
+        return startingWith("hetscope-starpu-");
+    }
+
     /** Names in {@link SpillFiles#folder()} starting with {@code prefix}. */
     public static Set<String> startingWith(String prefix) throws IOException {
         try (Stream<Path> s = Files.list(SpillFiles.folder())) {

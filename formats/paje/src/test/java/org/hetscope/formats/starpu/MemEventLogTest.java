@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import org.hetscope.formats.paje.SpillFileNames;
 import org.hetscope.formats.starpu.StarpuImport.MemEvent;
 import org.hetscope.model.CollectingSink;
 import org.junit.jupiter.api.Test;
@@ -20,11 +21,6 @@ import org.junit.jupiter.api.Test;
  * with its events spilled must give exactly what it gives with them in memory.
  */
 class MemEventLogTest {
-
-    private static Set<String> spillFiles() throws java.io.IOException {
-        return org.hetscope.formats.paje.SpillFileNames.startingWith("hetscope-starpu-");
-    }
-
     @Test
     void iterationGivesTheEventsInTimeThenLineOrderWhateverTheBudget() throws Exception {
         Random random = new Random(11);
@@ -38,7 +34,7 @@ class MemEventLogTest {
         Collections.shuffle(events, random); // lines out of order too: the order must come from (time, line)
         List<MemEvent> expected = new ArrayList<>(events);
         expected.sort(Comparator.comparingLong(MemEvent::time).thenComparingLong(MemEvent::line));
-        Set<String> before = spillFiles();
+        Set<String> before = SpillFileNames.starpu();
         for (long budget : new long[] {1, 7, 1000, 1 << 20}) {
             try (MemEventLog log = new MemEventLog("test", budget)) {
                 events.forEach(log::add);
@@ -50,7 +46,7 @@ class MemEventLogTest {
                 assertEquals(expected, again, "a second pass, budget " + budget);
             }
         }
-        assertTrue(before.containsAll(spillFiles()), "spill files are deleted on close");
+        assertTrue(before.containsAll(SpillFileNames.starpu()), "spill files are deleted on close");
     }
 
     /** Plain decimals (which spill as numbers) and texts that only look like them (which must not). */

@@ -9,17 +9,14 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import org.hetscope.formats.paje.SpillFileNames;
 import org.junit.jupiter.api.Test;
 
 class SortedLongRecordsTest {
-    private static Set<String> spillFiles() throws java.io.IOException {
-        return org.hetscope.formats.paje.SpillFileNames.startingWith("hetscope-starpu-");
-    }
-
     @Test
     void readsBackEveryRecordInAStableSortOfTheLeadingColumnsWhateverTheBudget() throws Exception {
         Random random = new Random(5);
-        Set<String> before = spillFiles();
+        Set<String> before = SpillFileNames.starpu();
         for (int round = 0; round < 12; round++) {
             int width = 1 + random.nextInt(6);
             int keys = 1 + random.nextInt(width);
@@ -79,6 +76,6 @@ class SortedLongRecordsTest {
                 }
             }
         }
-        assertTrue(before.containsAll(spillFiles()), "spill files are deleted on close");
+        assertTrue(before.containsAll(SpillFileNames.starpu()), "spill files are deleted on close");
     }
 }
