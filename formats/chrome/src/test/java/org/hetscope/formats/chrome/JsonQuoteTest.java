@@ -38,6 +38,12 @@ class JsonQuoteTest {
 
             JsonText object = new JsonText().put(text, text);
             assertEquals(text, mapper.readTree(object.toString()).get(text).asText());
+
+            // keys encoded once, as readers do for fields that repeat on every line, give the same text
+            JsonText encoded = new JsonText().putEncoded(JsonText.encodeKey("k" + text), text)
+                    .putEncoded(JsonText.encodeKey(text), null);
+            assertEquals(new JsonText().put("k" + text, text).put(text, (String) null).toString(), encoded.toString());
+            assertEquals(text, mapper.readTree(encoded.toString()).get("k" + text).asText());
         }
     }
 }

@@ -36,10 +36,50 @@ final class BlockLog implements BodyOperations {
     long stop = -1;
     LineDecoder.Tally tally;
 
-    BlockLog(long from, long to, long epoch) {
+    /** Sizes of the buffers of the last block a thread decoded. */
+    private final Sizes sizes;
+
+    /**
+     * How many operations each (container, type) buffer held in the last block a thread decoded: the next block's
+     * buffers start that large (blocks of one trace look alike), instead of growing to it by copies.
+     */
+    static final class Sizes {
+        private int[][] counts = new int[0][];
+
+        private int capacity(int container, int slot) {
+            int[] row = container < counts.length ? counts[container] : null;
+            int n = row != null && slot < row.length ? row[slot] : 0;
+            return Math.max(OperationBuffer.INITIAL, n + (n >> 3));
+        }
+    }
+
+    BlockLog(long from, long to, long epoch, Sizes sizes) {
         this.from = from;
         this.to = to;
         this.epoch = epoch;
+        this.sizes = sizes;
+    }
+
+    /** Remembers the sizes of this block's buffers for the next block of the same thread. */
+    void recordSizes() {
+        if (sizes.counts.length < buffers.length) {
+            sizes.counts = java.util.Arrays.copyOf(sizes.counts, buffers.length);
+        }
+        for (int c = 0; c < buffers.length; c++) {
+            Object[] row = buffers[c];
+            if (row == null) {
+                continue;
+            }
+            if (sizes.counts[c] == null || sizes.counts[c].length < row.length) {
+                sizes.counts[c] = sizes.counts[c] == null ? new int[row.length]
+                        : java.util.Arrays.copyOf(sizes.counts[c], row.length);
+            }
+            for (int slot = 0; slot < row.length; slot++) {
+                if (row[slot] instanceof OperationBuffer<?> b) {
+                    sizes.counts[c][slot] = b.n;
+                }
+            }
+        }
     }
 
     @Override
@@ -63,7 +103,7 @@ final class BlockLog implements BodyOperations {
     }
 
     @SuppressWarnings("unchecked")
-    private <T> T buffer(PajeContainer c, PajeType type, java.util.function.Supplier<T> make) {
+    private <T> T buffer(PajeContainer c, PajeType type, java.util.function.IntFunction<T> make) {
         if (c.index >= buffers.length) {
             buffers = java.util.Arrays.copyOf(buffers, Math.max(c.index + 1, buffers.length * 2));
         }
@@ -73,7 +113,7 @@ final class BlockLog implements BodyOperations {
             buffers[c.index] = row;
         }
         if (row[type.slot] == null) {
-            row[type.slot] = make.get();
+            row[type.slot] = make.apply(sizes.capacity(c.index, type.slot));
         }
         return (T) row[type.slot];
     }

@@ -11,9 +11,11 @@ import java.util.List;
  * columns.
  */
 abstract class OperationBuffer<B extends OperationBuffer<B>> {
-    long[] time = new long[16];
-    long[] line = new long[16];
-    byte[] op = new byte[16];
+    /** Operations a new buffer has room for. */
+    static final int INITIAL = 16;
+    long[] time;
+    long[] line;
+    byte[] op;
     int n;
     boolean sorted = true;
     /** Runs of this buffer in the spill file, oldest first; empty while nothing was spilled. */
@@ -23,6 +25,12 @@ abstract class OperationBuffer<B extends OperationBuffer<B>> {
     private List<Long> partBases;
     /** The replay order, once {@link #prepare} computed it; null again when operations are added. */
     private int[] order;
+
+    OperationBuffer(int capacity) {
+        time = new long[capacity];
+        line = new long[capacity];
+        op = new byte[capacity];
+    }
 
     /** Makes the value columns {@code cap} long. */
     abstract void growValues(int cap);
@@ -126,9 +134,9 @@ abstract class OperationBuffer<B extends OperationBuffer<B>> {
 
     /** Forgets the operations (they went to a spill run) and gives back the arrays that held them. */
     final void clear() {
-        time = new long[16];
-        line = new long[16];
-        op = new byte[16];
+        time = new long[INITIAL];
+        line = new long[INITIAL];
+        op = new byte[INITIAL];
         clearValues();
         n = 0;
         sorted = true;

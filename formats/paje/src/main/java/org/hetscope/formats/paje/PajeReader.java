@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -46,8 +45,16 @@ public final class PajeReader {
     private final Map<PajeEventKind, Long> counts = new java.util.EnumMap<>(PajeEventKind.class);
 
     /** Threads that decode blocks of a file besides the reading thread (0: the reading thread decodes alone). */
-    private int blockThreads = Integer.getInteger("hetscope.paje.threads",
-            Math.min(8, Runtime.getRuntime().availableProcessors()));
+    private int blockThreads = threads();
+    /**
+     * Threads that may work beside the reading thread: {@code hetscope.paje.threads}, by default the processors (at
+     * most 8); 0 keeps all the work of an import on the reading thread.
+     */
+    public static int threads() {
+        return Math.max(0, Integer.getInteger("hetscope.paje.threads",
+                Math.min(8, Runtime.getRuntime().availableProcessors())));
+    }
+
     /** Bytes of a block; a file of fewer than two blocks is read on one thread. */
     private long blockBytes = Long.getLong("hetscope.paje.blockBytes", 8 << 20);
     /** Decodes in file order (the header, definitions, what blocks leave over) and keeps the tallies. */
@@ -276,6 +283,7 @@ public final class PajeReader {
         ThreadLocal<LineDecoder> decoders = ThreadLocal.withInitial(() -> new LineDecoder(dictionary,
                 1 + blockThreads));
         ThreadLocal<LineCutter> cutters = ThreadLocal.withInitial(() -> new LineCutter(1 << 20));
+        ThreadLocal<BlockLog.Sizes> sizes = ThreadLocal.withInitial(BlockLog.Sizes::new);
         int shift = timeShift;
         ArrayDeque<Future<BlockLog>> pending = new ArrayDeque<>();
         try {
@@ -284,10 +292,10 @@ public final class PajeReader {
                     long from = next;
                     long to = Math.min(size, next + blockBytes);
                     pending.add(pool.submit(() -> decodeBlock(source, from, to, decoders.get(), cutters.get(),
-                            shift)));
+                            sizes.get(), shift)));
                     next = to;
                 }
-                BlockLog log = result(pending.poll());
+                BlockLog log = Outcome.await(pending.poll());
                 if (log.epoch != dictionary.epoch()) {
                     inFileOrder(source, log.from, log.to, progress);
                 } else {
@@ -307,8 +315,8 @@ public final class PajeReader {
 
     /** Decodes the lines of [from, to) on a block thread, up to the first header or definition line. */
     private BlockLog decodeBlock(LineCutter.Source source, long from, long to, LineDecoder d, LineCutter cutter,
-                                 int shift) throws IOException {
-        BlockLog log = new BlockLog(from, to, dictionary.epoch());
+                                 BlockLog.Sizes sizes, int shift) throws IOException {
+        BlockLog log = new BlockLog(from, to, dictionary.epoch(), sizes);
         d.timeShift = shift;
         d.line = 0;
         log.stop = cutter.cut(source, from, to, (buf, start, end, last, offset) -> {
@@ -321,30 +329,10 @@ public final class PajeReader {
         });
         log.lines = d.line;
         log.tally = d.takeTally();
+        log.recordSizes();
         return log;
     }
 
-    /** What a block thread's task returned, or what it threw. */
-    private static <T> T result(Future<T> f) throws IOException {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while reading a Paje file");
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(cause);
-        }
-    }
 
     /** Applies a block's operations as if its lines were read here, after the lines read so far. */
     private void apply(BlockLog log) throws IOException {
@@ -641,7 +629,7 @@ public final class PajeReader {
             for (int slot = 0; slot < c.buffers.length; slot++) {
                 Object b = c.buffers[slot];
                 if (b != null && prepared != null) {
-                    result(prepared.poll());
+                    Outcome.await(prepared.poll());
                 }
                 if (b instanceof StateBuffer sb) {
                     replayStates(c, typeList.get(slot), sb, end);

@@ -1,7 +1,9 @@
 package org.hetscope.formats.paje;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
@@ -79,7 +81,21 @@ public final class PajeSinkBasics {
         }
     }
 
+    private static final String VALUE_KEY = JsonText.encodeKey("value");
     private final JsonText json = new JsonText();
+    /** The encoded JSON keys of each definition's extra fields, and the last definition asked for (runs repeat it). */
+    private final Map<EventDefinition, String[]> jsonKeys = new IdentityHashMap<>();
+    private EventDefinition lastDefinition;
+    private String[] lastKeys;
+
+    private String[] jsonKeys(EventDefinition def) {
+        if (def != lastDefinition) {
+            lastKeys = jsonKeys.computeIfAbsent(def,
+                    d -> Arrays.stream(d.extraNames()).map(JsonText::encodeKey).toArray(String[]::new));
+            lastDefinition = def;
+        }
+        return lastKeys;
+    }
 
     /** The extra fields of a record as a JSON object text, or null when there are none. */
     public String argsJson(EventDefinition def, String[] extras) {
@@ -87,9 +103,9 @@ public final class PajeSinkBasics {
             return null;
         }
         json.reset();
-        String[] names = def.extraNames();
+        String[] keys = jsonKeys(def);
         for (int i = 0; i < extras.length; i++) {
-            json.put(names[i], extras[i]);
+            json.putEncoded(keys[i], extras[i]);
         }
         return json.toString();
     }
@@ -101,11 +117,11 @@ public final class PajeSinkBasics {
     }
 
     public void event(PajeEvent e) {
-        json.reset().put("value", e.value().name());
+        json.reset().putEncoded(VALUE_KEY, e.value().name());
         if (e.extras() != null) {
-            String[] names = e.definition().extraNames();
-            for (int i = 0; i < names.length; i++) {
-                json.put(names[i], e.extras()[i]);
+            String[] keys = jsonKeys(e.definition());
+            for (int i = 0; i < keys.length; i++) {
+                json.putEncoded(keys[i], e.extras()[i]);
             }
         }
         sink.instant(new Instant(sink.newId(Entity.INSTANT), e.container().userId, e.time(), e.type().name(),

@@ -11,10 +11,19 @@ final class StateBuffer extends OperationBuffer<StateBuffer> {
     static final byte POP = 2;
     static final byte RESET = 3;
 
-    PajeValue[] value = new PajeValue[16];
+    PajeValue[] value;
     /** The definition and extra fields of each operation; null until an operation has extra fields. */
     EventDefinition[] def;
     String[][] extras;
+
+    StateBuffer() {
+        this(INITIAL);
+    }
+
+    StateBuffer(int capacity) {
+        super(capacity);
+        value = new PajeValue[capacity];
+    }
 
     /** Heap an operation takes here: its columns, and the array of its extra fields. */
     static long bytes(String[] extras) {
@@ -45,7 +54,7 @@ final class StateBuffer extends OperationBuffer<StateBuffer> {
 
     @Override
     void clearValues() {
-        value = new PajeValue[16];
+        value = new PajeValue[INITIAL];
         def = null;
         extras = null;
     }

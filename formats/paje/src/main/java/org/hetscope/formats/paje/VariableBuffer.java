@@ -9,7 +9,16 @@ final class VariableBuffer extends OperationBuffer<VariableBuffer> {
     static final byte ADD = 1;
     static final byte SUB = 2;
 
-    double[] value = new double[16];
+    double[] value;
+
+    VariableBuffer() {
+        this(INITIAL);
+    }
+
+    VariableBuffer(int capacity) {
+        super(capacity);
+        value = new double[capacity];
+    }
 
     /** Heap an operation takes here (its columns, with their growth slack). */
     static final long BYTES = 40;
@@ -26,7 +35,7 @@ final class VariableBuffer extends OperationBuffer<VariableBuffer> {
 
     @Override
     void clearValues() {
-        value = new double[16];
+        value = new double[INITIAL];
     }
 
     void add(long t, long lineNo, byte o, double v) {

@@ -31,6 +31,11 @@ final class Residencies implements Closeable {
         return records.size();
     }
 
+    /** Puts the intervals in order now (the first cursor would otherwise), e.g. on the thread that made them. */
+    void sort() {
+        records.sort();
+    }
+
     /** The intervals in order; read the columns with the constants above. */
     SortedLongRecords.Cursor cursor() {
         return records.cursor();

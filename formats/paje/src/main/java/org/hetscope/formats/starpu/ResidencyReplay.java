@@ -1,5 +1,6 @@
 package org.hetscope.formats.starpu;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,16 +11,28 @@ import org.hetscope.formats.paje.PajeListener;
  * {@code SO}/{@code SS} open an interval in that state (a change between them closes one and opens the next),
  * {@code SI} closes it. Open intervals close at the handle's next {@code unregister}, else at the trace end.
  * Before the first MSI event of a (handle, node) the state is unknown and counts as absent.
+ *
+ * <p>A replay may run on another thread while the import goes on: it only reads what it is given, and keeps the
+ * problems it meets until {@link #reportProblems} hands them on, so that they are told in the same order either way.
  */
 final class ResidencyReplay {
-    private final PajeListener problems;
     private final long traceEnd;
     private final Map<String, List<Long>> unregisters;
+    private final List<Problem> problems = new ArrayList<>();
 
-    ResidencyReplay(PajeListener problems, long traceEnd, Map<String, List<Long>> unregisters) {
-        this.problems = problems;
+    private record Problem(String what, long line, String detail) {
+    }
+
+    ResidencyReplay(long traceEnd, Map<String, List<Long>> unregisters) {
         this.traceEnd = traceEnd;
         this.unregisters = unregisters;
+    }
+
+    /** Tells {@code listener} the problems the replay met, in the order it met them. */
+    void reportProblems(PajeListener listener) {
+        for (Problem p : problems) {
+            listener.problem(p.what(), p.line(), p.detail());
+        }
     }
 
     private static final class Open {
@@ -29,7 +42,7 @@ final class ResidencyReplay {
         long node;
     }
 
-    /** The intervals, read back sorted by (block, node, start); the caller closes them. */
+    /** The intervals, sorted by (block, node, start); the caller closes them. */
     Residencies replay(Iterable<StarpuImport.MemEvent> sortedMsi, Map<String, Long> blocks,
                        Map<Integer, Long> nodeIds) {
         Residencies out = new Residencies();
@@ -38,8 +51,8 @@ final class ResidencyReplay {
             Long block = blocks.get(e.handle());
             Long node = nodeIds.get(e.node());
             if (block == null || node == null) {
-                problems.problem("MSI event for an unknown handle or memory node", e.line(),
-                        e.type() + " " + e.handle());
+                problems.add(new Problem("MSI event for an unknown handle or memory node", e.line(),
+                        e.type() + " " + e.handle()));
                 continue;
             }
             Open o = open.computeIfAbsent(e.handle(), k -> new HashMap<>()).computeIfAbsent(e.node(), k -> {
@@ -82,6 +95,7 @@ final class ResidencyReplay {
                 out.add(o.block, o.node, o.since, end - o.since, o.state);
             }
         }
+        out.sort();
         return out;
     }
 

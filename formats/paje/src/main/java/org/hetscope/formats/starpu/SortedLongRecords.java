@@ -23,6 +23,8 @@ final class SortedLongRecords implements Closeable {
     private final int budget;
     private long[] memory;
     private int n;
+    /** The order of the records in memory once sorted; dropped when a record is added. */
+    private int[] sorted;
     /** Whether the records in memory came in key order (events of a time-ordered file do): no sort then. */
     private boolean inOrder = true;
     private final List<long[]> runs = new ArrayList<>();
@@ -57,6 +59,7 @@ final class SortedLongRecords implements Closeable {
             int cap = (int) Math.min((long) budget * width, memory.length + (long) (memory.length >> 1) + width);
             memory = Arrays.copyOf(memory, cap);
         }
+        sorted = null;
         System.arraycopy(record, 0, memory, n * width, width);
         if (inOrder && n > 0 && compare(memory, (n - 1) * width, memory, n * width) > 0) {
             inOrder = false;
@@ -81,6 +84,13 @@ final class SortedLongRecords implements Closeable {
             }
         }
         return 0;
+    }
+
+    /** Sorts the records in memory now, so that the next cursor starts at once. */
+    void sort() {
+        if (sorted == null) {
+            sorted = order();
+        }
     }
 
     /** Indices of the records in memory in key order, stable. */
@@ -143,6 +153,7 @@ final class SortedLongRecords implements Closeable {
                 }
             }
             n = 0;
+            sorted = null;
             inOrder = true;
         } catch (IOException e) {
             throw file.writeError(e);
@@ -158,7 +169,8 @@ final class SortedLongRecords implements Closeable {
         for (int r = 0; r < runs.size(); r++) {
             parts[r] = new RunPart(runs.get(r)[0], runs.get(r)[1]);
         }
-        parts[runs.size()] = new MemoryPart(order());
+        sort();
+        parts[runs.size()] = new MemoryPart(sorted);
         return new Cursor(parts);
     }
 

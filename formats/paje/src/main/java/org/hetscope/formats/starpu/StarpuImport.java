@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import org.hetscope.formats.paje.Outcome;
 import org.hetscope.formats.paje.PajeContainer;
 import org.hetscope.formats.paje.PajeEvent;
 import org.hetscope.formats.paje.PajeLink;
@@ -327,18 +330,53 @@ public final class StarpuImport implements PajeListener {
 
         sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
         Map<String, Long> blocks = blocks(handles, taskHandles);
-        try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks, nodeIds)) {
-            managerActions(blocks, c);
-            try (SortedLongRecords taskIds = tasks(tasks, blocks)) {
-                dependencies(tasks, dag, taskIds);
-            }
+        // The residencies are replayed from the MSI events while the manager actions and the tasks are built: the
+        // replay reads only what the trace gave, and its problems are told here, after theirs, as on one thread.
+        ResidencyReplay replay = new ResidencyReplay(traceEnd, unregisters);
+        FutureTask<Residencies> replayed = new FutureTask<>(() -> replay.replay(msi, blocks, nodeIds));
+        if (PajeReader.threads() > 0) {
+            Thread.ofPlatform().name("starpu-residencies").daemon().start(replayed);
+        } else {
+            replayed.run();
+        }
+        try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks, nodeIds);
+             Residencies residencies = finishBeside(replayed, () -> {
+                 managerActions(blocks, c);
+                 try (SortedLongRecords taskIds = tasks(tasks, blocks)) {
+                     dependencies(tasks, dag, taskIds);
+                 }
+             })) {
             // the residencies go to the sink as the checks walk them, once the transfers they check are known
-            try (Residencies residencies = new ResidencyReplay(this, traceEnd, unregisters)
-                    .replay(msi, blocks, nodeIds)) {
-                c.check(residencies);
-            }
+            replay.reportProblems(this);
+            c.check(residencies);
         }
         problems.flush(sink);
+    }
+
+    /** Work of this thread that may throw while another thread builds something to close. */
+    private interface Step {
+        void run() throws IOException;
+    }
+
+    /**
+     * Runs {@code step} on this thread, then waits for {@code beside} and returns what it built; when either fails,
+     * the other's result is still waited for and closed, so no thread outlives the import and no spill file stays.
+     */
+    private static <T extends java.io.Closeable> T finishBeside(Future<T> beside, Step step) throws IOException {
+        try {
+            step.run();
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                T built = Outcome.await(beside);
+                if (built != null) {
+                    built.close();
+                }
+            } catch (IOException | RuntimeException | Error other) {
+                e.addSuppressed(other);
+            }
+            throw e;
+        }
+        return Outcome.await(beside);
     }
 
     private Map<String, Long> blocks(List<DataRec.Handle> handles, Set<String> taskHandles) {
