@@ -137,8 +137,11 @@ final class ByteStrings {
 
     private static long word(byte[] buf, int off, int len) {
         int n = Math.min(len, 8);
-        if (off + 8 <= buf.length) {
-            long w = ByteWords.at(buf, off);
+        if (buf.length >= 8) {
+            // Near the end of the buffer the 8 bytes are read from further back and shifted into place: one path
+            // for every text, so that a text at the very end does not make the JIT recompile its callers.
+            int at = Math.min(off, buf.length - 8);
+            long w = ByteWords.at(buf, at) >>> ((off - at) << 3);
             return n == 8 ? w : w & ((1L << (n << 3)) - 1);
         }
         long w = 0;

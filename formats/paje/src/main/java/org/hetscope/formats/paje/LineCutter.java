@@ -49,6 +49,29 @@ final class LineCutter {
         buf = new byte[bufferSize];
     }
 
+    private static final long ONES = 0x0101010101010101L;
+    private static final long NEWLINES = ONES * '\n';
+    private static final long HIGHS = ONES << 7;
+
+    /** The first '\n' in buf[from, to), or -1; eight bytes at a time. */
+    private int newline(int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long w = ByteWords.at(buf, i) ^ NEWLINES;
+            // a zero byte of w is a '\n'; the lowest flagged byte is always a true one (borrows only go upwards)
+            long zero = (w - ONES) & ~w & HIGHS;
+            if (zero != 0) {
+                return i + (Long.numberOfTrailingZeros(zero) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            if (buf[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /**
      * Hands every line that starts in [from, to) to the handler, in order.
      * @return the offset of the line the handler stopped before, or -1 when it took them all
@@ -63,13 +86,7 @@ final class LineCutter {
         int scan = 0;
         boolean eof = false;
         while (true) {
-            int nl = -1;
-            for (int i = scan; i < len; i++) {
-                if (buf[i] == '\n') {
-                    nl = i;
-                    break;
-                }
-            }
+            int nl = newline(scan, len);
             if (nl < 0) {
                 if (eof) {
                     if (pos < len && !skipping && base + pos < to

@@ -223,12 +223,9 @@ final class LineDecoder {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("bad time '" + text(buf, fs[f], fe[f]) + "'");
         }
-        if (t < tally.minTime) {
-            tally.minTime = t;
-        }
-        if (t > tally.maxTime) {
-            tally.maxTime = t;
-        }
+        // min/max rather than ifs: a branch taken only on a block's first line would make the JIT recompile this
+        tally.minTime = Math.min(tally.minTime, t);
+        tally.maxTime = Math.max(tally.maxTime, t);
         return t;
     }
 

@@ -337,7 +337,18 @@ public final class PajeReader {
     /** Applies a block's operations as if its lines were read here, after the lines read so far. */
     private void apply(BlockLog log) throws IOException {
         long base = decoder.line;
-        for (Object o : log.inOrder) {
+        deliver(log.inOrder, base);
+        adopt(log.buffers, base);
+        bufferedOps += log.ops;
+        bufferedBytes += log.bytes;
+        decoder.tally.add(log.tally, base);
+        decoder.line = base + log.lines;
+        spillPastBudget();
+    }
+
+    /** Hands a block's events, link ends, destructions and problems on in line order. */
+    private void deliver(List<Object> inOrderOfBlock, long base) {
+        for (Object o : inOrderOfBlock) {
             if (o instanceof PajeEvent e) {
                 listener.event(new PajeEvent(e.container(), e.type(), e.time(), e.value(), e.definition(), e.extras(),
                         e.line() + base));
@@ -351,8 +362,12 @@ public final class PajeReader {
                 listener.problem(p.what(), p.line() + base, p.detail());
             }
         }
-        for (int ci = 0; ci < log.buffers.length; ci++) {
-            Object[] row = log.buffers[ci];
+    }
+
+    /** Adopts a block's state and variable buffers into the reader's, per (container, type). */
+    private void adopt(Object[][] blockBuffers, long base) {
+        for (int ci = 0; ci < blockBuffers.length; ci++) {
+            Object[] row = blockBuffers[ci];
             if (row == null) {
                 continue;
             }
@@ -365,11 +380,6 @@ public final class PajeReader {
                 }
             }
         }
-        bufferedOps += log.ops;
-        bufferedBytes += log.bytes;
-        decoder.tally.add(log.tally, base);
-        decoder.line = base + log.lines;
-        spillPastBudget();
     }
 
     /** Applies decoded lines at once, in file order. */
@@ -655,12 +665,14 @@ public final class PajeReader {
     private void replayStates(PajeContainer c, PajeType type, StateBuffer b, long traceEnd) {
         StateBuffer.Ops ops = b.runs.isEmpty() ? b.cursor() : spill.merged(b);
         long close = c.isDestroyed() ? c.destroyed() : traceEnd;
+        // decided once here, not per operation: a branch that flips between containers makes the JIT recompile
+        long lastTime = c.isDestroyed() ? c.destroyed() : Long.MAX_VALUE;
         // The open states, bottom first: entry k is the state opened at depth k.
         StateBuffer stack = new StateBuffer();
         int top = 0;
         while (ops.next()) {
             long t = ops.time();
-            if (c.isDestroyed() && t > c.destroyed()) {
+            if (t > lastTime) {
                 listener.problem("state change after its container was destroyed", ops.line(),
                         c.alias() + " destroyed earlier");
                 continue;
