@@ -63,7 +63,7 @@ class MemEventLogTest {
         };
     }
 
-    private static String everything(CollectingSink s) {
+    static String everything(CollectingSink s) {
         StringBuilder b = new StringBuilder();
         for (List<?> l : List.of(s.tracks, s.slices, s.instants, s.counters, s.flows, s.transfers, s.memoryNodes,
                 s.memoryBlocks, s.residencies, s.tasks, s.taskAccesses, s.taskDependencies)) {

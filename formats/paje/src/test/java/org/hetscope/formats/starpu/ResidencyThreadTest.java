@@ -1,0 +1,40 @@
+package org.hetscope.formats.starpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.hetscope.model.CollectingSink;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A StarPU import rebuilds the residencies on a thread of its own while it builds the manager actions and the tasks;
+ * with {@code hetscope.paje.threads=0} it does all on the reading thread. Both must give the same records and the
+ * same problems in the same order, also when the residencies spill to disk on that other thread.
+ */
+class ResidencyThreadTest {
+    private static String load(String name, String threads, String spillEvery) throws Exception {
+        System.setProperty("hetscope.paje.threads", threads);
+        if (spillEvery != null) {
+            System.setProperty("hetscope.starpu.spillEvery", spillEvery);
+        }
+        try {
+            CollectingSink s = StarpuFixtureTest.load(name);
+            return MemEventLogTest.everything(s) + s.skipped;
+        } finally {
+            System.clearProperty("hetscope.paje.threads");
+            System.clearProperty("hetscope.starpu.spillEvery");
+        }
+    }
+
+    @Test
+    void residenciesOnTheirOwnThreadGiveWhatOneThreadGives() throws Exception {
+        for (String name : List.of("chol-lws-nb12", "chol-dmda-nb6")) {
+            for (String spill : new String[] {null, "3"}) {
+                String oneThread = load(name, "0", spill);
+                assertTrue(oneThread.contains("Residency["), name);
+                assertEquals(oneThread, load(name, "2", spill), name + ", spilling every " + spill);
+            }
+        }
+    }
+}
