@@ -62,24 +62,19 @@ final class BlockLog implements BodyOperations {
 
     /** Remembers the sizes of this block's buffers for the next block of the same thread. */
     void recordSizes() {
-        if (sizes.counts.length < buffers.length) {
-            sizes.counts = java.util.Arrays.copyOf(sizes.counts, buffers.length);
-        }
+        int[][] counts = new int[buffers.length][];
         for (int c = 0; c < buffers.length; c++) {
             Object[] row = buffers[c];
-            if (row == null) {
-                continue;
-            }
-            if (sizes.counts[c] == null || sizes.counts[c].length < row.length) {
-                sizes.counts[c] = sizes.counts[c] == null ? new int[row.length]
-                        : java.util.Arrays.copyOf(sizes.counts[c], row.length);
-            }
-            for (int slot = 0; slot < row.length; slot++) {
-                if (row[slot] instanceof OperationBuffer<?> b) {
-                    sizes.counts[c][slot] = b.n;
+            if (row != null) {
+                counts[c] = new int[row.length];
+                for (int slot = 0; slot < row.length; slot++) {
+                    if (row[slot] instanceof OperationBuffer<?> b) {
+                        counts[c][slot] = b.n;
+                    }
                 }
             }
         }
+        sizes.counts = counts;
     }
 
     @Override

@@ -46,15 +46,6 @@ public final class PajeReader {
 
     /** Threads that decode blocks of a file besides the reading thread (0: the reading thread decodes alone). */
     private int blockThreads = threads();
-    /**
-     * Threads that may work beside the reading thread: {@code hetscope.paje.threads}, by default the processors (at
-     * most 8); 0 keeps all the work of an import on the reading thread.
-     */
-    public static int threads() {
-        return Math.max(0, Integer.getInteger("hetscope.paje.threads",
-                Math.min(8, Runtime.getRuntime().availableProcessors())));
-    }
-
     /** Bytes of a block; a file of fewer than two blocks is read on one thread. */
     private long blockBytes = Long.getLong("hetscope.paje.blockBytes", 8 << 20);
     /** Decodes in file order (the header, definitions, what blocks leave over) and keeps the tallies. */
@@ -94,6 +85,15 @@ public final class PajeReader {
         this.listener = listener;
         this.autoTimeUnit = timeShift == null;
         this.timeShift = timeShift == null ? 9 : timeShift;
+    }
+
+    /**
+     * Threads that may work beside the reading thread: {@code hetscope.paje.threads}, by default the processors (at
+     * most 8); 0 keeps all the work of an import on the reading thread.
+     */
+    public static int threads() {
+        return Math.max(0, Integer.getInteger("hetscope.paje.threads",
+                Math.min(8, Runtime.getRuntime().availableProcessors())));
     }
 
     /** Spills the buffered state and variable operations to disk every {@code ops} operations (for tests). */
@@ -374,9 +374,9 @@ public final class PajeReader {
             PajeContainer c = containerList.get(ci);
             for (int slot = 0; slot < row.length; slot++) {
                 if (row[slot] instanceof StateBuffer sb) {
-                    buffer(c, typeList.get(slot), StateBuffer.class).adopt(sb, base);
+                    buffer(c, typeList.get(slot), StateBuffer::new).adopt(sb, base);
                 } else if (row[slot] instanceof VariableBuffer vb) {
-                    buffer(c, typeList.get(slot), VariableBuffer.class).adopt(vb, base);
+                    buffer(c, typeList.get(slot), VariableBuffer::new).adopt(vb, base);
                 }
             }
         }
@@ -392,14 +392,14 @@ public final class PajeReader {
         @Override
         public void state(PajeContainer c, PajeType type, long time, long line, byte op, PajeValue value,
                           EventDefinition def, String[] extras) {
-            buffer(c, type, StateBuffer.class).add(time, line, op, value, def, extras);
+            buffer(c, type, StateBuffer::new).add(time, line, op, value, def, extras);
             bufferedOps++;
             bufferedBytes += StateBuffer.bytes(extras);
         }
 
         @Override
         public void variable(PajeContainer c, PajeType type, long time, long line, byte op, double value) {
-            buffer(c, type, VariableBuffer.class).add(time, line, op, value);
+            buffer(c, type, VariableBuffer::new).add(time, line, op, value);
             bufferedOps++;
             bufferedBytes += VariableBuffer.BYTES;
         }
@@ -583,13 +583,13 @@ public final class PajeReader {
     }
 
     @SuppressWarnings("unchecked")
-    private <T> T buffer(PajeContainer c, PajeType type, Class<T> cls) {
+    private <T> T buffer(PajeContainer c, PajeType type, java.util.function.Supplier<T> make) {
         if (type.slot >= c.buffers.length) {
             c.buffers = java.util.Arrays.copyOf(c.buffers, Math.max(type.slot + 1, typeList.size()));
         }
         Object b = c.buffers[type.slot];
         if (b == null) {
-            b = cls == StateBuffer.class ? new StateBuffer() : new VariableBuffer();
+            b = make.get();
             c.buffers[type.slot] = b;
         }
         return (T) b;

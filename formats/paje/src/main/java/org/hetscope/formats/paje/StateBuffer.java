@@ -43,10 +43,7 @@ final class StateBuffer extends OperationBuffer<StateBuffer> {
     void copyValues(StateBuffer from, int at) {
         System.arraycopy(from.value, 0, value, at, from.n);
         if (from.def != null) {
-            if (def == null) {
-                def = new EventDefinition[time.length];
-                extras = new String[time.length][];
-            }
+            extrasColumns();
             System.arraycopy(from.def, 0, def, at, from.n);
             System.arraycopy(from.extras, 0, extras, at, from.n);
         }
@@ -57,6 +54,14 @@ final class StateBuffer extends OperationBuffer<StateBuffer> {
         value = new PajeValue[INITIAL];
         def = null;
         extras = null;
+    }
+
+    /** Makes the definition and extra-field columns, as long as the others, unless they are there. */
+    private void extrasColumns() {
+        if (def == null) {
+            def = new EventDefinition[time.length];
+            extras = new String[time.length][];
+        }
     }
 
     void add(long t, long lineNo, byte o, PajeValue v, EventDefinition d, String[] x) {
@@ -70,9 +75,8 @@ final class StateBuffer extends OperationBuffer<StateBuffer> {
         if (at >= time.length) {
             grow(Math.max(at + 1, time.length * 2));
         }
-        if (x != null && def == null) {
-            def = new EventDefinition[time.length];
-            extras = new String[time.length][];
+        if (x != null) {
+            extrasColumns();
         }
         time[at] = t;
         line[at] = lineNo;

@@ -15,7 +15,7 @@ final class ResidencyChecks implements java.io.Closeable {
     private final String table;
     private final Map<Long, String> handleOf = new HashMap<>();
 
-    ResidencyChecks(TraceSink sink, String table, Map<String, Long> blocks, Map<Integer, Long> nodeIds) {
+    ResidencyChecks(TraceSink sink, String table, Map<String, Long> blocks) {
         this.sink = sink;
         this.table = table;
         blocks.forEach((h, id) -> handleOf.put(id, h));

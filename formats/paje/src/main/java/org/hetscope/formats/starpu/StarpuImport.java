@@ -339,7 +339,7 @@ public final class StarpuImport implements PajeListener {
         } else {
             replayed.run();
         }
-        try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks, nodeIds);
+        try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks);
              Residencies residencies = finishBeside(replayed, () -> {
                  managerActions(blocks, c);
                  try (SortedLongRecords taskIds = tasks(tasks, blocks)) {

@@ -51,18 +51,21 @@ final class TaskExecutions implements Closeable {
         boolean more = c.next();
         while (more) {
             long job = c.get(JOB);
-            long slice = c.get(SLICE);
-            long from = c.get(START);
-            long to = c.get(END);
-            long workerId = c.get(WORKER);
-            long nameId = c.get(NAME);
-            while ((more = c.next()) && c.get(JOB) == job) {
-                duplicates.seenAgain(job, c.get(LINE)); // a later execution of the same JobId replaces this one
+            long slice;
+            long from;
+            long to;
+            long workerId;
+            long nameId;
+            while (true) {
                 slice = c.get(SLICE);
                 from = c.get(START);
                 to = c.get(END);
                 workerId = c.get(WORKER);
                 nameId = c.get(NAME);
+                if (!(more = c.next()) || c.get(JOB) != job) {
+                    break;
+                }
+                duplicates.seenAgain(job, c.get(LINE)); // a later execution of the same JobId replaces this one
             }
             visitor.execution(job, slice, from, to, (int) workerId, names.get((int) nameId));
         }
