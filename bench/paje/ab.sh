@@ -1,7 +1,7 @@
 #!/bin/sh
 # Alternating A/B timing of `PajeBench model` for two checkouts of hetscope (e.g. a `git worktree` of an older
 # commit and the working tree), so that both see the same machine load; prints each side's wall times, median wall
-# and median CPU (user + system) time.
+# and median CPU (user + system) time. Each side runs with the JVM options its own ./hetscope gives imports.
 # usage: bench/paje/ab.sh ROUNDS DIR_A DIR_B [TRACE (default /tmp/hetscope-bench-paje/starpu-520mb.trace)]
 # Needs in each DIR: `mvn -q -o -pl model,formats/paje compile` done; the store and DuckDB jars from ~/.m2
 # (mvn -q -o -pl model,store,formats/paje install -DskipTests); GNU time; JAVA_HOME (21+).
@@ -19,7 +19,10 @@ trap 'rm -rf "$WORK"' EXIT
     "$ROOT/bench/paje/PajeBench.java"
 for i in $(seq "$ROUNDS"); do
   for d in "$A" "$B"; do
-    /usr/bin/time -f "%e %U %S" -o "$WORK/t.txt" "${JBIN}java" -Xmx8g --enable-native-access=ALL-UNNAMED \
+    # each checkout's own launcher options for imports (JIT settings); the heap is this script's
+    # shellcheck disable=SC2046
+    /usr/bin/time -f "%e %U %S" -o "$WORK/t.txt" "${JBIN}java" $(HETSCOPE_JVM_OPTIONS_OF=import "$d/hetscope" \
+        2>/dev/null) -Xmx8g --enable-native-access=ALL-UNNAMED \
         -cp "$WORK:$d/formats/paje/target/classes:$d/model/target/classes:$REST" PajeBench model "$TRACE" \
         > /dev/null 2>&1
     echo "$d $(cat "$WORK/t.txt")"

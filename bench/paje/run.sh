@@ -22,7 +22,9 @@ CP="$ROOT/formats/paje/target/classes:$M2/org/hetscope/hetscope-model/0.1.0-SNAP
 CP="$CP:$M2/org/hetscope/hetscope-store/0.1.0-SNAPSHOT/hetscope-store-0.1.0-SNAPSHOT.jar"
 CP="$CP:$(ls $M2/org/duckdb/duckdb_jdbc/*/duckdb_jdbc-*.jar | head -1)"
 "${JBIN}javac" -d "$WORK/classes" -cp "$CP" "$ROOT/bench/paje/PajeBench.java"
-JAVA="${JBIN}java -Xmx${BENCH_XMX:-8g} --enable-native-access=ALL-UNNAMED -cp $WORK/classes:$CP PajeBench"
+# The JVM options ./hetscope gives an import (JIT settings), with this benchmark's heap.
+JAVA="${JBIN}java $(HETSCOPE_JVM_OPTIONS_OF=import "$ROOT/hetscope") -Xmx${BENCH_XMX:-8g}"
+JAVA="$JAVA --enable-native-access=ALL-UNNAMED -cp $WORK/classes:$CP PajeBench"
 
 measure() { # label command...: prints "label wall cpu"
   label=$1; shift
