@@ -77,13 +77,15 @@ final class SortedLongRecords implements Closeable {
     }
 
     private int compare(long[] a, int ia, long[] b, int ib) {
-        for (int k = 0; k < keys; k++) {
-            int c = Long.compare(a[ia + k], b[ib + k]);
-            if (c != 0) {
-                return c;
-            }
+        // The first key that differs decides. Written without a branch on each key's result: whether first keys
+        // tie changes partway through a file, and each change made the JIT throw away and recompile every caller.
+        int c = 0;
+        for (int k = keys - 1; k >= 0; k--) {
+            int d = Long.compare(a[ia + k], b[ib + k]);
+            int differs = (d | -d) >> 31;
+            c = d & differs | c & ~differs;
         }
-        return 0;
+        return c;
     }
 
     /** Sorts the records in memory now, so that the next cursor starts at once. */
