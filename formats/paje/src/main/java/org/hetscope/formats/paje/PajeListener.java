@@ -28,6 +28,12 @@ public interface PajeListener {
     /** Something not placed: counted by the caller with this description and line. */
     default void problem(String what, long line, String detail) {}
 
+    /**
+     * Every line is read and every event and link was told: the states and variables are replayed next, then
+     * {@link #end} follows with the same times. Work that needs only the events may start here, beside the replay.
+     */
+    default void bodyRead(long start, long end) {}
+
     /** The trace is complete; {@code end} is the latest time seen. */
     default void end(long start, long end) {}
 }

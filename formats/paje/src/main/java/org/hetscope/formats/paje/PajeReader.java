@@ -634,7 +634,9 @@ public final class PajeReader {
         long maxTime = decoder.tally.maxTime;
         long minTime = decoder.tally.minTime;
         long end = maxTime == Long.MIN_VALUE ? 0 : maxTime;
+        long start = minTime == Long.MAX_VALUE ? 0 : minTime;
         ArrayDeque<Future<?>> prepared = prepareReplay();
+        listener.bodyRead(start, end);
         for (PajeContainer c : containerList) {
             for (int slot = 0; slot < c.buffers.length; slot++) {
                 Object b = c.buffers[slot];
@@ -659,7 +661,7 @@ public final class PajeReader {
                 listener.problem("link start without end", o.line(), "key never ended");
             }
         }
-        listener.end(minTime == Long.MAX_VALUE ? 0 : minTime, end);
+        listener.end(start, end);
     }
 
     private void replayStates(PajeContainer c, PajeType type, StateBuffer b, long traceEnd) {

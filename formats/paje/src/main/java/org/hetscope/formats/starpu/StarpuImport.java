@@ -97,6 +97,16 @@ public final class StarpuImport implements PajeListener {
     private final Map<Integer, String> workerNames = new HashMap<>();
     private final Map<Integer, Long> workerDevices = new HashMap<>();
     private long msStates;
+    /** Where tasks.rec, data.rec and dag.dot may be; null when there are none. */
+    private Path folder;
+    /** Made by {@link #bodyRead}: the side files, the blocks, and the residency replay started beside the states. */
+    private SideFiles side;
+    private IOException sideError;
+    private Map<String, Long> blocks;
+    private final List<MemoryBlock> blockRecords = new ArrayList<>();
+    private ResidencyReplay replay;
+    private FutureTask<Residencies> replayed;
+    private boolean replayStarted;
 
     public StarpuImport(Path trace, TraceSink sink) {
         this.trace = trace;
@@ -113,11 +123,17 @@ public final class StarpuImport implements PajeListener {
             throws IOException {
         StarpuImport imp = new StarpuImport(traceFile, sink);
         // what the import spilled goes with its files, whatever happens
+        imp.folder = folder;
         try (imp.msi; imp.managerEvents; imp.taskStates; imp.fetchLinks; imp.copyTransfers) {
-            PajeReader reader = new PajeReader(imp, null);
-            reader.read(traceFile, progress);
-            imp.basics.info(reader);
-            imp.finish(folder, reader.timeShift());
+            try {
+                PajeReader reader = new PajeReader(imp, null);
+                reader.read(traceFile, progress);
+                imp.basics.info(reader);
+                imp.finish(reader.timeShift());
+            } catch (IOException | RuntimeException | Error e) {
+                imp.abandonResidencies(e);
+                throw e;
+            }
         }
         return imp.problems;
     }
@@ -284,8 +300,73 @@ public final class StarpuImport implements PajeListener {
 
     // ---- after the trace: side files and derived records ----
 
-    private void finish(Path folder, int timeShift) throws IOException {
-        long traceEnd = basics.traceEnd();
+    /** The side files of a StarPU trace, read for their handles and problems before the tasks are built. */
+    private record SideFiles(Path tasks, Path dag, List<DataRec.Handle> handles, Set<String> taskHandles,
+                             StarpuProblems problems) {
+        static SideFiles read(Path folder) throws IOException {
+            Path tasksRec = folder == null ? null : folder.resolve("tasks.rec");
+            Path dataRec = folder == null ? null : folder.resolve("data.rec");
+            Path dagDot = folder == null ? null : folder.resolve("dag.dot");
+            StarpuProblems problems = new StarpuProblems();
+            // tasks.rec is read three times, one task at a time (it has one record per task): here for its handles
+            // and its problems, then for the tasks, then for the dependencies
+            Path tasks = tasksRec != null && Files.isRegularFile(tasksRec) ? tasksRec : null;
+            Set<String> taskHandles = new LinkedHashSet<>();
+            if (tasks != null) {
+                TasksRec.read(tasks, problems, t -> taskHandles.addAll(t.handles()));
+            }
+            List<DataRec.Handle> handles = dataRec != null && Files.isRegularFile(dataRec)
+                    ? DataRec.read(dataRec, problems) : List.of();
+            // dag.dot is read here for its problems, and again for its edges once the tasks have ids
+            Path dag = dagDot != null && Files.isRegularFile(dagDot) ? dagDot : null;
+            if (dag != null) {
+                DagDot.read(dag, problems, (from, to) -> { });
+            }
+            return new SideFiles(tasks, dag, handles, taskHandles, problems);
+        }
+    }
+
+    /**
+     * Every event is in, so the residencies, which need only the MSI events and the blocks, are replayed on their
+     * own thread from here: beside the reader's replay of the states, then beside the manager actions and tasks.
+     * What this reads and decides is told to the sink in {@link #finish}, where it was told before there was a
+     * thread, so the records and problems come in the same order either way.
+     */
+    @Override
+    public void bodyRead(long start, long end) {
+        try {
+            side = SideFiles.read(folder);
+        } catch (IOException e) {
+            sideError = e; // thrown where the side files were read on one thread
+            return;
+        }
+        blocks = blocks(side.handles(), side.taskHandles());
+        replay = new ResidencyReplay(end, unregisters);
+        replayed = new FutureTask<>(() -> replay.replay(msi, blocks, nodeIds));
+        if (PajeReader.threads() > 0) {
+            Thread.ofPlatform().name("starpu-residencies").daemon().start(replayed);
+            replayStarted = true;
+        }
+    }
+
+    /** After a failure: waits for the residency thread and closes what it built, so nothing outlives the import. */
+    private void abandonResidencies(Throwable failure) {
+        if (replayed == null || !replayStarted) {
+            return;
+        }
+        try {
+            Residencies built = Outcome.await(replayed);
+            if (built != null) {
+                built.close();
+            }
+        } catch (IOException | RuntimeException | Error other) {
+            failure.addSuppressed(other);
+        } finally {
+            replayed = null;
+        }
+    }
+
+    private void finish(int timeShift) throws IOException {
         sink.info("paje.time_unit", timeShift == 6 ? "ms" : timeShift == 9 ? "s" : "1e-" + timeShift + " s");
         sink.info("starpu.ms_states", Long.toString(msStates));
         sink.info("starpu.version", VERSION);
@@ -310,34 +391,21 @@ public final class StarpuImport implements PajeListener {
                     kind));
         }
 
-        Path tasksRec = folder == null ? null : folder.resolve("tasks.rec");
-        Path dataRec = folder == null ? null : folder.resolve("data.rec");
-        Path dagDot = folder == null ? null : folder.resolve("dag.dot");
-        // tasks.rec is read three times, one task at a time (it has one record per task): here for its handles
-        // and its problems, then for the tasks, then for the dependencies
-        Path tasks = tasksRec != null && Files.isRegularFile(tasksRec) ? tasksRec : null;
-        Set<String> taskHandles = new LinkedHashSet<>();
-        if (tasks != null) {
-            TasksRec.read(tasks, problems, t -> taskHandles.addAll(t.handles()));
+        if (side == null && sideError == null) {
+            bodyRead(basics.traceStart(), basics.traceEnd()); // a reader that did not say so
         }
-        List<DataRec.Handle> handles = dataRec != null && Files.isRegularFile(dataRec)
-                ? DataRec.read(dataRec, problems) : List.of();
-        // dag.dot is read here for its problems, and again for its edges once the tasks have ids
-        Path dag = dagDot != null && Files.isRegularFile(dagDot) ? dagDot : null;
-        if (dag != null) {
-            DagDot.read(dag, problems, (from, to) -> { });
+        if (sideError != null) {
+            throw sideError;
         }
-
+        problems.addAll(side.problems());
+        Path tasks = side.tasks();
+        Path dag = side.dag();
         sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
-        Map<String, Long> blocks = blocks(handles, taskHandles);
-        // The residencies are replayed from the MSI events while the manager actions and the tasks are built: the
-        // replay reads only what the trace gave, and its problems are told here, after theirs, as on one thread.
-        ResidencyReplay replay = new ResidencyReplay(traceEnd, unregisters);
-        FutureTask<Residencies> replayed = new FutureTask<>(() -> replay.replay(msi, blocks, nodeIds));
-        if (PajeReader.threads() > 0) {
-            Thread.ofPlatform().name("starpu-residencies").daemon().start(replayed);
-        } else {
-            replayed.run();
+        blockRecords.forEach(sink::memoryBlock);
+        Future<Residencies> replayed = this.replayed;
+        this.replayed = null; // from here finishBeside answers for the thread
+        if (!replayStarted) {
+            ((FutureTask<Residencies>) replayed).run();
         }
         try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks);
              Residencies residencies = finishBeside(replayed, () -> {
@@ -346,7 +414,8 @@ public final class StarpuImport implements PajeListener {
                      dependencies(tasks, dag, taskIds);
                  }
              })) {
-            // the residencies go to the sink as the checks walk them, once the transfers they check are known
+            // the residency replay's problems come after those of the manager actions and the tasks, as on one
+            // thread; the residencies go to the sink as the checks walk them, once the transfers they check are known
             replay.reportProblems(this);
             c.check(residencies);
         }
@@ -379,6 +448,7 @@ public final class StarpuImport implements PajeListener {
         return Outcome.await(beside);
     }
 
+    /** Gives every block an id; their records wait in {@link #blockRecords} for {@link #finish}. */
     private Map<String, Long> blocks(List<DataRec.Handle> handles, Set<String> taskHandles) {
         Map<String, Long> blocks = new LinkedHashMap<>();
         for (DataRec.Handle h : handles) {
@@ -387,7 +457,7 @@ public final class StarpuImport implements PajeListener {
             }
             long id = sink.newId(Entity.MEMORY_BLOCK);
             blocks.put(h.handle(), id);
-            sink.memoryBlock(new MemoryBlock(id, h.handle(), h.description(), h.size(),
+            blockRecords.add(new MemoryBlock(id, h.handle(), h.description(), h.size(),
                     h.homeNode() == null ? null : nodeIds.get(h.homeNode()), h.coordinates()));
         }
         // Handles the side files do not describe still get a block, so no residency or transfer is lost.
@@ -405,7 +475,7 @@ public final class StarpuImport implements PajeListener {
         }
         long id = sink.newId(Entity.MEMORY_BLOCK);
         blocks.put(h, id);
-        sink.memoryBlock(new MemoryBlock(id, h, null, null, null, null));
+        blockRecords.add(new MemoryBlock(id, h, null, null, null, null));
     }
 
     private static final String[][] PAIRS = {{"Al", "AlE", "Allocating"}, {"Alr", "AlrE", "AllocatingReuse"},

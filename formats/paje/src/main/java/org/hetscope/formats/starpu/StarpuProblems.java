@@ -60,6 +60,14 @@ public final class StarpuProblems {
         return first;
     }
 
+    /** Counts the problems of {@code other} here, as if they were added now and in its order. */
+    void addAll(StarpuProblems other) {
+        other.counts.forEach((what, c) -> {
+            counts.computeIfAbsent(what, k -> new long[1])[0] += c[0];
+            first.putIfAbsent(what, other.first.get(what));
+        });
+    }
+
     void flush(TraceSink sink) {
         counts.forEach((what, c) -> sink.skipped(what, first.get(what), c[0]));
     }
