@@ -351,17 +351,8 @@ public final class StarpuImport implements PajeListener {
 
     /** After a failure: waits for the residency thread and closes what it built, so nothing outlives the import. */
     private void abandonResidencies(Throwable failure) {
-        if (replayed == null || !replayStarted) {
-            return;
-        }
-        try {
-            Residencies built = Outcome.await(replayed);
-            if (built != null) {
-                built.close();
-            }
-        } catch (IOException | RuntimeException | Error other) {
-            failure.addSuppressed(other);
-        } finally {
+        if (replayed != null && replayStarted) {
+            closeAfter(failure, replayed);
             replayed = null;
         }
     }
@@ -435,17 +426,22 @@ public final class StarpuImport implements PajeListener {
         try {
             step.run();
         } catch (IOException | RuntimeException | Error e) {
-            try {
-                T built = Outcome.await(beside);
-                if (built != null) {
-                    built.close();
-                }
-            } catch (IOException | RuntimeException | Error other) {
-                e.addSuppressed(other);
-            }
+            closeAfter(e, beside);
             throw e;
         }
         return Outcome.await(beside);
+    }
+
+    /** Waits for {@code beside} after {@code failure} and closes what it built; its own failure is suppressed. */
+    private static void closeAfter(Throwable failure, Future<? extends java.io.Closeable> beside) {
+        try {
+            java.io.Closeable built = Outcome.await(beside);
+            if (built != null) {
+                built.close();
+            }
+        } catch (IOException | RuntimeException | Error other) {
+            failure.addSuppressed(other);
+        }
     }
 
     /** Gives every block an id; their records wait in {@link #blockRecords} for {@link #finish}. */
