@@ -9,7 +9,7 @@ import java.util.List;
  * operations per (container, type). Line numbers count from the block's first line; the reader adds the lines
  * before the block when it applies the log.
  */
-final class BlockLog implements BodyOperations {
+final class BlockLog extends BufferingOperations {
     /** One end of a link, to be matched in file order. */
     record LinkEnd(PajeType type, String key, boolean start, long time, PajeContainer container,
                    PajeContainer other, String value, long line) {}
@@ -27,9 +27,6 @@ final class BlockLog implements BodyOperations {
     final List<Object> inOrder = new ArrayList<>();
     /** Per container index, per type slot: a {@link StateBuffer} or a {@link VariableBuffer}. */
     Object[][] buffers = new Object[0][];
-    /** Operations in the buffers, and their estimated heap (as the reader counts its own buffers). */
-    long ops;
-    long bytes;
     /** Lines decoded. */
     long lines;
     /** Offset of the first line left to the reader (a header or definition line), or -1: all were decoded. */
@@ -83,18 +80,13 @@ final class BlockLog implements BodyOperations {
     }
 
     @Override
-    public void state(PajeContainer c, PajeType type, long time, long line, byte op, PajeValue value,
-                      EventDefinition def, String[] extras) {
-        buffer(c, type, StateBuffer::new).add(time, line, op, value, def, extras);
-        ops++;
-        bytes += StateBuffer.bytes(extras);
+    StateBuffer states(PajeContainer c, PajeType type) {
+        return buffer(c, type, StateBuffer::new);
     }
 
     @Override
-    public void variable(PajeContainer c, PajeType type, long time, long line, byte op, double value) {
-        buffer(c, type, VariableBuffer::new).add(time, line, op, value);
-        ops++;
-        bytes += VariableBuffer.BYTES;
+    VariableBuffer variables(PajeContainer c, PajeType type) {
+        return buffer(c, type, VariableBuffer::new);
     }
 
     @SuppressWarnings("unchecked")

@@ -73,8 +73,6 @@ public final class PajeReader {
      */
     private long opBudget = Long.getLong("hetscope.paje.spillEvery", Long.MAX_VALUE);
     private BufferSpill spill;
-    private long bufferedOps;
-    private long bufferedBytes;
 
     /**
      * @param timeShift decimal exponent from the file's time unit to nanoseconds (9 = seconds, 6 = milliseconds),
@@ -199,7 +197,7 @@ public final class PajeReader {
 
     /** Spills the buffers once they hold more operations or heap than their budget. */
     private void spillPastBudget() throws IOException {
-        if (bufferedOps >= opBudget || bufferedBytes >= byteBudget) {
+        if (inOrder.ops >= opBudget || inOrder.bytes >= byteBudget) {
             spillBuffers();
         }
     }
@@ -220,8 +218,8 @@ public final class PajeReader {
                 }
             }
         }
-        bufferedOps = 0;
-        bufferedBytes = 0;
+        inOrder.ops = 0;
+        inOrder.bytes = 0;
     }
 
     /** Reads the lines that start in [from, to) on this thread, in file order. */
@@ -339,8 +337,9 @@ public final class PajeReader {
         long base = decoder.line;
         deliver(log.inOrder, base);
         adopt(log.buffers, base);
-        bufferedOps += log.ops;
-        bufferedBytes += log.bytes;
+        // the block's buffers are now the reader's: they count toward its spill budget
+        inOrder.ops += log.ops;
+        inOrder.bytes += log.bytes;
         decoder.tally.add(log.tally, base);
         decoder.line = base + log.lines;
         spillPastBudget();
@@ -382,26 +381,24 @@ public final class PajeReader {
         }
     }
 
-    /** Applies decoded lines at once, in file order. */
-    private final class InOrder implements BodyOperations {
+    /**
+     * Applies decoded lines at once, in file order. Its counts are those of all the reader's buffers, the adopted
+     * blocks' included, toward the spill budget.
+     */
+    private final class InOrder extends BufferingOperations {
         @Override
         public void event(PajeEvent event) {
             listener.event(event);
         }
 
         @Override
-        public void state(PajeContainer c, PajeType type, long time, long line, byte op, PajeValue value,
-                          EventDefinition def, String[] extras) {
-            buffer(c, type, StateBuffer::new).add(time, line, op, value, def, extras);
-            bufferedOps++;
-            bufferedBytes += StateBuffer.bytes(extras);
+        StateBuffer states(PajeContainer c, PajeType type) {
+            return buffer(c, type, StateBuffer::new);
         }
 
         @Override
-        public void variable(PajeContainer c, PajeType type, long time, long line, byte op, double value) {
-            buffer(c, type, VariableBuffer::new).add(time, line, op, value);
-            bufferedOps++;
-            bufferedBytes += VariableBuffer.BYTES;
+        VariableBuffer variables(PajeContainer c, PajeType type) {
+            return buffer(c, type, VariableBuffer::new);
         }
 
         @Override
