@@ -71,9 +71,4 @@ public final class GenericPajeImport implements PajeListener {
     public void variable(PajeContainer c, PajeType type, long time, double value, long line) {
         basics.variable(c, type, time, value);
     }
-
-    @Override
-    public void end(long start, long end) {
-        basics.end(start, end);
-    }
 }

@@ -35,8 +35,6 @@ public final class PajeSinkBasics {
     private final Problems problems;
     private final Map<Long, Long> counterTracks = new HashMap<>();
     private long processId = -1;
-    private long start;
-    private long end;
     private boolean linkTable;
     private int sortIndex;
 
@@ -173,19 +171,6 @@ public final class PajeSinkBasics {
     }
 
     private boolean valueTable;
-
-    public void end(long start, long end) {
-        this.start = start;
-        this.end = end;
-    }
-
-    public long traceStart() {
-        return start;
-    }
-
-    public long traceEnd() {
-        return end;
-    }
 
     /** Records the reader's counts in trace_info. */
     public void info(PajeReader reader) {

@@ -293,11 +293,6 @@ public final class StarpuImport implements PajeListener {
         basics.variable(c, type, time, value);
     }
 
-    @Override
-    public void end(long start, long end) {
-        basics.end(start, end);
-    }
-
     // ---- after the trace: side files and derived records ----
 
     /** The side files of a StarPU trace, read for their handles and problems before the tasks are built. */
@@ -382,9 +377,6 @@ public final class StarpuImport implements PajeListener {
                     kind));
         }
 
-        if (side == null && sideError == null) {
-            bodyRead(basics.traceStart(), basics.traceEnd()); // a reader that did not say so
-        }
         if (sideError != null) {
             throw sideError;
         }
@@ -393,10 +385,10 @@ public final class StarpuImport implements PajeListener {
         Path dag = side.dag();
         sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
         blockRecords.forEach(sink::memoryBlock);
-        Future<Residencies> replayed = this.replayed;
+        FutureTask<Residencies> replayed = this.replayed;
         this.replayed = null; // from here finishBeside answers for the thread
         if (!replayStarted) {
-            ((FutureTask<Residencies>) replayed).run();
+            replayed.run();
         }
         try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks);
              Residencies residencies = finishBeside(replayed, () -> {
