@@ -135,12 +135,15 @@ final class CommandCollector {
                 Pending h = q.pending.peek();
                 // END is available exactly when the command is complete: one query tells both
                 int r = query(h.event(), CL.CL_PROFILING_COMMAND_END);
-                long end = lastValue;
                 if (r == CL.CL_PROFILING_INFO_NOT_AVAILABLE && !last) {
                     break; // in-order queue: what comes after it is not done either
                 }
                 int st = r == CL.CL_SUCCESS ? CL.CL_COMPLETE : ClInfo.eventStatus(h.event(), status, statusPtr);
-                record(q, h, st, r == CL.CL_SUCCESS ? end : 0);
+                if (st == CL.CL_COMPLETE && r != CL.CL_SUCCESS) {
+                    // it completed between the two queries (the last sweep does not wait): its times are there now
+                    r = query(h.event(), CL.CL_PROFILING_COMMAND_END);
+                }
+                record(q, h, st, r == CL.CL_SUCCESS ? lastValue : 0);
                 if (++collected == directAfter && natives == null && !last) {
                     // a program with many commands: the ~0.2 s set-up pays off against ~7 us per JOCL-read command
                     natives = NativeEvents.create();
