@@ -19,23 +19,31 @@ public final class JsonText {
         reset();
     }
 
-    private void key(String key) {
+    private void member() {
         if (!empty) {
             out.append(',');
         }
         empty = false;
+    }
+
+    private void key(String key) {
+        member();
         quote(out, key);
         out.append(':');
     }
 
-    public JsonText put(String key, String value) {
-        key(key);
+    private JsonText string(String value) {
         if (value == null) {
             out.append("null");
         } else {
             quote(out, value);
         }
         return this;
+    }
+
+    public JsonText put(String key, String value) {
+        key(key);
+        return string(value);
     }
 
     /**
@@ -43,17 +51,9 @@ public final class JsonText {
      * millions of times (the extra fields of a trace's events), so that only the values are escaped each time.
      */
     public JsonText putEncoded(String encodedKey, String value) {
-        if (!empty) {
-            out.append(',');
-        }
-        empty = false;
+        member();
         out.append(encodedKey);
-        if (value == null) {
-            out.append("null");
-        } else {
-            quote(out, value);
-        }
-        return this;
+        return string(value);
     }
 
     /** A key as {@link #putEncoded} takes it: quoted, escaped and followed by its colon. */
