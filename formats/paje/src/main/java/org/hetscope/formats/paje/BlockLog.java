@@ -80,17 +80,8 @@ final class BlockLog extends BufferingOperations {
     }
 
     @Override
-    StateBuffer states(PajeContainer c, PajeType type) {
-        return buffer(c, type, StateBuffer::new);
-    }
-
-    @Override
-    VariableBuffer variables(PajeContainer c, PajeType type) {
-        return buffer(c, type, VariableBuffer::new);
-    }
-
     @SuppressWarnings("unchecked")
-    private <T> T buffer(PajeContainer c, PajeType type, java.util.function.IntFunction<T> make) {
+    <B extends OperationBuffer<B>> B buffer(PajeContainer c, PajeType type, java.util.function.IntFunction<B> make) {
         if (c.index >= buffers.length) {
             buffers = java.util.Arrays.copyOf(buffers, Math.max(c.index + 1, buffers.length * 2));
         }
@@ -102,7 +93,7 @@ final class BlockLog extends BufferingOperations {
         if (row[type.slot] == null) {
             row[type.slot] = make.apply(sizes.capacity(c.index, type.slot));
         }
-        return (T) row[type.slot];
+        return (B) row[type.slot];
     }
 
     @Override

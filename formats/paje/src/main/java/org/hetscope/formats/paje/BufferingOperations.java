@@ -1,5 +1,7 @@
 package org.hetscope.formats.paje;
 
+import java.util.function.IntFunction;
+
 /**
  * Body operations whose states and variables wait in per-(container, type) buffers for the replay at the end of the
  * trace, counted as they come toward the reader's spill budget. The reader's own (in file order) and a block's
@@ -10,23 +12,20 @@ abstract class BufferingOperations implements BodyOperations {
     long ops;
     long bytes;
 
-    /** The state buffer of (c, type), made when it has none. */
-    abstract StateBuffer states(PajeContainer c, PajeType type);
-
-    /** The variable buffer of (c, type), made when it has none. */
-    abstract VariableBuffer variables(PajeContainer c, PajeType type);
+    /** The buffer of (c, type), made by {@code make} (given a capacity) when it has none. */
+    abstract <B extends OperationBuffer<B>> B buffer(PajeContainer c, PajeType type, IntFunction<B> make);
 
     @Override
     public final void state(PajeContainer c, PajeType type, long time, long line, byte op, PajeValue value,
                             EventDefinition def, String[] extras) {
-        states(c, type).add(time, line, op, value, def, extras);
+        buffer(c, type, StateBuffer::new).add(time, line, op, value, def, extras);
         ops++;
         bytes += StateBuffer.bytes(extras);
     }
 
     @Override
     public final void variable(PajeContainer c, PajeType type, long time, long line, byte op, double value) {
-        variables(c, type).add(time, line, op, value);
+        buffer(c, type, VariableBuffer::new).add(time, line, op, value);
         ops++;
         bytes += VariableBuffer.BYTES;
     }

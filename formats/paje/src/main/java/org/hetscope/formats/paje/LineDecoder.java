@@ -208,6 +208,12 @@ final class LineDecoder {
         return table(def, field).get(buf, fs[field], fe[field] - fs[field]);
     }
 
+    /** The text of field {@code f}, or {@code otherwise} when the line's definition has no such field. */
+    String str(byte[] buf, EventDefinition def, Field f, String otherwise) {
+        int i = def.index(f);
+        return i >= 0 ? str(buf, def, i) : otherwise;
+    }
+
     /** The TIME field in nanoseconds. */
     long time(byte[] buf, EventDefinition def) {
         int f = def.index(Field.TIME);
@@ -380,7 +386,7 @@ final class LineDecoder {
                 boolean start = kind == PajeEventKind.START_LINK;
                 PajeContainer other = container(buf, def, def.index(start ? Field.START_CONTAINER
                         : Field.END_CONTAINER));
-                String value = def.index(Field.VALUE) >= 0 ? str(buf, def, def.index(Field.VALUE)) : null;
+                String value = str(buf, def, Field.VALUE, null);
                 String key = str(buf, def, def.index(Field.KEY));
                 out.link(type, key, start, t, c, other, value, line);
             }

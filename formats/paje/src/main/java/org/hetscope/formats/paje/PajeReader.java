@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import org.hetscope.formats.paje.EventDefinition.Field;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceSink;
@@ -373,9 +374,9 @@ public final class PajeReader {
             PajeContainer c = containerList.get(ci);
             for (int slot = 0; slot < row.length; slot++) {
                 if (row[slot] instanceof StateBuffer sb) {
-                    buffer(c, typeList.get(slot), StateBuffer::new).adopt(sb, base);
+                    inOrder.buffer(c, typeList.get(slot), StateBuffer::new).adopt(sb, base);
                 } else if (row[slot] instanceof VariableBuffer vb) {
-                    buffer(c, typeList.get(slot), VariableBuffer::new).adopt(vb, base);
+                    inOrder.buffer(c, typeList.get(slot), VariableBuffer::new).adopt(vb, base);
                 }
             }
         }
@@ -391,14 +392,19 @@ public final class PajeReader {
             listener.event(event);
         }
 
+        /** The reader's buffers are kept in their containers. */
         @Override
-        StateBuffer states(PajeContainer c, PajeType type) {
-            return buffer(c, type, StateBuffer::new);
-        }
-
-        @Override
-        VariableBuffer variables(PajeContainer c, PajeType type) {
-            return buffer(c, type, VariableBuffer::new);
+        @SuppressWarnings("unchecked")
+        <B extends OperationBuffer<B>> B buffer(PajeContainer c, PajeType type, IntFunction<B> make) {
+            if (type.slot >= c.buffers.length) {
+                c.buffers = java.util.Arrays.copyOf(c.buffers, Math.max(type.slot + 1, typeList.size()));
+            }
+            Object b = c.buffers[type.slot];
+            if (b == null) {
+                b = make.apply(OperationBuffer.INITIAL);
+                c.buffers[type.slot] = b;
+            }
+            return (B) b;
         }
 
         @Override
@@ -528,7 +534,7 @@ public final class PajeReader {
         switch (kind) {
             case DEFINE_CONTAINER_TYPE, DEFINE_EVENT_TYPE, DEFINE_STATE_TYPE, DEFINE_VARIABLE_TYPE -> {
                 String name = d.str(buf, def, def.index(Field.NAME));
-                String alias = def.index(Field.ALIAS) >= 0 ? d.str(buf, def, def.index(Field.ALIAS)) : name;
+                String alias = d.str(buf, def, Field.ALIAS, name);
                 PajeType parent = parentType(d.str(buf, def, def.index(Field.TYPE)));
                 PajeType.Kind k = switch (kind) {
                     case DEFINE_CONTAINER_TYPE -> PajeType.Kind.CONTAINER;
@@ -543,7 +549,7 @@ public final class PajeReader {
             }
             case DEFINE_LINK_TYPE -> {
                 String name = d.str(buf, def, def.index(Field.NAME));
-                String alias = def.index(Field.ALIAS) >= 0 ? d.str(buf, def, def.index(Field.ALIAS)) : name;
+                String alias = d.str(buf, def, Field.ALIAS, name);
                 PajeType parent = parentType(d.str(buf, def, def.index(Field.TYPE)));
                 PajeType from = parentType(d.str(buf, def, def.index(Field.START_CONTAINER_TYPE)));
                 PajeType to = parentType(d.str(buf, def, def.index(Field.END_CONTAINER_TYPE)));
@@ -552,8 +558,8 @@ public final class PajeReader {
             case DEFINE_ENTITY_VALUE -> {
                 PajeType type = d.type(buf, def, null);
                 String name = d.str(buf, def, def.index(Field.NAME));
-                String alias = def.index(Field.ALIAS) >= 0 ? d.str(buf, def, def.index(Field.ALIAS)) : name;
-                String color = def.index(Field.COLOR) >= 0 ? d.str(buf, def, def.index(Field.COLOR)) : null;
+                String alias = d.str(buf, def, Field.ALIAS, name);
+                String color = d.str(buf, def, Field.COLOR, null);
                 PajeValue v = new PajeValue(alias, name, color, true);
                 type.addValue(v);
                 listener.value(type, v);
@@ -561,7 +567,7 @@ public final class PajeReader {
             case CREATE_CONTAINER -> {
                 long t = d.time(buf, def);
                 String name = d.str(buf, def, def.index(Field.NAME));
-                String alias = def.index(Field.ALIAS) >= 0 ? d.str(buf, def, def.index(Field.ALIAS)) : name;
+                String alias = d.str(buf, def, Field.ALIAS, name);
                 PajeType type = d.type(buf, def, PajeType.Kind.CONTAINER);
                 String parentText = d.str(buf, def, def.index(Field.CONTAINER));
                 PajeContainer parent = parentText.equals("0") ? null : d.container(parentText);
@@ -577,19 +583,6 @@ public final class PajeReader {
             default -> throw new IllegalStateException(kind.toString());
         }
         d.tally.kindCounts[kind.ordinal()]++;
-    }
-
-    @SuppressWarnings("unchecked")
-    private <T> T buffer(PajeContainer c, PajeType type, java.util.function.Supplier<T> make) {
-        if (type.slot >= c.buffers.length) {
-            c.buffers = java.util.Arrays.copyOf(c.buffers, Math.max(type.slot + 1, typeList.size()));
-        }
-        Object b = c.buffers[type.slot];
-        if (b == null) {
-            b = make.get();
-            c.buffers[type.slot] = b;
-        }
-        return (T) b;
     }
 
     private void problem(String what, String detail) {
@@ -614,10 +607,8 @@ public final class PajeReader {
         ArrayDeque<Future<?>> prepared = new ArrayDeque<>();
         for (PajeContainer c : containerList) {
             for (Object b : c.buffers) {
-                if (b instanceof StateBuffer sb) {
-                    prepared.add(pool.submit(sb::prepare));
-                } else if (b instanceof VariableBuffer vb) {
-                    prepared.add(pool.submit(vb::prepare));
+                if (b instanceof OperationBuffer<?> ob) {
+                    prepared.add(pool.submit(ob::prepare));
                 }
             }
         }

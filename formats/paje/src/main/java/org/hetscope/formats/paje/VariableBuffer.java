@@ -11,10 +11,6 @@ final class VariableBuffer extends OperationBuffer<VariableBuffer> {
 
     double[] value;
 
-    VariableBuffer() {
-        this(INITIAL);
-    }
-
     VariableBuffer(int capacity) {
         super(capacity);
         value = new double[capacity];
