@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.hetscope.model.TraceFormat;
 import org.hetscope.model.TraceFormatException;
 import org.hetscope.store.PipelinedSink;
+import org.hetscope.store.Store;
 import org.hetscope.store.StoreWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,6 +29,10 @@ public final class ImportCommand implements Callable<Integer> {
             + "with exit code 3.)")
     boolean keepPartial;
 
+    @Option(names = "--force", description = "Replace an existing output file even if it is not a complete "
+            + "hetscope store (an existing store is always replaced).")
+    boolean force;
+
     @Option(names = "--format", description = "Input format (default: detected). One of the known format names.")
     String format;
 
@@ -39,7 +44,29 @@ public final class ImportCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        StoreWriter writer = StoreWriter.create(output);
+        String refused = checkOutput();
+        if (refused != null) {
+            System.err.println("hetscope: " + output + ": " + refused);
+            return 2;
+        }
+        StoreWriter writer;
+        try {
+            writer = StoreWriter.create(output);
+        } catch (java.io.IOException e) {
+            System.err.println("hetscope: " + e.getMessage());
+            return 1;
+        }
+        for (Path stale : writer.removedStale()) {
+            System.err.println("hetscope: removed " + stale + ", left by an import to " + output + " that did not "
+                    + "finish");
+        }
+        // Checked again under the lock: an import that finished meanwhile leaves a store, which may be replaced.
+        if (!force && Files.exists(output) && !Store.isCompleteStore(output)) {
+            writer.abort();
+            System.err.println("hetscope: " + output + ": exists and is not a complete hetscope store; not replacing "
+                    + "it (use --force to replace it)");
+            return 2;
+        }
         Thread cleanup = new Thread(writer::abort, "hetscope-import-abort");
         Runtime.getRuntime().addShutdownHook(cleanup);
         ReadPosition progress = new ReadPosition(TerminalProgress.forStderr());
@@ -71,7 +98,11 @@ public final class ImportCommand implements Callable<Integer> {
         } catch (TraceFormatException e) {
             System.err.println("hetscope: " + e.getMessage());
             if (keepPartial) {
-                writer.info("import_error", e.getMessage());
+                writer.info(Store.PARTIAL_KEY, "true");
+                writer.info(Store.ERROR_KEY, e.getMessage());
+                // counted, so that info's skipped items and the exit code agree with the warning
+                writer.damaged("reading stopped here; the rest of the trace is missing",
+                        reading == null ? "" : reading.toString(), 1);
                 writer.commit();
                 System.err.println("hetscope: kept what was read before the damage in " + output);
                 printSkipped(writer);
@@ -91,6 +122,18 @@ public final class ImportCommand implements Callable<Integer> {
         } catch (Exception e) {
             writer.abort();
             throw e;
+        } catch (Error e) {
+            // Any other Error (a StackOverflowError on absurdly deep input, a linkage error): no half store, and
+            // one line instead of a thousand lines of stack.
+            writer.abort();
+            String where = reading != null ? progress.describe() : "while finishing the store";
+            System.err.println("hetscope: " + (reading != null ? reading : output) + ": internal error ("
+                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")"
+                    + (where.isEmpty() ? "" : " " + where) + "; no store written.");
+            if (Boolean.getBoolean("hetscope.debug")) {
+                e.printStackTrace();
+            }
+            return 1;
         } finally {
             Runtime.getRuntime().removeShutdownHook(cleanup);
         }
@@ -102,6 +145,34 @@ public final class ImportCommand implements Callable<Integer> {
             return 3;
         }
         return 0;
+    }
+
+    /** Why the output may not be written, checked before anything is read; null if it may. */
+    private String checkOutput() {
+        if (Files.isDirectory(output)) {
+            return "is a folder; name the store file to write (e.g. " + output.resolve("trace.hets") + ")";
+        }
+        Path dir = output.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            return "no such folder " + dir;
+        }
+        for (Path in : inputs) {
+            if (sameFile(in, output)) {
+                return "is one of the inputs (" + in + "); the store would replace the trace it is read from";
+            }
+        }
+        return null;
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            if (Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b)) { // same inode, also through links
+                return true;
+            }
+            return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     private static void printSkipped(StoreWriter writer) {

@@ -63,6 +63,8 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns its exit code (tests call this instead of {@link #main}). */
     public static int run(String... args) {
+        // Every command that opens a store says so when the store holds only the start of its trace.
+        org.hetscope.store.Store.setWarnings(w -> System.err.println("hetscope: warning: " + w));
         CommandLine cl = commandLine(args.length > 0 ? args[0] : null);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             cmd.getErr().println("hetscope: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));

@@ -23,14 +23,59 @@ import java.util.Properties;
 public final class Store implements AutoCloseable {
     private final Path file;
     private final Connection connection;
+    /** The error that stopped the import of a store kept with --keep-partial ("" if unknown), else null. */
+    private final String partialError;
 
-    private Store(Path file, Connection connection) {
+    private Store(Path file, Connection connection, String partialError) {
         this.file = file;
         this.connection = connection;
+        this.partialError = partialError;
+    }
+
+    /**
+     * DuckDB settings of every connection that reads a store, given when the database opens so that nothing runs
+     * before them: a store is data to be shared, so neither its views nor a query may read or write other files
+     * (read_text, COPY, ATTACH, EXPORT), install or load extensions. {@link #LOCK} then freezes them.
+     */
+    private static final Map<String, String> SAFE_SETTINGS = Map.of(
+            "duckdb.read_only", "true",
+            "enable_external_access", "false",
+            "autoinstall_known_extensions", "false",
+            "autoload_known_extensions", "false",
+            "allow_community_extensions", "false",
+            "allow_unsigned_extensions", "false");
+    private static final String LOCK = "SET lock_configuration = true";
+    /** trace_info key of a store whose import stopped at damage and kept what came before (--keep-partial). */
+    public static final String PARTIAL_KEY = "import_partial";
+    /** trace_info key of the error that stopped such an import. */
+    public static final String ERROR_KEY = "import_error";
+
+    /** Where warnings about an opened store go (the CLI prints them; library users may keep the default: none). */
+    private static volatile java.util.function.Consumer<String> warnings = w -> { };
+
+    /**
+     * Sends the warnings about each store opened from now on (one that holds only the start of its trace) to
+     * {@code sink}.
+     */
+    public static void setWarnings(java.util.function.Consumer<String> sink) {
+        warnings = sink == null ? w -> { } : sink;
     }
 
     /** Opens a complete store; refuses files that are not hetscope stores or whose import did not finish. */
     public static Store open(Path file) throws IOException {
+        return open(file, true);
+    }
+
+    /** Whether {@code file} opens as a complete store (one kept with --keep-partial included). */
+    public static boolean isCompleteStore(Path file) {
+        try (Store s = open(file, false)) {
+            return s != null;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static Store open(Path file, boolean warn) throws IOException {
         if (!Files.isRegularFile(file)) {
             throw new IOException(file + ": no such store file");
         }
@@ -41,27 +86,97 @@ public final class Store implements AutoCloseable {
         Connection c;
         try {
             Properties props = new Properties();
-            props.setProperty("duckdb.read_only", "true");
+            props.putAll(SAFE_SETTINGS);
             c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath(), props);
         } catch (SQLException e) {
-            throw new IOException(file + ": not a hetscope store (" + firstLine(e.getMessage()) + ")", e);
+            throw new IOException(file + ": " + notAStore(e), e);
         }
+        String partial = null;
         try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery(
-                     "SELECT value FROM trace_info WHERE key = '" + StoreWriter.COMPLETE_KEY + "'")) {
-            if (!rs.next() || !"true".equals(rs.getString(1))) {
+             ResultSet rs = st.executeQuery("SELECT key, value FROM trace_info WHERE key IN ('" + StoreWriter.COMPLETE_KEY
+                     + "', '" + PARTIAL_KEY + "', '" + ERROR_KEY + "')")) {
+            boolean complete = false;
+            String error = null;
+            while (rs.next()) {
+                String key = rs.getString(1);
+                if (key.equals(StoreWriter.COMPLETE_KEY)) {
+                    complete = "true".equals(rs.getString(2));
+                } else if (key.equals(ERROR_KEY)) {
+                    error = rs.getString(2);
+                } else {
+                    partial = "";
+                }
+            }
+            if (!complete) {
                 c.close();
                 throw new IOException(file + ": the import that wrote this store did not finish");
             }
+            // stores written before the partial mark existed carry only the error that stopped their import
+            if (partial != null || error != null) {
+                partial = error == null ? "" : error;
+            }
+            afterOpen(c);
         } catch (SQLException e) {
             try {
                 c.close();
             } catch (SQLException ignored) {
                 // already failing
             }
-            throw new IOException(file + ": not a hetscope store (" + firstLine(e.getMessage()) + ")", e);
+            throw new IOException(file + ": " + notAStore(e), e);
         }
-        return new Store(file, c);
+        if (partial != null && warn) {
+            warnings.accept(file + ": this store holds only the start of its trace: its import stopped at damaged "
+                    + "input and kept what came before (--keep-partial)" + (partial.isEmpty() ? "" : ": " + partial));
+        }
+        return new Store(file, c, partial);
+    }
+
+    private static String notAStore(SQLException e) {
+        String m = firstLine(e.getMessage());
+        return m.startsWith("Data Corruption Error") || m.startsWith("IO Error")
+                ? "damaged store (" + m + ")" : "not a hetscope store (" + m + ")";
+    }
+
+    /**
+     * Runs on every connection to a store after it opened and before its configuration is locked: the one place
+     * for code that must prepare a connection (hetscope's own SQL library of temporary views and macros goes
+     * here; DuckDB allows CREATE TEMP VIEW and CREATE TEMP MACRO on a read-only store, also after the lock, but
+     * settings only before it). Temporary objects belong to one connection, so {@link #newConnection()} runs
+     * this again for each further connection.
+     */
+    private static void afterOpen(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT current_setting('lock_configuration')")) {
+            // JDBC connections to one file in one JVM share the database, and with it the lock
+            boolean locked = rs.next() && rs.getBoolean(1);
+            if (!locked) {
+                st.execute(LOCK);
+            }
+        }
+    }
+
+    /**
+     * A further connection to the same database (same settings and lock), prepared as {@link #open} prepares
+     * its own; for work that must not queue behind the main connection's statements. The caller closes it.
+     */
+    public Connection newConnection() {
+        try {
+            Connection d = connection.unwrap(org.duckdb.DuckDBConnection.class).duplicate();
+            try {
+                afterOpen(d);
+            } catch (SQLException e) {
+                d.close();
+                throw e;
+            }
+            return d;
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    /** Whether the store holds only the start of its trace (its import stopped at damage, --keep-partial). */
+    public boolean partial() {
+        return partialError != null;
     }
 
     /** Whether {@code file} starts with DuckDB's main header: an 8-byte checksum, then the magic bytes "DUCK". */
@@ -102,8 +217,20 @@ public final class Store implements AutoCloseable {
                 return toTable(title, rs);
             }
         } catch (SQLException e) {
-            throw new StoreException(firstLine(e.getMessage()), null);
+            throw failure(e);
         }
+    }
+
+    /**
+     * A failed statement as a {@link StoreException}; damage in the file (found only when a query reads the
+     * damaged block) names the store, since the database's message does not.
+     */
+    public StoreException failure(SQLException e) {
+        String m = firstLine(e.getMessage());
+        if (m.startsWith("Data Corruption Error") || m.startsWith("IO Error")) {
+            return new StoreException(file + ": damaged store (" + m + ")", null);
+        }
+        return new StoreException(m, null);
     }
 
     public Table query(String sql) {

@@ -69,13 +69,25 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     /** Tracks whose nesting is left to {@link SliceNesting} at commit. */
     private final java.util.Set<Long> nestLater = new java.util.LinkedHashSet<>();
     private boolean finished;
+    /** Held from creation to commit or abort: one import at a time writes a given target. */
+    private final OutputLock lock;
+    private final List<Path> removedStale = new ArrayList<>();
 
     private StoreWriter(Path target) throws IOException {
         this.target = target.toAbsolutePath();
-        this.partial = this.target.resolveSibling(this.target.getFileName() + ".partial");
-        Files.deleteIfExists(partial);
-        Files.deleteIfExists(partial.resolveSibling(partial.getFileName() + ".wal"));
+        if (Files.isDirectory(this.target)) {
+            throw new IOException(this.target + ": is a folder; the store needs a file name");
+        }
+        Path dir = this.target.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new IOException(this.target + ": no such folder " + dir);
+        }
+        lock = OutputLock.acquire(this.target);
+        // Unique per import: another process never deletes or reuses this one's partial file.
+        this.partial = this.target.resolveSibling(this.target.getFileName() + "."
+                + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() & 0xffffffL) + ".partial");
         try {
+            removeStale();
             Properties props = new Properties();
             connection = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + partial, props);
             try (Statement st = connection.createStatement()) {
@@ -88,10 +100,35 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             // One transaction for the whole import: appended rows then go straight to the database file at
             // commit instead of through the write-ahead log and its repeated automatic checkpoints.
             connection.setAutoCommit(false);
-        } catch (SQLException e) {
+        } catch (SQLException | IOException | RuntimeException e) {
             deletePartial();
+            lock.release();
             throw new IOException("cannot create store " + partial + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Deletes what an import to the same target killed before its end left behind ({@code TARGET.partial},
+     * {@code TARGET.*.partial} and their {@code .wal}): holding the target's lock, no running import owns them.
+     */
+    private void removeStale() throws IOException {
+        String base = target.getFileName().toString();
+        try (java.util.stream.Stream<Path> siblings = Files.list(target.getParent())) {
+            for (Path p : siblings.toList()) {
+                String n = p.getFileName().toString();
+                String core = n.endsWith(".wal") ? n.substring(0, n.length() - 4) : n;
+                if (core.startsWith(base + ".") && core.endsWith(".partial") && Files.isRegularFile(p)
+                        && !p.equals(partial)) {
+                    Files.deleteIfExists(p);
+                    removedStale.add(p);
+                }
+            }
+        }
+    }
+
+    /** Partial files of earlier, unfinished imports to the same target that {@link #create} deleted. */
+    public List<Path> removedStale() {
+        return List.copyOf(removedStale);
     }
 
     /** Starts a new store that will replace {@code target} on {@link #commit()}. */
@@ -474,7 +511,14 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             throw new IOException("cannot finish store " + target + ": " + e.getMessage(), e);
         }
         finished = true;
-        Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try {
+            Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException e) {
+            deletePartial();
+            throw e;
+        } finally {
+            lock.release();
+        }
     }
 
     private static final boolean DEBUG = Boolean.getBoolean("hetscope.debug");
@@ -528,6 +572,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             // closing a broken connection; the file goes away below
         }
         deletePartial();
+        lock.release();
     }
 
     private void deletePartial() {

@@ -67,8 +67,10 @@ public final class AnalysisTables {
                 out.add(p);
             }
         }
+        // Base tables only: readers add tables (TraceSink.defineTable), never views, and a view in a store
+        // received from someone else is code, not data.
         Table extra = store.query(null, "SELECT table_name FROM information_schema.tables "
-                + "WHERE table_schema = 'main' ORDER BY table_name");
+                + "WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY table_name");
         for (Object[] r : extra.rows()) {
             String table = (String) r[0];
             if (!CORE_TABLES.contains(table) && table.matches("[A-Za-z_][A-Za-z0-9_]*")) {

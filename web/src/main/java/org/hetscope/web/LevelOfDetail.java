@@ -140,6 +140,18 @@ public final class LevelOfDetail implements AutoCloseable {
             st.execute("SET memory_limit = '" + System.getProperty("hetscope.duckdb.memory", "2GB").replace("'", "")
                     + "'");
             st.execute("ATTACH '" + store.toAbsolutePath().toString().replace("'", "''") + "' AS src (READ_ONLY)");
+            // The cache reads the store's tables, which may be views: from here on, like every connection that
+            // reads a store (Store.open), no other files, no extensions, and no changing that.
+            boolean locked;
+            try (ResultSet rs = st.executeQuery("SELECT current_setting('lock_configuration')")) {
+                locked = rs.next() && rs.getBoolean(1);
+            }
+            if (!locked) {
+                st.execute("SET enable_external_access = false");
+                st.execute("SET autoinstall_known_extensions = false");
+                st.execute("SET autoload_known_extensions = false");
+                st.execute("SET lock_configuration = true");
+            }
         }
         return c;
     }

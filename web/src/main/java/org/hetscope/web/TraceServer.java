@@ -27,6 +27,8 @@ public final class TraceServer implements AutoCloseable {
     private final AnalysisTables tables = AnalysisTables.standard();
     private final Map<String, Table> computed = new java.util.concurrent.ConcurrentHashMap<>();
     private Javalin app;
+    /** The host name the server listens on (a loopback name unless a token is set). */
+    private String boundHost;
 
     public TraceServer(List<TraceView> traces, AccessPolicy policy) {
         this.traces = List.copyOf(traces);
@@ -42,6 +44,7 @@ public final class TraceServer implements AutoCloseable {
         if (policy.token() == null && !isLoopback(host)) {
             throw new IllegalArgumentException("binding to " + host + " needs an access token (--token)");
         }
+        boundHost = host;
         warmUp();
         boolean hasAssets = TraceServer.class.getResource(ASSETS + "/index.html") != null;
         app = Javalin.create(config -> {
@@ -123,6 +126,20 @@ public final class TraceServer implements AutoCloseable {
         } catch (UnknownHostException e) {
             client = null;
         }
+        if (policy.token() == null) {
+            String host = ctx.header("Host");
+            String origin = ctx.header("Origin");
+            String bad = !AccessPolicy.loopbackHost(host, boundHost) ? "Host header '" + host + "'"
+                    : origin != null && ctx.path().startsWith("/api/") && !AccessPolicy.loopbackOrigin(origin, boundHost)
+                    ? "Origin '" + origin + "'" : null;
+            if (bad != null) {
+                // A page from elsewhere whose name now points at this machine: refused whatever the client address.
+                error(ctx, HttpStatus.FORBIDDEN, bad + " does not name this machine; open the URL printed by "
+                        + "'hetscope serve' (or start it with --token to serve other hosts)");
+                ctx.skipRemainingHandlers();
+                return;
+            }
+        }
         if (!policy.allows(client, presented)) {
             error(ctx, HttpStatus.UNAUTHORIZED, policy.token() == null
                     ? "this server only serves clients on its own machine"
@@ -162,7 +179,7 @@ public final class TraceServer implements AutoCloseable {
             TraceView t = trace(ctx);
             long t0 = longParam(ctx, "t0");
             long t1 = longParam(ctx, "t1");
-            int px = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, longParam(ctx, "px")));
+            int px = intParam(ctx, "px");
             List<Long> ids = idsParam(ctx, "tracks");
             Map<Long, List<WindowItem>> w = t.window(ids, t0, t1, px, ctx.queryParam("highlight"));
             byte[] body = WindowJson.write(t0, t1, px, w);
@@ -175,13 +192,13 @@ public final class TraceServer implements AutoCloseable {
             ctx.outputStream().write(body);
         });
         app.get("/api/t/{trace}/counter", ctx -> ctx.json(trace(ctx).counter(longParam(ctx, "track"),
-                longParam(ctx, "t0"), longParam(ctx, "t1"), (int) longParam(ctx, "px"))));
+                longParam(ctx, "t0"), longParam(ctx, "t1"), intParam(ctx, "px"))));
         app.get("/api/t/{trace}/flows", ctx -> ctx.json(trace(ctx).flows(longParam(ctx, "t0"),
                 longParam(ctx, "t1"))));
         app.get("/api/t/{trace}/slice/{id}", ctx -> ctx.json(trace(ctx).slice(
                 parseLong("slice id", ctx.pathParam("id")))));
         app.get("/api/t/{trace}/durations", ctx -> ctx.json(trace(ctx).durations(ctx.queryParam("name"),
-                (int) Math.min(Integer.MAX_VALUE, longParam(ctx, "max")))));
+                intParam(ctx, "max"))));
         app.get("/api/t/{trace}/search", ctx -> ctx.json(tableJson("search", trace(ctx).search(
                 ctx.queryParam("q"), 50))));
         app.get("/api/t/{trace}/range", ctx -> ctx.json(tableJson("selection", trace(ctx).range(
@@ -232,6 +249,15 @@ public final class TraceServer implements AutoCloseable {
             throw new BadQueryException("missing query parameter '" + name + "'");
         }
         return parseLong(name, v);
+    }
+
+    /** An int query parameter; values outside int's range are refused rather than wrapped or clamped. */
+    private static int intParam(Context ctx, String name) {
+        long v = longParam(ctx, name);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw new BadQueryException(name + "=" + v + " is out of range");
+        }
+        return (int) v;
     }
 
     private static long parseLong(String what, String v) {

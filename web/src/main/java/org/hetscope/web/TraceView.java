@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.duckdb.DuckDBConnection;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 
@@ -92,11 +91,7 @@ public final class TraceView implements AutoCloseable {
             }
         }
         this.lod = cache;
-        try {
-            this.windowConnection = store.connection().unwrap(DuckDBConnection.class).duplicate();
-        } catch (java.sql.SQLException e) {
-            throw new org.hetscope.store.StoreException("cannot open a second connection: " + e.getMessage(), e);
-        }
+        this.windowConnection = store.newConnection();
         this.slices = new SliceWindow(windowConnection, origin, cache, inMemory, perTrack);
     }
 
@@ -365,7 +360,7 @@ public final class TraceView implements AutoCloseable {
         return store.query("names", """
                 SELECT name, category, count(*) AS count, sum(dur) AS total_ns, min(id) AS first_id
                 FROM slice WHERE contains(lower(name), lower(?))
-                GROUP BY name, category ORDER BY count DESC, name LIMIT ?""", text, (long) limit);
+                GROUP BY name, category ORDER BY count DESC, name, category LIMIT ?""", text, (long) limit);
     }
 
     /** What a selected time range of some tracks contains: names by busy time inside the range. */
@@ -381,7 +376,7 @@ public final class TraceView implements AutoCloseable {
                 SELECT name, category, count(*) AS count,
                        sum(greatest(0, least(ts + dur, ?) - greatest(ts, ?))) AS busy_ns
                 FROM slice WHERE track_id IN (%s) AND ts < ? AND ts + dur >= ?
-                GROUP BY name, category ORDER BY busy_ns DESC LIMIT 200""".formatted(idList(trackIds)),
+                GROUP BY name, category ORDER BY busy_ns DESC, name, category LIMIT 200""".formatted(idList(trackIds)),
                 b, a, b, a);
     }
 
