@@ -1,15 +1,14 @@
 package org.hetscope.store;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * An exclusive lock on a store's target path, held by the one import writing it: {@code TARGET.lock}, locked
@@ -31,10 +30,15 @@ final class OutputLock {
     /** Takes the lock of {@code target} at once, or fails saying that another import is writing it. */
     static OutputLock acquire(Path target) throws IOException {
         Path path = target.resolveSibling(target.getFileName() + ".lock");
-        String me = ProcessHandle.current().pid() + " " + System.nanoTime() + " " + Thread.currentThread().threadId();
         for (int attempt = 0; attempt < 10; attempt++) {
-            FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
+            FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            Object before;
+            try {
+                before = identity(path);
+            } catch (NoSuchFileException e) {
+                ch.close();
+                continue;
+            }
             FileLock l;
             try {
                 l = ch.tryLock();
@@ -46,14 +50,12 @@ final class OutputLock {
                 throw new IOException(target + ": another import is writing this store now (" + path
                         + " is locked); wait for it to finish or choose another output");
             }
-            ch.truncate(0);
-            ch.write(ByteBuffer.wrap(me.getBytes(StandardCharsets.UTF_8)), 0);
-            ch.force(false);
-            // The holder before us deletes the file on release: if it did so after we opened it, the lock we
-            // hold is on a file no longer at the path, and a third import could lock a new one. Reading our mark
-            // back through the path proves the path still names the locked file.
+            // The holder before us deletes the file on release: if it did so after we opened it, our lock is on a
+            // file no longer at the path, and a third import could lock a new one there. The path naming the
+            // same file before and after locking proves ours is the file at the path. (Only stat, never open:
+            // closing any other descriptor of the file would drop this process's lock.)
             try {
-                if (me.equals(Files.readString(path, StandardCharsets.UTF_8))) {
+                if (before.equals(identity(path))) {
                     return new OutputLock(path, ch, l);
                 }
             } catch (NoSuchFileException e) {
@@ -63,6 +65,12 @@ final class OutputLock {
             ch.close();
         }
         throw new IOException(target + ": cannot lock " + path + " (it keeps being replaced)");
+    }
+
+    /** The file a path names now (device and inode where the system tells them), without opening it. */
+    private static Object identity(Path path) throws IOException {
+        Object key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+        return key != null ? key : Files.readAttributes(path, BasicFileAttributes.class).creationTime();
     }
 
     /** Deletes the lock file while still holding it, then lets go. Safe to call more than once. */
