@@ -1,0 +1,313 @@
+package org.hetscope.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.hetscope.store.Store;
+import org.hetscope.store.StoreWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 26, security and outputs, end to end: {@code sql}, {@code report} and {@code info} over stores made in the
+ * test (hostile ones included), and {@code import -o} run as its own process where processes matter.
+ */
+class SafeByDefaultTest {
+    static final Path SIMPLE_ADD = ImportCommandTest.SIMPLE_ADD;
+    static final String SECRET = "the-secret-line-7c1f";
+
+    @TempDir
+    Path dir;
+
+    private Path importStore(String name) throws Exception {
+        Path store = dir.resolve(name);
+        CliRun r = CliRun.of("import", SIMPLE_ADD.toString(), "-o", store.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        return store;
+    }
+
+    private Path secret() throws Exception {
+        Path secret = dir.resolve("secret.txt");
+        Files.writeString(secret, SECRET + ":x:0:0\n");
+        return secret;
+    }
+
+    /** A store whose author added a view reading a local file, like a store shared by someone else may. */
+    private Path hostileStore(Path secret) throws Exception {
+        Path store = importStore("hostile.hets");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + store); Statement st = c.createStatement()) {
+            st.execute("CREATE VIEW notes AS SELECT * FROM read_text('" + secret + "')");
+        }
+        return store;
+    }
+
+    private static void assertReadOnlyRefusal(CliRun r, String sql) {
+        assertEquals(1, r.exitCode(), sql + "\n" + r.err());
+        assertTrue(r.err().startsWith("hetscope: read-only: "), sql + "\n" + r.err());
+        assertFalse(r.out().contains(SECRET) || r.err().contains(SECRET), sql);
+        assertFalse(r.err().contains("\tat "), r.err());
+    }
+
+    @Test
+    void sqlRefusesEveryStatementClassThatReachesOutOfTheStore() throws Exception {
+        Path store = importStore("s.hets");
+        Path other = importStore("other.hets");
+        Path secret = secret();
+        byte[] storeBytes = Files.readAllBytes(store);
+        byte[] otherBytes = Files.readAllBytes(other);
+        Path written = dir.resolve("written.csv");
+        List<String> refused = List.of(
+                "SELECT * FROM read_csv('" + secret + "', sep=':')",
+                "SELECT * FROM read_text('" + secret + "')",
+                "SELECT * FROM glob('" + dir + "/*')",
+                "SELECT content FROM read_blob('" + secret + "')",
+                "COPY (SELECT 'x') TO '" + written + "' (FORMAT csv)",
+                "COPY (SELECT 'x') TO '" + store + "' (FORMAT csv)",
+                "ATTACH '" + other + "' AS o (READ_WRITE); DELETE FROM o.slice",
+                "SELECT 1; ATTACH '" + other + "' AS o",
+                "INSTALL httpfs",
+                "LOAD httpfs",
+                "SET enable_external_access = true",
+                "EXPORT DATABASE '" + dir.resolve("exp") + "'",
+                "EXPLAIN ANALYZE COPY (SELECT 1) TO '" + written + "'",
+                "/* a comment first */ CREATE TABLE t AS SELECT 1",
+                "PRAGMA enable_profiling");
+        for (String sql : refused) {
+            assertReadOnlyRefusal(CliRun.of("sql", store.toString(), sql), sql);
+        }
+        assertFalse(Files.exists(written));
+        assertFalse(Files.exists(dir.resolve("exp")));
+        assertArrayEquals(storeBytes, Files.readAllBytes(store), "the store is unchanged");
+        assertArrayEquals(otherBytes, Files.readAllBytes(other), "the other store is unchanged");
+        assertEquals(0, CliRun.of("info", other.toString()).exitCode());
+        // statements that only read keep working, a semicolon inside a string included
+        for (String sql : List.of("SELECT count(*) AS n FROM slice", "WITH k AS (SELECT * FROM slice) SELECT count(*) "
+                        + "FROM k", "DESCRIBE slice", "SUMMARIZE trace_info", "EXPLAIN SELECT * FROM slice",
+                "PRAGMA table_info('slice')", "SHOW TABLES", "SELECT 'a;b' AS x -- COPY in a comment")) {
+            CliRun r = CliRun.of("sql", store.toString(), sql, "--csv");
+            assertEquals(0, r.exitCode(), sql + "\n" + r.err());
+            assertFalse(r.out().isEmpty(), sql);
+        }
+    }
+
+    @Test
+    void aHostileStoreExposesNoLocalFileThroughSqlOrReport() throws Exception {
+        Path secret = secret();
+        Path store = hostileStore(secret);
+        assertReadOnlyRefusal(CliRun.of("sql", store.toString(), "SELECT * FROM notes"), "the view");
+        Path html = dir.resolve("r.html");
+        CliRun report = CliRun.of("report", store.toString(), "-o", html.toString());
+        assertEquals(0, report.exitCode(), report.err());
+        String page = Files.readString(html);
+        assertTrue(page.contains("<html") || page.contains("<!DOCTYPE"), "a report was written");
+        assertFalse(page.contains(SECRET), "the report embeds no local file");
+        assertFalse(page.contains(">notes<"), "the store's views are not listed as store tables");
+    }
+
+    @Test
+    void importRefusesToReplaceItsInputOrAFileThatIsNotAStore() throws Exception {
+        Path input = dir.resolve("mytrace.json.gz");
+        Files.copy(SIMPLE_ADD, input);
+        byte[] trace = Files.readAllBytes(input);
+        Child r = child("import", input.toString(), "-o", input.toString());
+        assertEquals(2, r.exit(), r.said());
+        assertTrue(r.said().contains(input + ": is one of the inputs"), r.said());
+        assertArrayEquals(trace, Files.readAllBytes(input), "the trace is intact");
+        // the same file under another name (a hard link) is still the input
+        Path link = Files.createLink(dir.resolve("link.json.gz"), input);
+        CliRun viaLink = CliRun.of("import", input.toString(), "-o", link.toString());
+        assertEquals(2, viaLink.exitCode(), viaLink.err());
+        assertArrayEquals(trace, Files.readAllBytes(input));
+
+        Path notes = dir.resolve("notes.txt");
+        Files.writeString(notes, "my notes");
+        CliRun refused = CliRun.of("import", input.toString(), "-o", notes.toString());
+        assertEquals(2, refused.exitCode(), refused.err());
+        assertTrue(refused.err().contains("exists and is not a complete hetscope store") && refused.err().contains(
+                "--force"), refused.err());
+        assertEquals("my notes", Files.readString(notes));
+        CliRun forced = CliRun.of("import", input.toString(), "-o", notes.toString(), "--force");
+        assertEquals(0, forced.exitCode(), forced.err());
+        assertTrue(Store.isCompleteStore(notes));
+        // an existing store is replaced without --force
+        CliRun again = CliRun.of("import", input.toString(), "-o", notes.toString());
+        assertEquals(0, again.exitCode(), again.err());
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of("link.json.gz", "mytrace.json.gz", "notes.txt"),
+                    left.map(p -> p.getFileName().toString()).sorted().toList(), "no partial, wal or lock left");
+        }
+    }
+
+    @Test
+    void aFolderAsOutputFailsBeforeReading() throws Exception {
+        Path folder = Files.createDirectory(dir.resolve("out"));
+        CliRun r = CliRun.of("import", SIMPLE_ADD.toString(), "-o", folder.toString());
+        assertEquals(2, r.exitCode(), r.err());
+        assertTrue(r.err().contains(folder + ": is a folder"), r.err());
+        assertFalse(r.err().contains("kept generically"), "nothing was read: " + r.err());
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(folder), left.toList(), "no folder.partial");
+        }
+    }
+
+    @Test
+    void aSecondImportToTheSameOutputFailsAtOnceAndLeavesTheFirstAlone() throws Exception {
+        Path out = dir.resolve("same.hets");
+        StoreWriter first = StoreWriter.create(out); // an import in progress, holding the output
+        try {
+            Child second = child("import", SIMPLE_ADD.toString(), "-o", out.toString());
+            assertEquals(1, second.exit(), second.said());
+            assertTrue(second.said().contains(out + ": another import is writing this store now"), second.said());
+            assertTrue(Files.exists(first.partialPath()), "the first import's partial file is intact");
+            first.info("who", "first");
+            first.commit();
+        } finally {
+            first.abort();
+        }
+        try (Store s = Store.open(out)) {
+            assertEquals("first", s.info().get("who"));
+        }
+    }
+
+    @Test
+    void filesLeftByAKilledImportAreRemovedAtTheNextImport() throws Exception {
+        Path big = dir.resolve("big.trace");
+        writeWorkerStates(big, 3_000_000);
+        Path out = dir.resolve("k.hets");
+        Process p = childProcess("import", big.toString(), "-o", out.toString());
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (partials(out).isEmpty() && p.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(p.isAlive(), "the import still runs when killed");
+        p.destroyForcibly(); // SIGKILL: no shutdown hook runs
+        p.waitFor();
+        List<Path> stale = partials(out);
+        assertFalse(stale.isEmpty(), "kill -9 leaves the partial file");
+        CliRun next = CliRun.of("import", SIMPLE_ADD.toString(), "-o", out.toString());
+        assertEquals(0, next.exitCode(), next.err());
+        for (Path s : stale) {
+            assertTrue(next.err().contains("hetscope: removed " + s + ", left by an import to " + out
+                    + " that did not finish"), next.err());
+        }
+        assertEquals(List.of(), partials(out));
+        assertTrue(Store.isCompleteStore(out));
+    }
+
+    /** A Paje trace of one worker changing state {@code n} times: a few seconds of import. */
+    private static void writeWorkerStates(Path file, int n) throws Exception {
+        try (var w = Files.newBufferedWriter(file)) {
+            w.write("""
+                    %EventDef PajeDefineContainerType 0
+                    % Alias string
+                    % Type string
+                    % Name string
+                    %EndEventDef
+                    %EventDef PajeCreateContainer 1
+                    % Time date
+                    % Alias string
+                    % Type string
+                    % Container string
+                    % Name string
+                    %EndEventDef
+                    %EventDef PajeDefineStateType 2
+                    % Alias string
+                    % Type string
+                    % Name string
+                    %EndEventDef
+                    %EventDef PajeSetState 3
+                    % Time date
+                    % Type string
+                    % Container string
+                    % Value string
+                    %EndEventDef
+                    0 W 0 Worker
+                    1 0 w1 W 0 worker1
+                    2 S W State
+                    """);
+            for (int i = 0; i < n; i++) {
+                w.write("3 " + i + ".5 S w1 s" + (i % 7) + "\n");
+            }
+        }
+    }
+
+    private List<Path> partials(Path out) throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith(out.getFileName() + ".")
+                    && f.getFileName().toString().contains(".partial")).sorted().toList();
+        }
+    }
+
+    @Test
+    void anyErrorEndsTheImportInOneLineWithNoFilesLeft() throws Exception {
+        for (String kind : List.of("stack", "assertion", "linkage")) {
+            Path in = dir.resolve(kind + ".in");
+            Files.writeString(in, kind);
+            Path out = dir.resolve(kind + ".hets");
+            Child r = child("import", in.toString(), "--format", "test-error", "-o", out.toString());
+            assertEquals(1, r.exit(), r.said());
+            assertTrue(r.said().contains("hetscope: " + in + ": internal error (") && r.said().contains(
+                    "no store written"), r.said());
+            assertFalse(r.said().contains("\tat ") || r.said().contains("Exception in thread"), r.said());
+            try (Stream<Path> left = Files.list(dir)) {
+                assertEquals(List.of(), left.filter(f -> f.getFileName().toString().startsWith(kind + ".hets"))
+                        .toList(), "no store, partial, wal or lock file");
+            }
+        }
+    }
+
+    @Test
+    void aStoreKeptWithKeepPartialSaysSoInInfoAndEveryAnalysis() throws Exception {
+        Path in = dir.resolve("part.json");
+        Files.writeString(in, "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2},{\"ph\":\"X\",\"na");
+        Path out = dir.resolve("part.hets");
+        CliRun imp = CliRun.of("import", in.toString(), "-o", out.toString(), "--keep-partial");
+        assertEquals(3, imp.exitCode(), imp.err());
+        String warning = "hetscope: warning: " + out + ": this store holds only the start of its trace";
+        CliRun info = CliRun.of("info", out.toString(), "--csv");
+        assertEquals(0, info.exitCode(), info.err());
+        assertTrue(info.err().contains(warning), info.err());
+        assertFalse(info.out().contains("skipped_total,0"), info.out());
+        assertTrue(info.out().contains("reading stopped here; the rest of the trace is missing"), info.out());
+        for (List<String> command : List.of(List.of("stats"), List.of("gpu"), List.of("sql"))) {
+            List<String> args = new ArrayList<>(command);
+            args.add(out.toString());
+            if (command.get(0).equals("sql")) {
+                args.add("SELECT count(*) FROM slice");
+            }
+            CliRun r = CliRun.of(args.toArray(String[]::new));
+            assertTrue(r.err().contains(warning), command + ": " + r.err());
+        }
+        // a whole store opens without a warning
+        CliRun whole = CliRun.of("info", importStore("whole.hets").toString());
+        assertFalse(whole.err().contains("warning"), whole.err());
+    }
+
+    record Child(int exit, String said) {
+    }
+
+    /** {@code hetscope ARGS} in a JVM of its own (the test class path: the jar is packaged after the tests). */
+    private static Child child(String... args) throws Exception {
+        Process p = childProcess(args);
+        String said = new String(p.getInputStream().readAllBytes());
+        return new Child(p.waitFor(), said);
+    }
+
+    private static Process childProcess(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED", "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                "org.hetscope.cli.Main"));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+}
