@@ -124,11 +124,46 @@ public final class Store implements AutoCloseable {
             }
             throw new IOException(file + ": " + notAStore(e), e);
         }
+        remember(file);
         if (partial != null && warn) {
             warnings.accept(file + ": this store holds only the start of its trace: its import stopped at damaged "
                     + "input and kept what came before (--keep-partial)" + (partial.isEmpty() ? "" : ": " + partial));
         }
         return new Store(file, c, partial);
+    }
+
+    /** The stores opened most recently in this process, newest last (for {@link #nameDamagedStore}). */
+    private static final java.util.Deque<Path> recent = new java.util.ArrayDeque<>();
+
+    private static void remember(Path file) {
+        synchronized (recent) {
+            recent.remove(file);
+            recent.addLast(file);
+            while (recent.size() > 8) {
+                recent.removeFirst();
+            }
+        }
+    }
+
+    /**
+     * A failure message with the store named when it reports damage in a database file (DuckDB's messages name
+     * no file; analyses that query the connection themselves pass them on as they are). Names the store opened
+     * last, the only one in a command that opens one.
+     */
+    public static String nameDamagedStore(String message) {
+        if (message == null || !(message.contains("Data Corruption Error") || message.contains("Corrupt database"))) {
+            return message;
+        }
+        Path last;
+        synchronized (recent) {
+            for (Path p : recent) {
+                if (message.contains(p.toString())) {
+                    return message;
+                }
+            }
+            last = recent.peekLast();
+        }
+        return last == null ? message : last + ": damaged store (" + message + ")";
     }
 
     private static String notAStore(SQLException e) {

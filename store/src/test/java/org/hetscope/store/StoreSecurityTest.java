@@ -141,6 +141,21 @@ class StoreSecurityTest {
     }
 
     @Test
+    void damageFoundByALaterQueryNamesTheStore() throws Exception {
+        Path file = store("a.duckdb");
+        try (Store s = Store.open(file)) {
+            assertEquals(1L, s.scalarLong("SELECT count(*) FROM slice"));
+            StoreException e = s.failure(new java.sql.SQLException("Data Corruption Error: Corrupt database file: "
+                    + "computed checksum 1 does not match stored checksum 2 in block at location 12288"));
+            assertTrue(e.getMessage().startsWith(file + ": damaged store (Data Corruption Error"), e.getMessage());
+        }
+        // an analysis that passes DuckDB's message on in its own words: the command line names the store too
+        String m = Store.nameDamagedStore("reading GPU activity: Data Corruption Error: Corrupt database file");
+        assertTrue(m.startsWith(file + ": damaged store (reading GPU activity: "), m);
+        assertEquals("no such table", Store.nameDamagedStore("no such table"));
+    }
+
+    @Test
     void partialStoresWarnWhenOpened() throws Exception {
         Path file = dir.resolve("p.duckdb");
         StoreWriter w = StoreWriter.create(file);
