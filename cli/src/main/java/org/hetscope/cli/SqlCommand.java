@@ -31,7 +31,7 @@ public final class SqlCommand implements Callable<Integer> {
 
     /** First words of the statements that only read. */
     private static final Set<String> READING = Set.of("SELECT", "WITH", "FROM", "VALUES", "TABLE", "DESCRIBE", "DESC",
-            "SUMMARIZE", "SHOW");
+            "SUMMARIZE", "SHOW", "PIVOT", "UNPIVOT");
     /** PRAGMAs that only describe the store. */
     private static final Set<String> READING_PRAGMAS = Set.of("TABLE_INFO", "SHOW", "SHOW_TABLES",
             "SHOW_TABLES_EXPANDED", "DATABASE_SIZE", "STORAGE_INFO", "VERSION");

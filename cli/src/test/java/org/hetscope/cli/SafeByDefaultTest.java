@@ -93,7 +93,8 @@ class SafeByDefaultTest {
         // statements that only read keep working, a semicolon inside a string included
         for (String sql : List.of("SELECT count(*) AS n FROM slice", "WITH k AS (SELECT * FROM slice) SELECT count(*) "
                         + "FROM k", "DESCRIBE slice", "SUMMARIZE trace_info", "EXPLAIN SELECT * FROM slice",
-                "PRAGMA table_info('slice')", "SHOW TABLES", "SELECT 'a;b' AS x -- COPY in a comment")) {
+                "PRAGMA table_info('slice')", "SHOW TABLES", "SELECT 'a;b' AS x -- COPY in a comment",
+                "FROM slice LIMIT 1", "PIVOT slice ON category USING count(*)", "(SELECT 1 AS one)")) {
             CliRun r = CliRun.of("sql", store.toString(), sql, "--csv");
             assertEquals(0, r.exitCode(), sql + "\n" + r.err());
             assertFalse(r.out().isEmpty(), sql);
@@ -288,6 +289,11 @@ class SafeByDefaultTest {
             CliRun r = CliRun.of(args.toArray(String[]::new));
             assertTrue(r.err().contains(warning), command + ": " + r.err());
         }
+        Path html = dir.resolve("part.html");
+        CliRun report = CliRun.of("report", out.toString(), "-o", html.toString());
+        assertEquals(0, report.exitCode(), report.err());
+        assertTrue(report.err().contains(warning), report.err());
+        assertTrue(Files.readString(html).contains("This store holds only the start of its trace"));
         // a whole store opens without a warning
         CliRun whole = CliRun.of("info", importStore("whole.hets").toString());
         assertFalse(whole.err().contains("warning"), whole.err());

@@ -40,6 +40,10 @@ public final class ReportWriter {
                 .append("td.name{max-width:640px;overflow-wrap:anywhere}.muted{color:#6b7280}")
                 .append("svg{max-width:100%;height:auto;border:1px solid #e5e7eb}\n</style></head><body>\n");
         b.append("<h1>hetscope report: ").append(SvgDrawing.esc(view.name())).append("</h1>\n");
+        if (s.partial()) {
+            b.append("<p id=\"partial\"><strong>This store holds only the start of its trace:</strong> its import "
+                    + "stopped at damaged input and kept what came before (--keep-partial).</p>\n");
+        }
         summary(b, view);
         Table util = StatisticsTables.utilisation(s);
         b.append("<h2 id=\"utilisation\">Utilisation per device and stream</h2>\n");
