@@ -166,10 +166,15 @@ public final class Store implements AutoCloseable {
         return last == null ? message : last + ": damaged store (" + message + ")";
     }
 
+    /** Whether DuckDB's message reports a damaged or truncated file (not, say, a lock another process holds). */
+    private static boolean isDamage(String m) {
+        return m.startsWith("Data Corruption Error")
+                || (m.startsWith("IO Error") && !m.contains("lock") && !m.contains("Permission"));
+    }
+
     private static String notAStore(SQLException e) {
         String m = firstLine(e.getMessage());
-        return m.startsWith("Data Corruption Error") || m.startsWith("IO Error")
-                ? "damaged store (" + m + ")" : "not a hetscope store (" + m + ")";
+        return isDamage(m) ? "damaged store (" + m + ")" : "not a hetscope store (" + m + ")";
     }
 
     /**
@@ -180,6 +185,7 @@ public final class Store implements AutoCloseable {
      * this again for each further connection.
      */
     private static void afterOpen(Connection c) throws SQLException {
+        // (install hetscope's own SQL library, CREATE TEMP VIEW / CREATE TEMP MACRO statements, here)
         try (Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT current_setting('lock_configuration')")) {
             // JDBC connections to one file in one JVM share the database, and with it the lock
@@ -262,7 +268,7 @@ public final class Store implements AutoCloseable {
      */
     public StoreException failure(SQLException e) {
         String m = firstLine(e.getMessage());
-        if (m.startsWith("Data Corruption Error") || m.startsWith("IO Error")) {
+        if (isDamage(m)) {
             return new StoreException(file + ": damaged store (" + m + ")", null);
         }
         return new StoreException(m, null);
