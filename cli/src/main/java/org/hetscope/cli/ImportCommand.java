@@ -20,7 +20,9 @@ public final class ImportCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "TRACE", description = "Trace files or folders.")
     List<Path> inputs;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "Store file to write.")
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "Store file to write; "
+            + "not one of the inputs, and an existing file is replaced only if it is a store (or with --force). One "
+            + "import at a time writes it; files left by a killed import to it are removed.")
     Path output;
 
     @Option(names = "--keep-partial", description = "On input damaged so that reading must stop, keep what was read "
