@@ -404,7 +404,7 @@ public final class TablePrinter {
                             g.writeNumber(l);
                         } else if (v instanceof Double d) {
                             if (Double.isFinite(d)) {
-                                g.writeNumber(d);
+                                g.writeNumber(plain(d)); // 16623819.757365685, not 1.6623819757365685E7
                             } else {
                                 g.writeNull();
                             }
