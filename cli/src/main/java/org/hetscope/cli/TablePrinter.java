@@ -135,7 +135,7 @@ public final class TablePrinter {
                     return Units.duration(d, micro);
                 case TIME:
                     if (origin != null) {
-                        return Units.duration(v instanceof Long l ? l - origin : d - origin, micro);
+                        return v instanceof Long l ? Units.time(l - origin, micro) : Units.duration(d - origin, micro);
                     }
                     return cell(v);
                 case PERCENT:

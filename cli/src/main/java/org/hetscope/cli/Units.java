@@ -34,6 +34,27 @@ public final class Units {
         return sign + significant(v) + " " + units[u];
     }
 
+    /**
+     * A time from the trace start, exact to the nanosecond, in the largest unit it reaches, its fraction cut after the
+     * last non-zero group of three digits: {@code 81.105686 ms}, {@code 24.587247 s}, {@code 3 s}. Two events 35 µs
+     * apart must not read as the same time, as they would with four significant digits.
+     */
+    public static String time(long ns, boolean micro) {
+        String sign = ns < 0 ? "-" : "";
+        long a = Math.abs(ns);
+        if (a < 1000) {
+            return sign + a + " ns";
+        }
+        String[] units = {micro ? "\u00b5s" : "us", "ms", "s"};
+        int u = a < 1_000_000 ? 0 : a < 1_000_000_000 ? 1 : 2;
+        long scale = u == 0 ? 1000 : u == 1 ? 1_000_000 : 1_000_000_000;
+        String fraction = String.format(Locale.ROOT, "%0" + (3 * (u + 1)) + "d", a % scale);
+        while (fraction.endsWith("000")) {
+            fraction = fraction.substring(0, fraction.length() - 3);
+        }
+        return sign + (a / scale) + (fraction.isEmpty() ? "" : "." + fraction) + " " + units[u];
+    }
+
     /** Bytes in B, KiB, MiB, GiB, TiB with four significant digits (whole bytes below 1 KiB). */
     public static String bytes(double b) {
         if (!Double.isFinite(b)) {

@@ -78,7 +78,7 @@ class TablePrinterTest {
         Table.Builder b = Table.builder("requests", "block", "request_ts", "gap_ns");
         b.row("(2,0)", 1_682_725_897_226_747_000L + 81_105_686L, 13_505L);
         Table t = b.build();
-        assertTrue(text(t, 1_682_725_897_226_747_000L, 0).contains("(2,0)    81.11 ms  13.51 µs"),
+        assertTrue(text(t, 1_682_725_897_226_747_000L, 0).contains("(2,0)  81.105686 ms  13.51 µs"),
                 text(t, 1_682_725_897_226_747_000L, 0));
         // without the trace start, the trace's clock as it is
         assertTrue(text(t).contains("1682725897307852686"), text(t));

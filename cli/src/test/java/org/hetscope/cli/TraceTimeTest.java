@@ -83,6 +83,11 @@ class TraceTimeTest {
         assertEquals("7.068 s", Units.duration(7_068_334_956.4, true));
         assertEquals("-3.000 \u00b5s", Units.duration(-3000, true));
         assertEquals("12346 s", Units.duration(12_345_678_000_000L, true));
+        assertEquals("81.105686 ms", Units.time(81_105_686L, true));
+        assertEquals("24.587247 s", Units.time(24_587_247_000L, true));
+        assertEquals("3 s", Units.time(3_000_000_000L, true));
+        assertEquals("436.800 \u00b5s", Units.time(436_800L, true));
+        assertEquals("-12 ns", Units.time(-12L, true));
         assertEquals("1023 B", Units.bytes(1023));
         assertEquals("29.47 MiB", Units.bytes(30_904_320));
         assertEquals("80.00 GiB", Units.bytes(85_899_345_920L));
