@@ -221,6 +221,13 @@ public final class TablePrinter {
         for (int c = 0; c < n; c++) {
             kinds[c] = Kind.of(cols.get(c));
             headers[c] = kinds[c].header(cols.get(c));
+        }
+        for (int c = 0; c < n; c++) {
+            // "top_thread_ns" beside "top_thread" keeps its name: two columns must not read alike
+            if (!headers[c].equals(cols.get(c)) && (cols.contains(headers[c])
+                    || java.util.Collections.frequency(java.util.Arrays.asList(headers), headers[c]) > 1)) {
+                headers[c] = cols.get(c);
+            }
             width[c] = headers[c].length();
             numeric[c] = true;
         }

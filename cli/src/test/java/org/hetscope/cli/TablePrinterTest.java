@@ -74,6 +74,13 @@ class TablePrinterTest {
     }
 
     @Test
+    void aHeaderWithoutItsUnitNeverReadsLikeAnother() {
+        Table.Builder b = Table.builder("cpus", "top_thread", "top_thread_ns");
+        b.row("ls (1834)", 8_022_000L);
+        assertTrue(text(b.build()).contains("top_thread  top_thread_ns"), text(b.build()));
+    }
+
+    @Test
     void timesCountFromTheTraceStartWhenItIsKnown() {
         Table.Builder b = Table.builder("requests", "block", "request_ts", "gap_ns");
         b.row("(2,0)", 1_682_725_897_226_747_000L + 81_105_686L, 13_505L);

@@ -70,7 +70,8 @@ public final class MemoryCommand implements Runnable {
                 MemoryTrace m = MemoryTrace.load(s);
                 Long id = block == null ? null : find(m, block).id();
                 Table bins = ResidencyAnalysis.bins(m, bin, id);
-                TablePrinter.print(System.out, output.style(), intervals ? ResidencyAnalysis.intervals(m, id) : bins);
+                TablePrinter.print(System.out, output.style(), intervals ? ResidencyAnalysis.intervals(m, id) : bins,
+                        TraceTime.traceBounds(s)[0]);
                 if (svg != null) {
                     write(svg, Pictures.residency(bins));
                 }
