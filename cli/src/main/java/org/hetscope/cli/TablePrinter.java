@@ -60,8 +60,9 @@ public final class TablePrinter {
             if (d.isNaN() || d.isInfinite()) {
                 return d.toString();
             }
-            if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-                return Long.toString(d.longValue());
+            // a whole number computed in doubles (a percentile of integers) prints as one: 32700, not 32700.0
+            if (Math.abs(d) < 1e15 && (d == Math.rint(d) || Math.abs(d) >= 1 && Math.abs(d - Math.rint(d)) < 1e-6)) {
+                return Long.toString(Math.round(d));
             }
             if (Math.abs(d) >= 1e4) {
                 return String.format(java.util.Locale.ROOT, "%.1f", d);
@@ -180,7 +181,7 @@ public final class TablePrinter {
             return 0;
         }
         String columns = System.getenv("COLUMNS");
-        if (columns != null && columns.strip().matches("[0-9]{1,5}")) {
+        if (columns != null && columns.strip().matches("0*[1-9][0-9]{0,4}")) {
             return Math.max(40, Integer.parseInt(columns.strip()));
         }
         try {
@@ -190,7 +191,7 @@ public final class TablePrinter {
             String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
             if (p.waitFor(2, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0) {
                 String[] f = out.strip().split("\\s+");
-                if (f.length == 2 && f[1].matches("[0-9]{1,5}")) {
+                if (f.length == 2 && f[1].matches("0*[1-9][0-9]{0,4}")) { // 0: a terminal that does not know
                     return Math.max(40, Integer.parseInt(f[1]));
                 }
             }

@@ -74,6 +74,15 @@ class TablePrinterTest {
     }
 
     @Test
+    void wholeNumbersComputedInDoublesPrintAsWholeNumbers() {
+        assertEquals("32700", TablePrinter.cell(32_700.000000001));
+        assertEquals("32700", TablePrinter.cell(32_700.0));
+        assertEquals("32700.5", TablePrinter.cell(32_700.5));
+        assertEquals("1.108", TablePrinter.cell(1.1081442));
+        assertEquals("1.000e-07", TablePrinter.cell(1e-7));
+    }
+
+    @Test
     void aHeaderWithoutItsUnitNeverReadsLikeAnother() {
         Table.Builder b = Table.builder("cpus", "top_thread", "top_thread_ns");
         b.row("ls (1834)", 8_022_000L);
