@@ -80,7 +80,11 @@ public final class TablePrinter {
     enum Kind {
         /** {@code *_ns}: a duration in ns. */
         DURATION,
-        /** {@code ts}, {@code *_ts}, {@code ts_ns}, {@code *_ts_ns}: a time on the trace's clock. */
+        /**
+         * {@code ts}, {@code *_ts}, {@code ts_ns}, {@code *_ts_ns}, and the bounds {@code start_ns}, {@code end_ns},
+         * {@code first_ns}, {@code last_ns}: a time on the trace's clock. Only those exact bounds: a name that ends
+         * in them may be a duration ({@code input_before_start_ns}).
+         */
         TIME,
         /** {@code *_pct}, or a name with {@code percent}: a percentage. */
         PERCENT,
@@ -88,9 +92,13 @@ public final class TablePrinter {
         BYTES,
         OTHER;
 
+        private static final java.util.Set<String> TIME_BOUNDS = java.util.Set.of("start_ns", "end_ns",
+                "first_ns", "last_ns");
+
         static Kind of(String column) {
             String c = column.toLowerCase(java.util.Locale.ROOT);
-            if (c.equals("ts") || c.endsWith("_ts") || c.equals("ts_ns") || c.endsWith("_ts_ns")) {
+            if (c.equals("ts") || c.endsWith("_ts") || c.equals("ts_ns") || c.endsWith("_ts_ns")
+                    || TIME_BOUNDS.contains(c)) {
                 return TIME;
             }
             if (c.endsWith("_ns")) {

@@ -83,6 +83,21 @@ class TablePrinterTest {
     }
 
     @Test
+    void columnKindsByName() {
+        assertEquals(TablePrinter.Kind.DURATION, TablePrinter.Kind.of("total_ns"));
+        assertEquals(TablePrinter.Kind.DURATION, TablePrinter.Kind.of("input_before_start_ns"));
+        assertEquals(TablePrinter.Kind.TIME, TablePrinter.Kind.of("start_ns"));
+        assertEquals(TablePrinter.Kind.TIME, TablePrinter.Kind.of("request_ts"));
+        assertEquals(TablePrinter.Kind.TIME, TablePrinter.Kind.of("ts"));
+        assertEquals(TablePrinter.Kind.PERCENT, TablePrinter.Kind.of("busy_pct"));
+        assertEquals(TablePrinter.Kind.PERCENT, TablePrinter.Kind.of("path_percent_of_makespan"));
+        assertEquals(TablePrinter.Kind.BYTES, TablePrinter.Kind.of("bytes_lost"));
+        assertEquals(TablePrinter.Kind.BYTES, TablePrinter.Kind.of("size_bytes"));
+        assertEquals(TablePrinter.Kind.OTHER, TablePrinter.Kind.of("use_peak_mib"));
+        assertEquals(TablePrinter.Kind.OTHER, TablePrinter.Kind.of("dur"));
+    }
+
+    @Test
     void aHeaderWithoutItsUnitNeverReadsLikeAnother() {
         Table.Builder b = Table.builder("cpus", "top_thread", "top_thread_ns");
         b.row("ls (1834)", 8_022_000L);
