@@ -37,7 +37,8 @@ public final class FlowsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try (Store store = Store.open(file)) {
             if (sync) {
-                TablePrinter.print(System.out, output.style(), new SyncArrows(tolerance).table(store));
+                TablePrinter.print(System.out, output.style(), new SyncArrows(tolerance).table(store),
+                        org.hetscope.cli.TraceTime.traceBounds(store)[0]);
             } else {
                 ActivityFlows flows = new ActivityFlows(store, tolerance);
                 TablePrinter.print(System.out, output.style(), summary ? flows.summary() : flows.table(),
