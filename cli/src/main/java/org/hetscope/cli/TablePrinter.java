@@ -176,7 +176,7 @@ public final class TablePrinter {
         return cell(v);
     }
 
-    /** The widest a wrapped text column gets narrowed to on a terminal. */
+    /** The narrowest a text column gets when it wraps to fit a terminal (or its header, if longer). */
     static final int MIN_WRAP_WIDTH = 16;
 
     /**
