@@ -20,11 +20,8 @@ public final class GpuCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE")
     Path file;
 
-    @Option(names = "--from", paramLabel = "NS", description = "Window start (ns; default: trace start).")
-    Long from;
-
-    @Option(names = "--to", paramLabel = "NS", description = "Window end (ns; default: trace end).")
-    Long to;
+    @Mixin
+    TimeWindow window;
 
     @Option(names = "--per-flow", description = "Print the launch latency of every flow instead of summaries.")
     boolean perFlow;
@@ -37,12 +34,10 @@ public final class GpuCommand implements Callable<Integer> {
         try (Store store = Store.open(file)) {
             Utilisation utilisation = new Utilisation(store);
             long[] span = utilisation.traceSpan();
-            long w0 = from == null ? span[0] : from;
-            long w1 = to == null ? span[1] : to;
-            if (w1 < w0) {
-                System.err.println("hetscope: --to is before --from");
-                return 2;
-            }
+            long[] bounds = TraceTime.traceBounds(store);
+            long[] w = window.resolve(bounds, span[0], span[1]);
+            long w0 = w[0];
+            long w1 = w[1];
             List<Table> tables = new ArrayList<>();
             LaunchLatency latency = new LaunchLatency(store);
             if (perFlow) {
@@ -52,7 +47,7 @@ public final class GpuCommand implements Callable<Integer> {
                 tables.add(utilisation.table(w0, w1, true));
                 tables.add(latency.table());
             }
-            TablePrinter.print(System.out, output.style(), tables);
+            TablePrinter.print(System.out, output.style(), tables, bounds[0]);
             if ("true".equals(store.info().get("serialized_by_profiler"))) {
                 System.err.println("hetscope: warning: the profiler serialised kernels in this trace;"
                         + " busy time and concurrency are not those of an unprofiled run");

@@ -99,6 +99,9 @@ public final class Main implements Runnable {
                 cl.addSubcommand(c);
             }
         }
+        // '@' starts a time on the trace's own clock (TraceTime), not the name of a file of arguments; set after
+        // the subcommands are added, as picocli passes it only to those it already has
+        cl.setExpandAtFiles(false);
         return cl;
     }
 }

@@ -19,6 +19,8 @@ import org.hetscope.analysis.tasks.TaskGraph;
 import org.hetscope.analysis.tasks.WorkerIdle;
 import org.hetscope.cli.OutputOptions;
 import org.hetscope.cli.TablePrinter;
+import org.hetscope.cli.TimeWindow;
+import org.hetscope.cli.TraceTime;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 import picocli.CommandLine;
@@ -30,8 +32,8 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code hetscope memory FILE residency|history BLOCK|snapshot T|heatmap|gantt|detect}: where the data blocks of a
- * task runtime lived and what the memory managers did. FILE is a store or a Paje/StarPU trace. Times are
- * nanoseconds in the tables; T and window bounds are read as milliseconds unless given a unit (ns, us, ms, s).
+ * task runtime lived and what the memory managers did. FILE is a store or a Paje/StarPU trace. Times and durations
+ * on the command line follow {@link TraceTime}: from the trace start, a unit (s, ms, us, ns) or ns when bare.
  */
 @Command(name = "memory", description = "Data residency and memory-manager analyses of task runtimes (StarPU).",
         subcommands = {MemoryCommand.Residency.class, MemoryCommand.History.class, MemoryCommand.SnapshotCmd.class,
@@ -54,8 +56,9 @@ public final class MemoryCommand implements Runnable {
     @Command(name = "residency", description = "Residency of blocks per memory node in time bins (percent).")
     static final class Residency implements Callable<Integer> {
         @ParentCommand MemoryCommand parent;
-        @Option(names = "--bin", defaultValue = "20", description = "Bin width (ms unless a unit is given; "
-                + "default ${DEFAULT-VALUE} ms).") String bin;
+        @Option(names = "--bin", paramLabel = "LENGTH", defaultValue = "20ms", converter = TraceTime.LengthConverter.class,
+                description = "Bin width: 20ms, 500us, 1s (a bare number is ns; default ${DEFAULT-VALUE}).")
+        long bin;
         @Option(names = "--block", description = "Only this block (handle or coordinates).") String block;
         @Option(names = "--intervals", description = "Print the intervals instead of bins.") boolean intervals;
         @Option(names = "--svg", paramLabel = "FILE", description = "Also draw the bins as SVG.") Path svg;
@@ -66,8 +69,9 @@ public final class MemoryCommand implements Runnable {
             try (Store s = StoreInput.open(parent.file)) {
                 MemoryTrace m = MemoryTrace.load(s);
                 Long id = block == null ? null : find(m, block).id();
-                Table bins = ResidencyAnalysis.bins(m, StoreInput.time(bin), id);
-                TablePrinter.print(System.out, output.style(), intervals ? ResidencyAnalysis.intervals(m, id) : bins);
+                Table bins = ResidencyAnalysis.bins(m, bin, id);
+                TablePrinter.print(System.out, output.style(), intervals ? ResidencyAnalysis.intervals(m, id) : bins,
+                        TraceTime.traceBounds(s)[0]);
                 if (svg != null) {
                     write(svg, Pictures.residency(bins));
                 }
@@ -101,20 +105,25 @@ public final class MemoryCommand implements Runnable {
                 if (task != null) {
                     out.add(TaskWait.table(m, task));
                 }
-                TablePrinter.print(System.out, output.style(), out);
+                TablePrinter.print(System.out, output.style(), out, TraceTime.traceBounds(s)[0]);
             }
             return 0;
         }
     }
 
     /** State of all blocks at one instant, or a series. */
-    @Command(name = "snapshot", description = "Blocks on every node and running tasks at time T (ms).")
+    @Command(name = "snapshot", description = "Blocks on every node and running tasks at time T.")
     static final class SnapshotCmd implements Callable<Integer> {
         @ParentCommand MemoryCommand parent;
-        @Parameters(index = "0", paramLabel = "T", description = "Time (ms unless a unit is given).") String time;
-        @Option(names = "--until", description = "Series of snapshots from T until this time.") String until;
-        @Option(names = "--step", defaultValue = "1", description = "Series step (default ${DEFAULT-VALUE} ms).")
-        String step;
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+        @Parameters(index = "0", paramLabel = "T", converter = TraceTime.Converter.class, description = "Time from "
+                + "the trace start: 83ms, 1.2s, 500us (a bare number is ns); @T on the trace's own clock.")
+        TraceTime time;
+        @Option(names = "--until", paramLabel = "TIME", converter = TraceTime.Converter.class,
+                description = "Series of snapshots from T until this time (as T).") TraceTime until;
+        @Option(names = "--step", defaultValue = "1ms", converter = TraceTime.LengthConverter.class,
+                description = "Series step (default ${DEFAULT-VALUE}).")
+        long step;
         @Option(names = "--svg", paramLabel = "FILE", description = "Also draw the snapshot at T as SVG.") Path svg;
         @Mixin OutputOptions output;
 
@@ -122,12 +131,19 @@ public final class MemoryCommand implements Runnable {
         public Integer call() throws Exception {
             try (Store s = StoreInput.open(parent.file)) {
                 MemoryTrace m = MemoryTrace.load(s);
-                long t = StoreInput.time(time);
+                long[] bounds = TraceTime.traceBounds(s);
+                long t = time.resolve(bounds[0]);
                 if (until != null) {
-                    TablePrinter.print(System.out, output.style(),
-                            Snapshot.series(m, t, StoreInput.time(until), StoreInput.time(step)));
+                    long u = until.resolve(bounds[0]);
+                    if (u < t) {
+                        throw new CommandLine.ParameterException(spec.commandLine(),
+                                "--until (" + until + ") is before T (" + time + ")");
+                    }
+                    TraceTime.warnOutside(t, u, bounds);
+                    TablePrinter.print(System.out, output.style(), Snapshot.series(m, t, u, step), bounds[0]);
                 } else {
-                    TablePrinter.print(System.out, output.style(), Snapshot.at(m, t));
+                    TraceTime.warnOutside(t, bounds);
+                    TablePrinter.print(System.out, output.style(), Snapshot.at(m, t), bounds[0]);
                 }
                 if (svg != null) {
                     write(svg, Pictures.snapshot(Snapshot.blocks(m, t), Snapshot.tasks(m, t)));
@@ -164,8 +180,7 @@ public final class MemoryCommand implements Runnable {
     @Command(name = "gantt", description = "Memory-manager actions and each action's share of a window.")
     static final class Gantt implements Callable<Integer> {
         @ParentCommand MemoryCommand parent;
-        @Option(names = "--from", description = "Window start (ms unless a unit is given).") String from;
-        @Option(names = "--to", description = "Window end.") String to;
+        @Mixin TimeWindow window;
         @Option(names = "--actions", description = "Also list every action with its sub-lane.") boolean actions;
         @Mixin OutputOptions output;
 
@@ -173,14 +188,16 @@ public final class MemoryCommand implements Runnable {
         public Integer call() throws Exception {
             try (Store s = StoreInput.open(parent.file)) {
                 MemoryTrace m = MemoryTrace.load(s);
-                long a = from == null ? m.traceStart : StoreInput.time(from);
-                long b = to == null ? m.traceEnd : StoreInput.time(to);
+                long[] bounds = TraceTime.traceBounds(s);
+                long[] w = window.resolve(bounds, m.traceStart, m.traceEnd);
+                long a = w[0];
+                long b = w[1];
                 List<Table> out = new ArrayList<>();
                 out.add(ManagerGantt.shares(m, a, b));
                 if (actions) {
                     out.add(ManagerGantt.actions(m));
                 }
-                TablePrinter.print(System.out, output.style(), out);
+                TablePrinter.print(System.out, output.style(), out, bounds[0]);
             }
             return 0;
         }
@@ -193,17 +210,19 @@ public final class MemoryCommand implements Runnable {
         @ParentCommand MemoryCommand parent;
         // Unset time options fall back to Detectors.Options.defaults(), where each default is justified; the
         // descriptions repeat them for --help.
-        @Option(names = "--stale", description = "Stale residency: idle time after the last use that makes a "
-                + "replica a candidate (ms unless suffixed ns/us/s; default 10).") String stale;
+        @Option(names = "--stale", converter = TraceTime.DurationConverter.class, description = "Stale residency: "
+                + "idle time after the last use that makes a replica a candidate (10ms, 500us; a bare number is "
+                + "ns; default 10ms).") Long stale;
         @Option(names = "--pressure", description = "Stale residency: fraction of the node's run maximum of used "
                 + "memory that counts as 'at its maximum' (default 0.95).") Double pressure;
         @Option(names = "--stale-all", description = "Stale residency: list every candidate, whether or not its "
                 + "node was at its maximum.") boolean staleAll;
-        @Option(names = "--request-gap", description = "Slow allocation threshold (ms, default 1).") String gap;
-        @Option(names = "--late-input", description = "Late data: last input at most this long before the start "
-                + "(ms, default 0.03).") String lateInput;
-        @Option(names = "--late-wait", description = "Late data: wait after the last dependency at least this "
-                + "long (ms, default 1).") String lateWait;
+        @Option(names = "--request-gap", converter = TraceTime.DurationConverter.class,
+                description = "Slow allocation threshold (default 1ms).") Long gap;
+        @Option(names = "--late-input", converter = TraceTime.DurationConverter.class, description = "Late data: "
+                + "last input at most this long before the start (default 30us).") Long lateInput;
+        @Option(names = "--late-wait", converter = TraceTime.DurationConverter.class, description = "Late data: "
+                + "wait after the last dependency at least this long (default 1ms).") Long lateWait;
         @Option(names = "--page", defaultValue = "2097152", description = "Allocator page size in bytes "
                 + "(default ${DEFAULT-VALUE}).") long page;
         @Option(names = "--ping-pong", defaultValue = "3", description = "Minimum alternating run "
@@ -221,13 +240,13 @@ public final class MemoryCommand implements Runnable {
                         pressure == null ? d.pressureFraction() : pressure, !staleAll);
                 List<Table> out = new ArrayList<>(Detectors.all(m, o));
                 out.add(WorkerIdle.of(TaskGraph.load(s)));
-                TablePrinter.print(System.out, output.style(), out);
+                TablePrinter.print(System.out, output.style(), out, TraceTime.traceBounds(s)[0]);
             }
             return 0;
         }
 
-        private static long orDefault(String time, long ns) {
-            return time == null ? ns : StoreInput.time(time);
+        private static long orDefault(Long time, long ns) {
+            return time == null ? ns : time;
         }
     }
 }

@@ -37,23 +37,4 @@ public final class StoreInput {
         }
         return Store.open(tmp);
     }
-
-    /** A time given in milliseconds (StarPU's unit), or with a unit suffix ns/us/ms/s, as exact nanoseconds. */
-    public static long time(String text) {
-        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
-        int shift = 6;
-        if (t.endsWith("ns")) {
-            shift = 0;
-            t = t.substring(0, t.length() - 2);
-        } else if (t.endsWith("us")) {
-            shift = 3;
-            t = t.substring(0, t.length() - 2);
-        } else if (t.endsWith("ms")) {
-            t = t.substring(0, t.length() - 2);
-        } else if (t.endsWith("s")) {
-            shift = 9;
-            t = t.substring(0, t.length() - 1);
-        }
-        return org.hetscope.model.Nanos.fromDecimal(t.toCharArray(), 0, t.length(), shift);
-    }
 }

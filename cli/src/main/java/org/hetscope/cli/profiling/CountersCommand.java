@@ -62,7 +62,7 @@ public final class CountersCommand implements Callable<Integer> {
             }
             Table t = series != null ? kc.series(series, Long.MIN_VALUE, Long.MAX_VALUE)
                     : dispatches ? kc.perDispatch() : kc.perKernel();
-            TablePrinter.print(System.out, output.style(), t);
+            TablePrinter.print(System.out, output.style(), t, org.hetscope.cli.TraceTime.traceBounds(store)[0]);
             kc.warnings().forEach(w -> System.err.println("hetscope: warning: " + w));
             if (!kc.overlapped().isEmpty()) {
                 System.err.println("hetscope: warning: " + kc.overlapped().size() + " counted kernels overlapped "

@@ -19,8 +19,9 @@ public final class FlowsCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "STORE", description = "A store written by 'hetscope import'.")
     Path file;
 
-    @Option(names = "--tolerance", paramLabel = "NS", defaultValue = "1000",
-            description = "Time-match tolerance in ns (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--tolerance", paramLabel = "DURATION", defaultValue = "1us",
+            converter = org.hetscope.cli.TraceTime.DurationConverter.class,
+            description = "Time-match tolerance: 1us, 500ns (a bare number is ns; default: ${DEFAULT-VALUE}).")
     long tolerance;
 
     @Option(names = "--sync", description = "Print the synchronisation arrows instead of launch arrows.")
@@ -36,10 +37,12 @@ public final class FlowsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try (Store store = Store.open(file)) {
             if (sync) {
-                TablePrinter.print(System.out, output.style(), new SyncArrows(tolerance).table(store));
+                TablePrinter.print(System.out, output.style(), new SyncArrows(tolerance).table(store),
+                        org.hetscope.cli.TraceTime.traceBounds(store)[0]);
             } else {
                 ActivityFlows flows = new ActivityFlows(store, tolerance);
-                TablePrinter.print(System.out, output.style(), summary ? flows.summary() : flows.table());
+                TablePrinter.print(System.out, output.style(), summary ? flows.summary() : flows.table(),
+                        org.hetscope.cli.TraceTime.traceBounds(store)[0]);
             }
         }
         return 0;

@@ -45,7 +45,7 @@ public final class SchedCommand implements Callable<Integer> {
             }
             TablePrinter.print(System.out, output.style(),
                     List.of(sched.cpus(), sched.processes(threads), sched.threads(threads), sched.latencies(waits),
-                            sched.systemCalls(syscalls)));
+                            sched.systemCalls(syscalls)), org.hetscope.cli.TraceTime.traceBounds(store)[0]);
         }
         return 0;
     }

@@ -40,7 +40,7 @@ public final class TasksCommand implements Runnable {
             try (Store s = StoreInput.open(parent.file)) {
                 TaskGraph g = TaskGraph.load(s);
                 TablePrinter.print(System.out, output.style(), List.of(CriticalPath.summary(g),
-                        CriticalPath.table(g), WorkerIdle.of(g)));
+                        CriticalPath.table(g), WorkerIdle.of(g)), org.hetscope.cli.TraceTime.traceBounds(s)[0]);
             }
             return 0;
         }

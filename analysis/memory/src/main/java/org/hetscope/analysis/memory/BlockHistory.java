@@ -15,7 +15,7 @@ public final class BlockHistory {
         List<Table> out = new ArrayList<>();
         out.add(ResidencyAnalysis.intervals(m, b.id()));
         Table.Builder tasks = Table.builder("Tasks using " + b.label(), "job_id", "name", "worker", "node",
-                "mode", "start", "end");
+                "mode", "start_ts", "end_ts");
         for (MemoryTrace.TaskRun t : m.tasks) {
             for (Object[] a : t.accesses()) {
                 if (a[0].equals(b.id())) {
@@ -33,7 +33,7 @@ public final class BlockHistory {
             }
         }
         out.add(req.build());
-        Table.Builder act = Table.builder("Manager actions on " + b.label(), "node", "action", "ts", "dur",
+        Table.Builder act = Table.builder("Manager actions on " + b.label(), "node", "action", "ts", "dur_ns",
                 "request_kind", "bytes", "result", "success");
         for (MemoryTrace.Action a : m.actions) {
             if (a.blockId() != null && a.blockId() == b.id()) {
@@ -42,7 +42,7 @@ public final class BlockHistory {
             }
         }
         out.add(act.build());
-        Table.Builder mv = Table.builder("Transfers of " + b.label(), "ts", "end", "from_node", "to_node",
+        Table.Builder mv = Table.builder("Transfers of " + b.label(), "ts", "end_ts", "from_node", "to_node",
                 "class", "bytes", "com_id");
         for (MemoryTrace.Move x : m.moves) {
             if (x.blockId() != null && x.blockId() == b.id()) {

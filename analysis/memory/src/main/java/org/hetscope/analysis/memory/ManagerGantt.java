@@ -17,7 +17,7 @@ public final class ManagerGantt {
     /** One row per action, with the sub-lane it is drawn in (greedy: the first lane free at its start). */
     public static Table actions(MemoryTrace m) {
         Table.Builder t = Table.builder("Memory-manager actions", "node", "lane", "action", "block", "handle",
-                "ts", "dur", "request_kind", "bytes", "success");
+                "ts", "dur_ns", "request_kind", "bytes", "success");
         Map<Long, List<Long>> laneEnds = new LinkedHashMap<>();
         for (MemoryTrace.Action a : m.actions) {
             List<Long> ends = laneEnds.computeIfAbsent(a.nodeId(), k -> new ArrayList<>());

@@ -38,8 +38,8 @@ public final class Pictures {
     public static String residency(Table bins) {
         int cBlock = bins.column("block");
         int cNode = bins.column("node");
-        int cStart = bins.column("bin_start");
-        int cEnd = bins.column("bin_end");
+        int cStart = bins.column("bin_start_ts");
+        int cEnd = bins.column("bin_end_ts");
         int cPct = bins.column("percent");
         Map<String, List<Object[]>> byBlock = new LinkedHashMap<>();
         TreeSet<String> nodes = new TreeSet<>();

@@ -17,8 +17,8 @@ public final class ResidencyAnalysis {
     private ResidencyAnalysis() {}
 
     public static Table intervals(MemoryTrace m, Long blockId) {
-        Table.Builder t = Table.builder("Residency intervals", "block", "handle", "node", "state", "ts", "end",
-                "dur");
+        Table.Builder t = Table.builder("Residency intervals", "block", "handle", "node", "state", "ts", "end_ts",
+                "dur_ns");
         for (MemoryTrace.Interval iv : m.residency) {
             if (blockId != null && iv.blockId() != blockId) {
                 continue;
@@ -51,7 +51,7 @@ public final class ResidencyAnalysis {
             }
         }
         Table.Builder t = Table.builder("Residency per " + width + " ns bin", "block", "handle", "node",
-                "bin_start", "bin_end", "present_ns", "percent");
+                "bin_start_ts", "bin_end_ts", "present_ns", "percent");
         for (var b : acc.entrySet()) {
             MemoryTrace.Block block = m.blocks.get(b.getKey());
             for (var n : b.getValue().entrySet()) {

@@ -30,7 +30,7 @@ public final class Snapshot {
     /** Tasks with {@code start <= t < end}, one row per access. */
     public static Table tasks(MemoryTrace m, long t) {
         Table.Builder b = Table.builder("Tasks running at " + t + " ns", "job_id", "name", "worker", "node",
-                "block", "handle", "mode", "start", "end");
+                "block", "handle", "mode", "start_ts", "end_ts");
         for (MemoryTrace.TaskRun r : m.tasks) {
             if (r.startTs() <= t && t < r.endTs()) {
                 for (Object[] a : r.accesses()) {
@@ -48,7 +48,7 @@ public final class Snapshot {
         if (step <= 0) {
             throw new IllegalArgumentException("step must be positive");
         }
-        Table.Builder b = Table.builder("Block states every " + step + " ns", "t", "node", "block", "state",
+        Table.Builder b = Table.builder("Block states every " + step + " ns", "ts", "node", "block", "state",
                 "running_tasks");
         for (long t = from; t < to; t += step) {
             long running = 0;

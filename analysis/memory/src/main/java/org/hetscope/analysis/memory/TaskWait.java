@@ -84,8 +84,8 @@ public final class TaskWait {
 
     public static Table table(MemoryTrace m, long jobId) {
         Result r = of(m, jobId);
-        return Table.builder("Wait of task " + jobId, "job_id", "name", "worker", "submit", "start",
-                        "last_dep_end", "last_dep_job", "prev_end_on_worker", "prev_job", "last_input_arrival",
+        return Table.builder("Wait of task " + jobId, "job_id", "name", "worker", "submit_ts", "start_ts",
+                        "last_dep_end_ts", "last_dep_job", "prev_end_on_worker_ts", "prev_job", "last_input_arrival_ts",
                         "last_input_block", "wait_after_deps_ns", "idle_before_ns", "dependency_wait_ns",
                         "worker_busy_ns", "input_before_start_ns")
                 .row(r.jobId(), r.name(), r.worker(), r.submitTs(), r.startTs(), r.lastDepEnd(), r.lastDepJob(),

@@ -95,13 +95,13 @@ class MemoryFixtureTest {
         assertEquals(14_550_492L, mm0);
         assertEquals(17_261_554L, mm1);
         Table bins = ResidencyAnalysis.bins(m, ResidencyAnalysis.DEFAULT_BIN_NS, b.id());
-        assertEquals(68.9114, (Double) cell(bins, Map.of("node", "MEMNODE0", "bin_start", 80_000_000L), "percent"),
+        assertEquals(68.9114, (Double) cell(bins, Map.of("node", "MEMNODE0", "bin_start_ts", 80_000_000L), "percent"),
                 5e-5);
-        assertEquals(82.4667, (Double) cell(bins, Map.of("node", "MEMNODE1", "bin_start", 80_000_000L), "percent"),
+        assertEquals(82.4667, (Double) cell(bins, Map.of("node", "MEMNODE1", "bin_start_ts", 80_000_000L), "percent"),
                 5e-5);
-        assertEquals(3.8411, (Double) cell(bins, Map.of("node", "MEMNODE0", "bin_start", 100_000_000L), "percent"),
+        assertEquals(3.8411, (Double) cell(bins, Map.of("node", "MEMNODE0", "bin_start_ts", 100_000_000L), "percent"),
                 5e-5);
-        assertEquals(3.8411, (Double) cell(bins, Map.of("node", "MEMNODE1", "bin_start", 100_000_000L), "percent"),
+        assertEquals(3.8411, (Double) cell(bins, Map.of("node", "MEMNODE1", "bin_start_ts", 100_000_000L), "percent"),
                 5e-5);
         Table heat = Heatmap.of(m, Heatmap.Normalisation.LIFETIME);
         assertEquals(0.69701, (Double) cell(heat, Map.of("node", "MEMNODE0", "handle", "55f29bb99940"), "value"),

@@ -128,9 +128,9 @@ class WorkedExamplesTest {
             // A block present for part of a bin gives less than 100 %: 5 ms bins put a's GPU 2 ms in one bin.
             Table five = ResidencyAnalysis.bins(m, 5_000_000L, m.findBlock("a").id());
             assertEquals(40.0, (Double) MemoryFixtureTest.cell(five, Map.of("node", "MEMNODE1",
-                    "bin_start", 15_000_000L), "percent"), 0);
+                    "bin_start_ts", 15_000_000L), "percent"), 0);
             assertEquals(60.0, (Double) MemoryFixtureTest.cell(five, Map.of("node", "MEMNODE0",
-                    "bin_start", 15_000_000L), "percent"), 0);
+                    "bin_start_ts", 15_000_000L), "percent"), 0);
             assertEquals("device", m.nodes.values().stream().filter(n -> n.name().equals("MEMNODE1"))
                     .findFirst().orElseThrow().kind());
             // No task here: the input-layout detector has nothing to count.

@@ -109,7 +109,7 @@ public final class KernelCounters {
     /** The drill-down: one row per dispatch with its exact values. */
     public Table perDispatch() {
         List<String> names = counterNames();
-        List<String> cols = new ArrayList<>(List.of("slice_id", "kernel", "ts", "dur", "overlapped"));
+        List<String> cols = new ArrayList<>(List.of("slice_id", "kernel", "ts", "dur_ns", "overlapped"));
         cols.addAll(names);
         Set<Long> overlapped = overlapped();
         List<Object[]> rows = new ArrayList<>();

@@ -91,8 +91,8 @@ public final class SyncArrows {
     }
 
     public Table table(Store store) {
-        Table.Builder t = Table.builder("Synchronisation arrows", "activity_id", "activity", "activity_end",
-                "sync_id", "sync", "sync_end", "kind", "wait_after_activity_ns");
+        Table.Builder t = Table.builder("Synchronisation arrows", "activity_id", "activity", "activity_end_ts",
+                "sync_id", "sync", "sync_end_ts", "kind", "wait_after_activity_ns");
         if (!ProfileData.hasHostCalls(store)) {
             return t.build(); // every arrow ends at a host sync call: none without host calls
         }

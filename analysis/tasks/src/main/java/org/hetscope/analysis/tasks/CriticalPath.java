@@ -71,8 +71,8 @@ public final class CriticalPath {
     /** The tasks of the critical path, in order, with their durations and the running total. */
     public static Table table(TaskGraph g) {
         Result r = of(g);
-        Table.Builder t = Table.builder("Critical path", "step", "job_id", "name", "worker", "start", "end", "dur",
-                "cumulative");
+        Table.Builder t = Table.builder("Critical path", "step", "job_id", "name", "worker", "start_ts", "end_ts",
+                "dur_ns", "cumulative_ns");
         long sum = 0;
         int i = 0;
         for (long id : r.path()) {

@@ -129,7 +129,7 @@ class CriticalPathTest {
                 assertEquals((long) edges.size(), summary.get(0, "edges"));
                 assertTrue((Long) summary.get(0, "path_ns") <= last - first);
                 Table path = CriticalPath.table(g);
-                assertEquals(expected, path.get(path.size() - 1, "cumulative"));
+                assertEquals(expected, path.get(path.size() - 1, "cumulative_ns"));
                 // Idle per worker: tasks never overlap on one worker, so busy = sum of tasks.rec durations.
                 Table idle = WorkerIdle.of(g);
                 long span = last - first;
