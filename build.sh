@@ -43,6 +43,7 @@ train_aot() {
 case "${1:-build}" in
   build) mvn -B -q -DskipTests install ;;
   test)  mvn -B install ;;
+  aot) ;;
   *) echo "usage: ./build.sh [build|test]" >&2; exit 2 ;;
 esac
 train_aot

@@ -45,6 +45,20 @@ public final class MemoryCommand implements Runnable {
         new CommandLine(this).usage(System.out);
     }
 
+    /**
+     * The store of FILE, when it holds what these analyses read (memory blocks or residencies: a StarPU trace, an
+     * OpenCL capture); otherwise an error that says so, rather than empty tables and exit code 0.
+     */
+    Store open() throws Exception {
+        Store s = StoreInput.open(file);
+        if (s.scalarLong("SELECT (SELECT count(*) FROM memory_block) + (SELECT count(*) FROM residency)") == 0) {
+            s.close();
+            throw new IllegalStateException(file + " has no task-runtime memory data (no memory blocks, no"
+                    + " residencies); hetscope memory reads StarPU/Paje traces and OpenCL captures");
+        }
+        return s;
+    }
+
     static void write(Path svg, String text) throws java.io.IOException {
         Files.writeString(svg, text, StandardCharsets.UTF_8);
         System.err.println("hetscope: wrote " + svg);
@@ -63,7 +77,7 @@ public final class MemoryCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Store s = StoreInput.open(parent.file)) {
+            try (Store s = parent.open()) {
                 MemoryTrace m = MemoryTrace.load(s);
                 Long id = block == null ? null : find(m, block).id();
                 Table bins = ResidencyAnalysis.bins(m, StoreInput.time(bin), id);
@@ -95,7 +109,7 @@ public final class MemoryCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Store s = StoreInput.open(parent.file)) {
+            try (Store s = parent.open()) {
                 MemoryTrace m = MemoryTrace.load(s);
                 List<Table> out = new ArrayList<>(BlockHistory.of(m, find(m, block)));
                 if (task != null) {
@@ -120,7 +134,7 @@ public final class MemoryCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Store s = StoreInput.open(parent.file)) {
+            try (Store s = parent.open()) {
                 MemoryTrace m = MemoryTrace.load(s);
                 long t = StoreInput.time(time);
                 if (until != null) {
@@ -149,7 +163,7 @@ public final class MemoryCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Store s = StoreInput.open(parent.file)) {
+            try (Store s = parent.open()) {
                 Table t = Heatmap.of(MemoryTrace.load(s), Heatmap.Normalisation.parse(norm));
                 TablePrinter.print(System.out, output.style(), t);
                 if (svg != null) {
@@ -171,7 +185,7 @@ public final class MemoryCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Store s = StoreInput.open(parent.file)) {
+            try (Store s = parent.open()) {
                 MemoryTrace m = MemoryTrace.load(s);
                 long a = from == null ? m.traceStart : StoreInput.time(from);
                 long b = to == null ? m.traceEnd : StoreInput.time(to);
@@ -212,7 +226,7 @@ public final class MemoryCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Store s = StoreInput.open(parent.file)) {
+            try (Store s = parent.open()) {
                 MemoryTrace m = MemoryTrace.load(s);
                 Detectors.Options d = Detectors.Options.defaults();
                 Detectors.Options o = new Detectors.Options(orDefault(stale, d.staleNs()),

@@ -19,10 +19,11 @@ final class StoreOpener {
     }
 
     static Store open(Path file) throws IOException {
-        if (!Files.isRegularFile(file)) {
-            throw new IOException(file + ": no such file");
+        // a folder is a trace too (StarPU, CTF, OTF2), as for import, memory and tasks
+        if (!Files.exists(file)) {
+            throw new IOException(file + ": no such file or folder");
         }
-        if (isDuckDb(file)) {
+        if (Files.isRegularFile(file) && isDuckDb(file)) {
             return Store.open(file);
         }
         for (TraceFormat f : ServiceLoader.load(TraceFormat.class)) {
