@@ -16,9 +16,10 @@ import org.hetscope.capture.kernels.run.TraceResult;
  * Overhead of kernel instrumentation (docs/seeds/gpu-kernel-instrumentation.md section 4): per kernel and mode,
  * median and IQR of device time (OpenCL profiling events) over REPS launches alternating plain/instrumented
  * after WARMUP discarded pairs; trace sizes and records with and without the CFG reduction.
- * Usage: java -cp CLASSPATH -Dhetscope.root=REPO KernelBench.java [SCALE|large] [REPS] [all|two-phase]
+ * Usage: java -cp CLASSPATH -Dhetscope.root=REPO KernelBench.java [SCALE|large] [REPS] [all|two-phase] [NAME,...]
  * SCALE multiplies the test sizes (kNN always at the paper's sizes); "large" takes {@code Suite.large()}, where
- * every kernel runs for 0.1 ms or more; "two-phase" measures only the three two-phase modes.
+ * every kernel runs for 0.1 ms or more; "two-phase" measures only the three two-phase modes; NAME,... keeps only
+ * the kernels so named (bench/gpu/run.sh's dry run).
  */
 public class KernelBench {
     static final int WARMUP = 2;
@@ -62,6 +63,13 @@ public class KernelBench {
         } else {
             kernels = new ArrayList<>(Suite.all(Integer.parseInt(size)));
             kernels.set(kernels.size() - 2, Suite.knn(5000, 784, 5120, 256));
+        }
+        if (argv.length > 3) {
+            List<String> keep = List.of(argv[3].split(","));
+            kernels = kernels.stream().filter(k -> keep.contains(k.name())).toList();
+            if (kernels.isEmpty()) {
+                throw new IllegalArgumentException("no kernel named in " + keep);
+            }
         }
         List<String> rows = new ArrayList<>();
         List<Double> twoPhaseRecord = new ArrayList<>();

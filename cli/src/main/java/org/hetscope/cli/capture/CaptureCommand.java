@@ -66,8 +66,28 @@ public final class CaptureCommand implements Callable<Integer> {
                 : "," + agentOptions);
         cmd.add("-javaagent:" + jar.toAbsolutePath() + "=" + opts);
         cmd.addAll(command.subList(1, command.size()));
-        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+        // with --csv/--json standard output carries the summary alone: the program's own output goes to stderr
+        boolean machine = output.style() != TablePrinter.Style.TEXT;
+        if (machine) {
+            pb.redirectOutput(ProcessBuilder.Redirect.PIPE);
+        }
+        Process p = pb.start();
+        Thread copy = null;
+        if (machine) {
+            copy = new Thread(() -> {
+                try (var in = p.getInputStream()) {
+                    in.transferTo(System.err);
+                } catch (IOException e) {
+                    // the program closed its output; nothing more to pass on
+                }
+            }, "hetscope-capture-stdout");
+            copy.start();
+        }
         int exit = p.waitFor();
+        if (copy != null) {
+            copy.join();
+        }
         if (!Files.isRegularFile(dir.resolve("metadata"))) {
             System.err.println("hetscope: the program left no trace in " + dir + " (exit code " + exit
                     + "); was it a java command?");

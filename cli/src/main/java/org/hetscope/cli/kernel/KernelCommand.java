@@ -225,13 +225,15 @@ public final class KernelCommand implements Runnable {
                 + " without tracepoints in its body instead of one record per iteration.")
         boolean tripCounts;
 
-        @Option(names = "--capacity", description = "Shared buffer capacity in records.")
+        @Option(names = "--capacity", description = "Shared buffer capacity in records (default: what a counting"
+                + " pass finds the launch writes).")
         long capacity;
 
         @Option(names = "--chunk", defaultValue = "64", description = "Sub-buffer chunk size in records.")
         int chunk;
 
-        @Option(names = "--chunks", description = "Sub-buffer pool size in chunks.")
+        @Option(names = "--chunks", description = "Sub-buffer pool size in chunks (default: what a counting pass"
+                + " finds the launch needs).")
         long chunks;
 
         @Option(names = "--top", defaultValue = "10", description = "Rows of the hot-block and work-group tables.")
@@ -245,6 +247,9 @@ public final class KernelCommand implements Runnable {
             Ast.TranslationUnit unit = source.unit();
             Ast.FunctionDef k = source.function(unit);
             List<KernelArgument> args = ArgumentSpecs.parse(k, launch.args);
+            if (chunk < 1) {
+                throw new IllegalArgumentException("--chunk must be at least 1 record");
+            }
             TraceOptions.Strategy s = TraceOptions.Strategy.valueOf(strategy.replace('-', '_').toUpperCase());
             TraceOptions opt = TraceOptions.of(s, !naive).withCapacity(capacity).withChunks(chunk, chunks);
             if (tripCounts) {
@@ -261,13 +266,18 @@ public final class KernelCommand implements Runnable {
                     System.err.println("hetscope: uninstrumented run took " + ns + " ns on the device; no trace");
                     return 0;
                 }
+                opt = sized(runner, args, range, opt);
                 TraceResult r = runner.trace(args, range, opt);
                 launch.saveBuffers(args);
                 List<Table> tables = tables(runner, r, range);
                 TablePrinter.print(System.out, output.style(), tables);
                 if (!r.valid()) {
-                    System.err.println("hetscope: warning: trace incomplete: lost " + r.lost() + " records, "
-                            + r.nondeterministic().size() + " work-items differed between passes");
+                    System.err.println("hetscope: warning: trace incomplete: lost " + r.lost() + " of "
+                            + (r.totalRecords() + r.lost()) + " records, " + r.nondeterministic().size()
+                            + " work-items differed between passes" + (r.lost() == 0 ? ""
+                            : s == TraceOptions.Strategy.SHARED ? "; --capacity " + (r.totalRecords() + r.lost())
+                                    + " (or no --capacity: sized by a counting pass) keeps them all"
+                            : "; more --chunks (or none: sized by a counting pass) keeps them all"));
                 }
                 if (launch.store != null) {
                     try (StoreWriter w = StoreWriter.create(launch.store)) {
@@ -277,6 +287,45 @@ public final class KernelCommand implements Runnable {
                 }
             }
             return 0;
+        }
+
+        /**
+         * The single-pass strategies' buffers: sized by a counting pass (the first pass of two-phase tracing) when
+         * no size was given, so that no record is lost; with a size given, say before the run what it holds.
+         */
+        private TraceOptions sized(KernelRunner runner, List<KernelArgument> args, NdRange range, TraceOptions opt) {
+            long producers = range.workItems();
+            switch (opt.strategy()) {
+                case SHARED -> {
+                    if (capacity <= 0) {
+                        long total = Arrays.stream(runner.recordCounts(args, range, opt.reduced(), opt.tripCounts()))
+                                .sum();
+                        System.err.println("hetscope: shared buffer sized by a counting pass: " + total + " records");
+                        return opt.withCapacity(Math.max(1, total));
+                    }
+                    System.err.println("hetscope: the shared buffer holds " + opt.sharedCapacity(producers)
+                            + " records (" + (opt.sharedCapacity(producers) * 12) + " bytes); records past it are"
+                            + " lost and counted");
+                }
+                case SUBBUFFER -> {
+                    if (chunks <= 0) {
+                        long need = 0;
+                        for (long n : runner.recordCounts(args, range, opt.reduced(), opt.tripCounts())) {
+                            need += (n + chunk - 1) / chunk; // each work-item fills chunks of its own
+                        }
+                        System.err.println("hetscope: sub-buffer pool sized by a counting pass: " + need
+                                + " chunks of " + chunk + " records");
+                        return opt.withChunks(chunk, Math.max(1, need));
+                    }
+                    System.err.println("hetscope: the sub-buffer pool holds " + opt.chunks(producers) + " chunks of "
+                            + chunk + " records (each work-item fills its own); records past it are lost and"
+                            + " counted");
+                }
+                default -> {
+                    // two-phase sizes its buffer from its own counting pass
+                }
+            }
+            return opt;
         }
 
         private List<Table> tables(KernelRunner runner, TraceResult r, NdRange range) {

@@ -47,6 +47,20 @@ public final class MemoryCommand implements Runnable {
         new CommandLine(this).usage(System.out);
     }
 
+    /**
+     * The store of FILE, when it holds what these analyses read (memory blocks or residencies: a StarPU trace, an
+     * OpenCL capture); otherwise an error that says so, rather than empty tables and exit code 0.
+     */
+    Store open() throws Exception {
+        Store s = StoreInput.open(file);
+        if (s.scalarLong("SELECT (SELECT count(*) FROM memory_block) + (SELECT count(*) FROM residency)") == 0) {
+            s.close();
+            throw new IllegalStateException(file + " has no task-runtime memory data (no memory blocks, no"
+                    + " residencies); hetscope memory reads StarPU/Paje traces and OpenCL captures");
+        }
+        return s;
+    }
+
     static void write(Path svg, String text) throws java.io.IOException {
         Files.writeString(svg, text, StandardCharsets.UTF_8);
         System.err.println("hetscope: wrote " + svg);
@@ -66,7 +80,7 @@ public final class MemoryCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Store s = StoreInput.open(parent.file)) {
+            try (Store s = parent.open()) {
                 MemoryTrace m = MemoryTrace.load(s);
                 Long id = block == null ? null : find(m, block).id();
                 Table bins = ResidencyAnalysis.bins(m, bin, id);
@@ -99,7 +113,7 @@ public final class MemoryCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Store s = StoreInput.open(parent.file)) {
+            try (Store s = parent.open()) {
                 MemoryTrace m = MemoryTrace.load(s);
                 List<Table> out = new ArrayList<>(BlockHistory.of(m, find(m, block)));
                 if (task != null) {
@@ -129,7 +143,7 @@ public final class MemoryCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Store s = StoreInput.open(parent.file)) {
+            try (Store s = parent.open()) {
                 MemoryTrace m = MemoryTrace.load(s);
                 long[] bounds = TraceTime.traceBounds(s);
                 long t = time.resolve(bounds[0]);
@@ -165,7 +179,7 @@ public final class MemoryCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Store s = StoreInput.open(parent.file)) {
+            try (Store s = parent.open()) {
                 Table t = Heatmap.of(MemoryTrace.load(s), Heatmap.Normalisation.parse(norm));
                 TablePrinter.print(System.out, output.style(), t);
                 if (svg != null) {
@@ -186,7 +200,7 @@ public final class MemoryCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Store s = StoreInput.open(parent.file)) {
+            try (Store s = parent.open()) {
                 MemoryTrace m = MemoryTrace.load(s);
                 long[] bounds = TraceTime.traceBounds(s);
                 long[] w = window.resolve(bounds, m.traceStart, m.traceEnd);
@@ -231,7 +245,7 @@ public final class MemoryCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Store s = StoreInput.open(parent.file)) {
+            try (Store s = parent.open()) {
                 MemoryTrace m = MemoryTrace.load(s);
                 Detectors.Options d = Detectors.Options.defaults();
                 Detectors.Options o = new Detectors.Options(orDefault(stale, d.staleNs()),

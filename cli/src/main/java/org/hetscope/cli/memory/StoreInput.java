@@ -22,7 +22,8 @@ public final class StoreInput {
         }
         PajeFormat paje = new PajeFormat();
         if (!paje.accepts(file)) {
-            return Store.open(file);
+            // a store, or a trace of any other format: the same inputs as report, plot and serve
+            return org.hetscope.cli.web.StoreOpener.open(file);
         }
         Path tmp = Files.createTempFile("hetscope-", ".hets");
         Files.delete(tmp);

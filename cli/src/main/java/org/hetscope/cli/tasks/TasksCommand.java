@@ -38,6 +38,11 @@ public final class TasksCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             try (Store s = StoreInput.open(parent.file)) {
+                if (s.scalarLong("SELECT count(*) FROM task") == 0) {
+                    System.err.println("hetscope: " + parent.file + " has no tasks (no task-runtime data); hetscope"
+                            + " tasks reads StarPU/Paje traces");
+                    return 1;
+                }
                 TaskGraph g = TaskGraph.load(s);
                 TablePrinter.print(System.out, output.style(), List.of(CriticalPath.summary(g),
                         CriticalPath.table(g), WorkerIdle.of(g)), org.hetscope.cli.TraceTime.traceBounds(s)[0]);

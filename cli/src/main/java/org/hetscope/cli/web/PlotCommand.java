@@ -2,6 +2,7 @@ package org.hetscope.cli.web;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.hetscope.web.StatisticsTables;
 import org.hetscope.web.TraceView;
 import org.hetscope.web.report.Plots;
 import picocli.CommandLine.Command;
@@ -41,9 +42,27 @@ public final class PlotCommand implements Callable<Integer> {
             return 2;
         }
         try (TraceView v = new TraceView(file.getFileName().toString(), StoreOpener.open(file))) {
+            String missing = missing(v);
+            if (missing != null) {
+                // a picture with a title and nothing under it looks like a drawing bug; say what is missing
+                System.err.println("hetscope: " + file + " has no " + missing + "; no " + view + " plot written");
+                return 1;
+            }
             Plots.write(Plots.view(v, view, width), output);
         }
         System.err.println("hetscope: wrote " + output);
         return 0;
+    }
+
+    /** What the view draws, named, when the store has none of it; null when it has some. */
+    private String missing(TraceView v) {
+        return switch (view) {
+            case "timeline" -> v.treeOrder().stream().anyMatch(t -> t.slices() > 0) ? null : "slices";
+            case "kernels" -> StatisticsTables.kernels(v.store()).size() > 0 ? null : "kernels";
+            case "api" -> StatisticsTables.apiCalls(v.store()).size() > 0 ? null : "API calls";
+            case "utilisation" -> StatisticsTables.utilisation(v.store()).size() > 0 ? null
+                    : "kernels, copies or memsets (nothing to measure utilisation by)";
+            default -> null;
+        };
     }
 }

@@ -14,15 +14,16 @@ import org.hetscope.store.StoreWriter;
  * Opens what the web commands are given: a store file as it is, or a trace file of a known format, imported first
  * into a temporary store next to the system's temp files (deleted when the JVM exits).
  */
-final class StoreOpener {
+public final class StoreOpener {
     private StoreOpener() {
     }
 
-    static Store open(Path file) throws IOException {
-        if (!Files.isRegularFile(file)) {
-            throw new IOException(file + ": no such file");
+    public static Store open(Path file) throws IOException {
+        // a folder is a trace too (StarPU, CTF, OTF2), as for import, memory and tasks
+        if (!Files.exists(file)) {
+            throw new IOException(file + ": no such file or folder");
         }
-        if (isDuckDb(file)) {
+        if (Files.isRegularFile(file) && isDuckDb(file)) {
             return Store.open(file);
         }
         for (TraceFormat f : ServiceLoader.load(TraceFormat.class)) {

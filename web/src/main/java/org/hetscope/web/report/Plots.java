@@ -53,15 +53,37 @@ public final class Plots {
         return new BarChart(title, bars, 0, width);
     }
 
-    /** Busy percentage of each device and stream. */
+    /** Bars of a utilisation chart at most; the rest are counted in its title. */
+    public static final int MAX_UTILISATION_BARS = 60;
+
+    /**
+     * Busy percentage of each device and stream; of more than {@link #MAX_UTILISATION_BARS} rows (a trace with one
+     * track per thread), the devices and the busiest streams, in the table's order.
+     */
     public static BarChart utilisation(Table u, int width) {
-        List<BarChart.Bar> bars = new ArrayList<>();
+        List<Integer> rows = new ArrayList<>();
         for (int i = 0; i < u.size(); i++) {
-            double pct = u.get(i, "percent") == null ? 0 : ((Number) u.get(i, "percent")).doubleValue();
+            rows.add(i);
+        }
+        String title = "Utilisation (busy time / trace span)";
+        if (rows.size() > MAX_UTILISATION_BARS) {
+            rows.sort(java.util.Comparator.comparingInt((Integer i) -> "device".equals(u.get(i, "level")) ? 0 : 1)
+                    .thenComparingDouble(i -> -percent(u, i)).thenComparingInt(i -> i));
+            rows = new ArrayList<>(rows.subList(0, MAX_UTILISATION_BARS));
+            rows.sort(null);
+            title += String.format(Locale.ROOT, ", the %d busiest of %,d", MAX_UTILISATION_BARS, u.size());
+        }
+        List<BarChart.Bar> bars = new ArrayList<>();
+        for (int i : rows) {
+            double pct = percent(u, i);
             bars.add(new BarChart.Bar(u.get(i, "level") + ": " + u.get(i, "name"), pct,
                     String.format(Locale.ROOT, "%.2f %% busy (%s)", pct, TimeText.duration((Long) u.get(i, "busy_ns")))));
         }
-        return new BarChart("Utilisation (busy time / trace span)", bars, 100, width);
+        return new BarChart(title, bars, 100, width);
+    }
+
+    private static double percent(Table u, int row) {
+        return u.get(row, "percent") == null ? 0 : ((Number) u.get(row, "percent")).doubleValue();
     }
 
     private static Picture wrap(TimelineOverview t) {

@@ -51,7 +51,8 @@ public final class ReportWriter {
             b.append(Plots.svg(wrap(Plots.utilisation(util, 1100)), false));
         }
         table(b, util, "utilisation-table");
-        b.append("<h2 id=\"timeline\">Timeline overview</h2>\n<p class=\"muted\">Every track with slices; slices "
+        b.append("<h2 id=\"timeline\">Timeline overview</h2>\n<p class=\"muted\">Every track with slices (the "
+                + TimelineOverview.MAX_ROWS + " with the most when there are more); slices "
                 + "narrower than a pixel are merged, drawn fainter the less of their pixel they fill.</p>\n");
         TimelineOverview overview = new TimelineOverview(view, 1400);
         SvgDrawing d = new SvgDrawing(overview.width(), overview.height());

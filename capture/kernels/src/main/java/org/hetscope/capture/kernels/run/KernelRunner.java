@@ -304,6 +304,42 @@ public final class KernelRunner {
         }
     }
 
+    /**
+     * The records each work-item writes when traced with these tracepoints, from the counting pass of two-phase
+     * tracing alone: what sizes the single-pass strategies' buffers so that nothing is lost. The arguments are bound
+     * afresh and never read back, so host buffers are left as they were; arguments already on the device would be
+     * changed by the run and are refused.
+     */
+    public long[] recordCounts(List<KernelArgument> args, NdRange range, boolean reduced, boolean trips) {
+        if (scope == null) {
+            throw unsupported;
+        }
+        if (args.stream().anyMatch(a -> a instanceof KernelArgument.Device)) {
+            throw new IllegalArgumentException("a counting pass would change the device buffers given");
+        }
+        int producers = Math.toIntExact(range.workItems());
+        try (Bound b = new Bound(args)) {
+            TracePlan countPlan = tracePlan(reduced, trips, TraceCollector.COUNT, 0);
+            cl_mem countBuf = session.buffer((long) producers * 4);
+            cl_kernel kc = session.kernel(countPlan.source(), kernel);
+            try {
+                setMem(kc, 0, countBuf);
+                b.set(kc, 1);
+                session.launch(kc, range.global(), range.local());
+                int[] counts = new int[producers];
+                session.read(countBuf, counts);
+                long[] out = new long[producers];
+                for (int p = 0; p < producers; p++) {
+                    out[p] = Integer.toUnsignedLong(counts[p]);
+                }
+                return out;
+            } finally {
+                clReleaseKernel(kc);
+                clReleaseMemObject(countBuf);
+            }
+        }
+    }
+
     private TraceResult twoPhase(Bound b, NdRange range, TraceOptions options) {
         int producers = Math.toIntExact(range.workItems());
         List<Integer> writable = b.writable();
@@ -408,7 +444,7 @@ public final class KernelRunner {
 
     private TraceResult shared(Bound b, NdRange range, TraceOptions options) {
         int producers = Math.toIntExact(range.workItems());
-        long cap = options.sharedCapacity() > 0 ? options.sharedCapacity() : 16L * producers + 1024;
+        long cap = options.sharedCapacity(producers);
         TracePlan plan = tracePlan(options.reduced(), options.tripCounts(), TraceCollector.SHARED, 0);
         cl_mem rec = session.buffer(cap * 12);
         cl_mem head = session.buffer(4);
@@ -461,7 +497,7 @@ public final class KernelRunner {
     private TraceResult subBuffer(Bound b, NdRange range, TraceOptions options) {
         int producers = Math.toIntExact(range.workItems());
         int c = options.chunkRecords();
-        long chunks = options.chunks() > 0 ? options.chunks() : 2L * producers + 16;
+        long chunks = options.chunks(producers);
         int stride = c + 3;
         TracePlan plan = tracePlan(options.reduced(), options.tripCounts(), TraceCollector.SUBBUFFER, c);
         cl_mem pool = session.buffer(chunks * stride * 4);

@@ -35,6 +35,16 @@ public record TraceOptions(Strategy strategy, boolean reduced, long sharedCapaci
         return new TraceOptions(strategy, true, sharedCapacity, chunkRecords, chunks, canaries, betweenPasses, true);
     }
 
+    /** Records the shared buffer holds for this many work-items: the given capacity, else 16 per work-item + 1024. */
+    public long sharedCapacity(long producers) {
+        return sharedCapacity > 0 ? sharedCapacity : 16L * producers + 1024;
+    }
+
+    /** Chunks in the sub-buffer pool for this many work-items: the given count, else 2 per work-item + 16. */
+    public long chunks(long producers) {
+        return chunks > 0 ? chunks : 2L * producers + 16;
+    }
+
     public TraceOptions withCapacity(long records) {
         return new TraceOptions(strategy, reduced, records, chunkRecords, chunks, canaries, betweenPasses, tripCounts);
     }
