@@ -320,7 +320,7 @@ class EndToEndTest {
                 .table("residency");
         assertFalse(bins.isEmpty());
         for (JsonNode b : bins) {
-            assertTrue(b.get("present_ns").asLong() <= b.get("bin_end").asLong() - b.get("bin_start").asLong(),
+            assertTrue(b.get("present_ns").asLong() <= b.get("bin_end_ts").asLong() - b.get("bin_start_ts").asLong(),
                     b.toString());
         }
         svg(svg);
@@ -335,7 +335,7 @@ class EndToEndTest {
         assertFalse(run(work, "memory", st, "history", "1 0", "--json").ok().json().isEmpty());
         long t0 = storeLong(store("starpu"), "select min(start_ts) from task");
         long t1 = storeLong(store("starpu"), "select max(end_ts) from task");
-        Hetscope.Result snap = run(work, "memory", st, "snapshot", ((t0 + t1) / 2) + "ns", "--json").ok();
+        Hetscope.Result snap = run(work, "memory", st, "snapshot", "@" + ((t0 + t1) / 2), "--json").ok();
         assertTrue(snap.json().size() >= 2, snap::toString);
         JsonNode gantt = run(work, "memory", st, "gantt", "--json").ok().table("gantt");
         for (JsonNode g : gantt) {
@@ -355,7 +355,7 @@ class EndToEndTest {
         assertEquals(count(dot, "->"), summary.get("edges").asLong());
         long sum = 0;
         for (JsonNode step : r.table("Critical path")) {
-            sum += step.get("dur").asLong();
+            sum += step.get("dur_ns").asLong();
         }
         assertEquals(summary.get("path_ns").asLong(), sum);
         assertTrue(summary.get("path_ns").asLong() <= summary.get("makespan_ns").asLong());
