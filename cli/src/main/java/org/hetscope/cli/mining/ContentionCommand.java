@@ -70,7 +70,7 @@ public final class ContentionCommand implements Callable<Integer> {
             + "ln(1 + latency), when its lower side is a majority of the accesses); a negative value keeps all.")
     Long hitLatency;
 
-    @Option(names = "--max-patterns", defaultValue = "10000", description = "Method 2: when epsilon gives more "
+    @Option(names = "--max-patterns", defaultValue = "10000", description = "Method 2 and stores: when epsilon gives more "
             + "closed patterns than this, mine at the smallest higher support that gives at most this many, and "
             + "say so (0: no maximum; default ${DEFAULT-VALUE}).")
     int maxPatterns;
@@ -182,15 +182,21 @@ public final class ContentionCommand implements Callable<Integer> {
     private int store() throws Exception {
         SlowEventWindows.Options o = new SlowEventWindows.Options(seedCategory, TraceOptions.csv(categories),
                 Durations.parse(window == null ? "1ms" : window), threshold, !"cpu".equals(items),
-                !"plain".equals(items), MinSupport.parse(epsilon));
+                !"plain".equals(items), MinSupport.parse(epsilon), Math.max(0, maxPatterns));
         SlowEventWindows.Result r;
         try (Store store = Store.open(file)) {
             r = SlowEventWindows.analyse(store, o);
         }
         Table summary = Table.builder("slow " + o.seedCategory() + " windows", "threshold_ns", "threshold_method",
-                        "seeds", "windows", "omega_ns", "epsilon")
+                        "seeds", "windows", "omega_ns", "epsilon", "support_used")
                 .row(r.threshold(), threshold == null ? "Q3 (type 7) of durations" : "given", (long) r.seeds(),
-                        (long) r.windows().size(), o.omega(), (long) o.epsilon().count(r.windows().size())).build();
+                        (long) r.windows().size(), o.omega(), (long) o.epsilon().count(r.windows().size()),
+                        (long) r.supportUsed()).build();
+        if (r.supportUsed() != r.supportRequested()) {
+            System.err.println("hetscope: epsilon " + r.supportRequested() + " windows gives more than "
+                    + maxPatterns + " closed patterns, so those with support >= " + r.supportUsed() + " of "
+                    + r.windows().size() + " windows were mined (--max-patterns 0 mines all, slowly)");
+        }
         List<ContentionPattern> ranked = new ArrayList<>(r.patterns());
         ranked.sort("time".equals(rank) ? ContentionPattern.BY_TIME : ContentionPattern.BY_SUPPORT);
         List<Object[]> rows = new ArrayList<>();
