@@ -13,6 +13,7 @@ import org.hetscope.analysis.mining.itemsets.MinSupport;
 import org.hetscope.analysis.mining.memtrace.AccessEvent;
 import org.hetscope.analysis.mining.memtrace.SymbolTable;
 import org.hetscope.analysis.mining.store.SlowEventWindows;
+import org.hetscope.analysis.mining.windows.HitLatency;
 import org.hetscope.cli.OutputOptions;
 import org.hetscope.cli.TablePrinter;
 import org.hetscope.store.Store;
@@ -64,9 +65,15 @@ public final class ContentionCommand implements Callable<Integer> {
     @Option(names = "--epsilon", defaultValue = "65%", description = "Method 2: windows a pattern needs (N|P%%).")
     String epsilon;
 
-    @Option(names = "--hit-latency", defaultValue = "-1", description = "Method 2: latencies at or below are cache "
-            + "hits, left out of Q3 and never seeds (default: keep all).")
-    long hitLatency;
+    @Option(names = "--hit-latency", description = "Method 2: latencies at or below are cache hits, left out of Q3 "
+            + "and never seeds. Default: derived from the trace's latencies (the minimum-error split of "
+            + "ln(1 + latency), when its lower side is a majority of the accesses); a negative value keeps all.")
+    Long hitLatency;
+
+    @Option(names = "--max-patterns", defaultValue = "10000", description = "Method 2 and stores: when epsilon gives more "
+            + "closed patterns than this, mine at the smallest higher support that gives at most this many, and "
+            + "say so (0: no maximum; default ${DEFAULT-VALUE}).")
+    int maxPatterns;
 
     @Option(names = "--threshold", description = "Method 2: high-latency threshold instead of Q3.")
     Double threshold;
@@ -109,16 +116,35 @@ public final class ContentionCommand implements Callable<Integer> {
                     .row((long) et.size(), cpus, (long) r.windows().count(), c.delta(),
                             (long) c.minSupW().count(r.windows().count()), b).build();
         } else {
+            long hit = -1;
+            String hitMethod = "none (all accesses kept)";
+            if (hitLatency != null) {
+                hit = hitLatency;
+                hitMethod = hitLatency < 0 ? "given: keep all" : "given";
+            } else {
+                java.util.OptionalLong d = HitLatency.derive(et.stream().mapToLong(AccessEvent::latency).toArray());
+                if (d.isPresent()) {
+                    hit = d.getAsLong();
+                    hitMethod = "derived (minimum-error split of ln(1 + latency))";
+                }
+            }
             HighLatencyWindows.Config c = new HighLatencyWindows.Config(window == null ? 200 : Durations.parse(window),
-                    hitLatency, threshold, trace.vocabulary("pc,function,latency", false), !"cpu".equals(items),
-                    !"plain".equals(items), MinSupport.parse(epsilon));
+                    hit, threshold, trace.vocabulary("pc,function,latency", false), !"cpu".equals(items),
+                    !"plain".equals(items), MinSupport.parse(epsilon), Math.max(0, maxPatterns));
             HighLatencyWindows.Result r = HighLatencyWindows.analyse(et, c);
             patterns = r.patterns();
-            summary = Table.builder("method II", "events", "threshold", "threshold_method", "seeds", "windows",
-                            "trace_share", "omega", "epsilon")
-                    .row((long) et.size(), r.threshold(), threshold == null ? "Q3 (type 7)" : "given",
-                            (long) r.seeds(), (long) r.windows().size(), r.traceShare(), c.omega(),
-                            (long) c.epsilon().count(r.windows().size())).build();
+            summary = Table.builder("method II", "events", "hit_latency", "hit_latency_method", "threshold",
+                            "threshold_method", "seeds", "windows", "trace_share", "omega", "epsilon",
+                            "support_used")
+                    .row((long) et.size(), hit < 0 ? null : hit, hitMethod, r.threshold(),
+                            threshold == null ? "Q3 (type 7) of non-hit latencies" : "given", (long) r.seeds(),
+                            (long) r.windows().size(), r.traceShare(), c.omega(), (long) r.supportRequested(),
+                            (long) r.supportUsed()).build();
+            if (r.supportUsed() != r.supportRequested()) {
+                System.err.println("hetscope: epsilon " + r.supportRequested() + " windows gives more than "
+                        + maxPatterns + " closed patterns, so those with support >= " + r.supportUsed() + " of "
+                        + r.windows().size() + " windows were mined (--max-patterns 0 mines all, slowly)");
+            }
         }
         List<ContentionPattern> ranked = new ArrayList<>(patterns);
         ranked.sort("time".equals(rank) ? ContentionPattern.BY_TIME
@@ -149,22 +175,28 @@ public final class ContentionCommand implements Callable<Integer> {
             rows.add(row.toArray());
         }
         TablePrinter.print(System.out, output.style(), List.of(summary,
-                new Table(patterns.size() + " closed patterns", cols, rows)));
+                new Table(shown(patterns.size(), rows.size()), cols, rows)));
         return 0;
     }
 
     private int store() throws Exception {
         SlowEventWindows.Options o = new SlowEventWindows.Options(seedCategory, TraceOptions.csv(categories),
                 Durations.parse(window == null ? "1ms" : window), threshold, !"cpu".equals(items),
-                !"plain".equals(items), MinSupport.parse(epsilon));
+                !"plain".equals(items), MinSupport.parse(epsilon), Math.max(0, maxPatterns));
         SlowEventWindows.Result r;
         try (Store store = Store.open(file)) {
             r = SlowEventWindows.analyse(store, o);
         }
         Table summary = Table.builder("slow " + o.seedCategory() + " windows", "threshold_ns", "threshold_method",
-                        "seeds", "windows", "omega_ns", "epsilon")
+                        "seeds", "windows", "omega_ns", "epsilon", "support_used")
                 .row(r.threshold(), threshold == null ? "Q3 (type 7) of durations" : "given", (long) r.seeds(),
-                        (long) r.windows().size(), o.omega(), (long) o.epsilon().count(r.windows().size())).build();
+                        (long) r.windows().size(), o.omega(), (long) o.epsilon().count(r.windows().size()),
+                        (long) r.supportUsed()).build();
+        if (r.supportUsed() != r.supportRequested()) {
+            System.err.println("hetscope: epsilon " + r.supportRequested() + " windows gives more than "
+                    + maxPatterns + " closed patterns, so those with support >= " + r.supportUsed() + " of "
+                    + r.windows().size() + " windows were mined (--max-patterns 0 mines all, slowly)");
+        }
         List<ContentionPattern> ranked = new ArrayList<>(r.patterns());
         ranked.sort("time".equals(rank) ? ContentionPattern.BY_TIME : ContentionPattern.BY_SUPPORT);
         List<Object[]> rows = new ArrayList<>();
@@ -173,8 +205,14 @@ public final class ContentionCommand implements Callable<Integer> {
             rows.add(new Object[] {(long) (i + 1), (long) p.support(), p.ratio(), p.timeCovered(),
                     String.join(" | ", p.items())});
         }
-        TablePrinter.print(System.out, output.style(), List.of(summary, new Table(r.patterns().size()
-                + " closed patterns", List.of("rank", "support", "ratio", "time_covered_ns", "pattern"), rows)));
+        TablePrinter.print(System.out, output.style(), List.of(summary, new Table(shown(r.patterns().size(),
+                rows.size()), List.of("rank", "support", "ratio", "time_covered_ns", "pattern"), rows)));
         return 0;
+    }
+
+    /** The title of a ranked, capped pattern table: how many there are and how many were left out. */
+    static String shown(int found, int printed) {
+        return found + " closed patterns" + (printed < found ? ", top " + printed + " by --rank shown, "
+                + (found - printed) + " left out (--limit 0 prints all)" : "");
     }
 }

@@ -8,8 +8,8 @@ import picocli.CommandLine.Option;
 
 /** Options for access-trace inputs (thesis Tables 2.1, 5.1, A.1): symbols, item fields, latency bins. */
 public final class TraceOptions {
-    @Option(names = "--symbols", paramLabel = "NM", description = "nm -n (or nm -n -S) listing of the executable, "
-            + "to name the function of each PC.")
+    @Option(names = "--symbols", paramLabel = "FILE", description = "The executable (ELF), or its nm -n [-S] or "
+            + "objdump -t listing, to name the function of each PC.")
     Path symbols;
 
     @Option(names = "--fields", paramLabel = "LIST", description = "Event fields that become items: type, pc, "

@@ -148,4 +148,47 @@ class MineCommandTest {
         assertTrue(s.out().lines().anyMatch(l -> l.contains("cpu_mp_wait (4 of 4)") && l.contains(",true,")),
                 s.out());
     }
+
+    /**
+     * Issue 24 defect 9: with default settings on a generated 8-core trace, method II used to take Q3 = 2 (a
+     * hit latency: every access a seed, windows over the whole trace) and, with --hit-latency, to mine millions
+     * of closed patterns. The defaults now derive the hit latency (the generator's hits take 1-3 cycles), cap
+     * the patterns mined and printed, and say how many were left out.
+     */
+    @Test
+    void contentionDefaultsOnAnEightCoreTraceAreReadable(@TempDir Path dir) throws Exception {
+        Path t = dir.resolve("gen8.txt");
+        Path nm = dir.resolve("gen8.nm");
+        assertEquals(0, CliRun.of("mine", "generate", t.toString(), "--cores", "8", "--symbols-out",
+                nm.toString()).exitCode());
+        CliRun c = CliRun.of("mine", "contention", t.toString(), "--symbols", nm.toString(), "--json");
+        assertEquals(0, c.exitCode(), c.err());
+        com.fasterxml.jackson.databind.JsonNode out = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(c.out());
+        com.fasterxml.jackson.databind.JsonNode summary = out.get("method II").get(0);
+        assertEquals(3, summary.get("hit_latency").asLong(), summary.toString());
+        assertTrue(summary.get("hit_latency_method").asText().startsWith("derived"), summary.toString());
+        // Q3 of the misses lies in the bank accesses (40 + 4 x 8 + 0..9 cycles): they are the seeds.
+        double q3 = summary.get("threshold").asDouble();
+        assertTrue(q3 >= 72 && q3 <= 81, summary.toString());
+        assertTrue(summary.get("trace_share").asDouble() < 0.6, summary.toString());
+        long events = summary.get("events").asLong();
+        assertTrue(summary.get("seeds").asLong() < events / 20, summary.toString());
+        // Too many closed patterns at 65 %: a higher support was used and said so.
+        assertTrue(summary.get("support_used").asLong() > summary.get("epsilon").asLong(), summary.toString());
+        assertTrue(c.err().contains("--max-patterns 0"), c.err());
+        String title = null;
+        for (var names = out.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            title = name.equals("method II") ? title : name;
+        }
+        assertTrue(title != null && title.matches("\\d+ closed patterns, top 50 by --rank shown, \\d+ left out.*"),
+                String.valueOf(title));
+        int found = Integer.parseInt(title.substring(0, title.indexOf(' ')));
+        assertTrue(found <= 10_000, title);
+        assertEquals(50, out.get(title).size());
+        assertEquals(found - 50, Integer.parseInt(title.replaceAll(".*shown, (\\d+) left out.*", "$1")));
+        // The top pattern is the planted bank contention.
+        assertTrue(out.get(title).get(0).get("pattern").asText().contains("bank_read"), out.get(title).toString());
+    }
 }

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import org.hetscope.store.Table;
 
 /**
@@ -83,18 +84,30 @@ public final class Detectors {
                 byKey.computeIfAbsent(a.nodeId() + "/" + a.blockId(), k -> new ArrayList<>()).add(a);
             }
         }
+        // Start times of the tasks using each block on each node, sorted (m.tasks is in start order): whether a
+        // task used the block between two allocations is one binary search instead of a scan of every task.
+        Map<NodeBlock, long[]> starts = new HashMap<>();
+        Map<NodeBlock, LongList> build = new HashMap<>();
+        for (MemoryTrace.TaskRun tk : m.tasks) {
+            if (tk.nodeId() != null) {
+                for (Object[] a : tk.accesses()) {
+                    if (a[0] != null) {
+                        build.computeIfAbsent(new NodeBlock(tk.nodeId(), (Long) a[0]), k -> new LongList())
+                                .add(tk.startTs());
+                    }
+                }
+            }
+        }
+        build.forEach((k, v) -> starts.put(k, v.toArray()));
         Table.Builder t = Table.builder("Allocation retries", "node", "block", "allocations", "retries", "failed",
                 "first_ts", "last_ts");
         for (List<MemoryTrace.Action> as : byKey.values()) {
             MemoryTrace.Action first = as.get(0);
+            long[] used = starts.getOrDefault(new NodeBlock(first.nodeId(), first.blockId()), new long[0]);
             long retries = 0;
             for (int i = 1; i < as.size(); i++) {
-                long from = as.get(i - 1).ts();
-                long to = as.get(i).ts();
-                boolean used = m.tasks.stream().anyMatch(tk -> tk.nodeId() != null
-                        && tk.nodeId() == first.nodeId() && tk.startTs() >= from && tk.startTs() < to
-                        && tk.accesses().stream().anyMatch(a -> a[0].equals(first.blockId())));
-                if (!used) {
+                int k = lowerBound(used, as.get(i - 1).ts());
+                if (k == used.length || used[k] >= as.get(i).ts()) {
                     retries++;
                 }
             }
@@ -172,29 +185,33 @@ public final class Detectors {
                 + " the node's used memory is >= " + pressureFraction + " x its run maximum";
         Table.Builder t = Table.builder(title, "node", "block", "valid_from", "valid_to", "last_use_end",
                 "kept_ns", "next_access_mode", "reason", "use_peak_mib", "use_max_mib", "under_pressure");
-        // The tasks using each block, in start order (m.tasks is sorted by start): each replica looks only at
-        // its own block's tasks instead of every task of the trace.
-        Map<Long, List<Object[]>> usesOf = new HashMap<>();
+        // The tasks using each block, in start order (m.tasks is sorted by start), for the next access.
+        Map<Long, LongList> useStarts = new HashMap<>();
+        Map<Long, List<String>> useModes = new HashMap<>();
+        // The (start, end) of the tasks using each block on each node, for the last use.
+        Map<NodeBlock, List<long[]>> runsOn = new HashMap<>();
         for (MemoryTrace.TaskRun tk : m.tasks) {
             for (Object[] a : tk.accesses()) {
-                usesOf.computeIfAbsent((Long) a[0], k -> new ArrayList<>()).add(new Object[] {tk, a[1]});
-            }
-        }
-        for (MemoryTrace.Interval iv : m.residency) {
-            List<Object[]> uses = usesOf.getOrDefault(iv.blockId(), List.of());
-            long lastUse = iv.ts();
-            for (Object[] u : uses) {
-                MemoryTrace.TaskRun tk = (MemoryTrace.TaskRun) u[0];
-                if (tk.nodeId() != null && tk.nodeId() == iv.nodeId() && tk.startTs() >= iv.ts()
-                        && tk.endTs() <= iv.end() && tk.endTs() > lastUse) {
-                    lastUse = tk.endTs();
+                Long b = (Long) a[0];
+                useStarts.computeIfAbsent(b, k -> new LongList()).add(tk.startTs());
+                useModes.computeIfAbsent(b, k -> new ArrayList<>()).add((String) a[1]);
+                if (tk.nodeId() != null && b != null) {
+                    runsOn.computeIfAbsent(new NodeBlock(tk.nodeId(), b), k -> new ArrayList<>())
+                            .add(new long[] {tk.startTs(), tk.endTs()});
                 }
             }
+        }
+        long[] lastUses = lastUses(m.residency, runsOn);
+        Map<Long, PeakIndex> peaks = new HashMap<>();
+        for (int ri = 0; ri < m.residency.size(); ri++) {
+            MemoryTrace.Interval iv = m.residency.get(ri);
+            long lastUse = lastUses[ri];
+            LongList starts = useStarts.get(iv.blockId());
             String next = null;
-            for (Object[] u : uses) {
-                if (((MemoryTrace.TaskRun) u[0]).startTs() >= lastUse) {
-                    next = (String) u[1];
-                    break;
+            if (starts != null) {
+                int k = lowerBound(starts.array(), starts.size(), lastUse);
+                if (k < starts.size()) {
+                    next = useModes.get(iv.blockId()).get(k);
                 }
             }
             long kept = iv.end() - lastUse;
@@ -208,8 +225,9 @@ public final class Detectors {
             Double max = null;
             Boolean pressure = null;
             if (use != null) {
-                max = use.max();
-                double p = use.peak(lastUse, iv.end());
+                PeakIndex pi = peaks.computeIfAbsent(iv.nodeId(), k -> new PeakIndex(use));
+                max = pi.max();
+                double p = pi.peak(lastUse, iv.end());
                 peak = Double.isNaN(p) ? null : p;
                 if (max > 0) {
                     pressure = peak != null && peak >= pressureFraction * max;
@@ -225,23 +243,62 @@ public final class Detectors {
         return t.build();
     }
 
+    /**
+     * For each residency interval (in the list's order), the end of its last use: the latest end of a task on
+     * its node using its block that started inside the interval and ended by its end, else its start. Per
+     * (block, node), intervals by decreasing start and tasks by decreasing start are swept together: the ends
+     * of the tasks started at or after the interval's start are in a sorted set, and the last use is the
+     * greatest of them not after the interval's end.
+     */
+    static long[] lastUses(List<MemoryTrace.Interval> residency, Map<NodeBlock, List<long[]>> runsOn) {
+        long[] out = new long[residency.size()];
+        Map<NodeBlock, List<Integer>> groups = new HashMap<>();
+        for (int i = 0; i < residency.size(); i++) {
+            MemoryTrace.Interval iv = residency.get(i);
+            groups.computeIfAbsent(new NodeBlock(iv.nodeId(), iv.blockId()), k -> new ArrayList<>()).add(i);
+        }
+        for (var g : groups.entrySet()) {
+            List<Integer> ivs = g.getValue();
+            ivs.sort(Comparator.comparingLong((Integer i) -> residency.get(i).ts()).reversed());
+            List<long[]> runs = new ArrayList<>(runsOn.getOrDefault(g.getKey(), List.of()));
+            runs.sort(Comparator.comparingLong((long[] r) -> r[0]).reversed());
+            TreeSet<Long> ends = new TreeSet<>();
+            int k = 0;
+            for (int i : ivs) {
+                MemoryTrace.Interval iv = residency.get(i);
+                while (k < runs.size() && runs.get(k)[0] >= iv.ts()) {
+                    ends.add(runs.get(k++)[1]);
+                }
+                Long e = ends.floor(iv.end());
+                out[i] = e == null ? iv.ts() : Math.max(iv.ts(), e);
+            }
+        }
+        return out;
+    }
+
     /** Gap between each request and the first allocation of that block on the destination node after it. */
     public static Table requestToAllocation(MemoryTrace m, long thresholdNs) {
         Table.Builder t = Table.builder("Request to allocation (gap >= " + thresholdNs + " ns flagged)", "block",
                 "node", "kind", "request_ts", "allocation_ts", "gap_ns", "allocation_success", "slow");
+        // Allocations per (node, block) in time order (m.actions is sorted by time): the first at or after a
+        // request is a binary search.
+        Map<NodeBlock, List<MemoryTrace.Action>> allocs = new HashMap<>();
+        for (MemoryTrace.Action a : m.actions) {
+            if (a.action().equals("Allocating") && a.blockId() != null) {
+                allocs.computeIfAbsent(new NodeBlock(a.nodeId(), a.blockId()), k -> new ArrayList<>()).add(a);
+            }
+        }
+        Map<NodeBlock, long[]> allocTs = new HashMap<>();
+        allocs.forEach((k, v) -> allocTs.put(k, v.stream().mapToLong(MemoryTrace.Action::ts).toArray()));
         for (MemoryTrace.Request r : m.requests) {
             if (r.blockId() == null || r.dstNodeId() == null) {
                 continue;
             }
-            MemoryTrace.Action alloc = null;
-            for (MemoryTrace.Action a : m.actions) {
-                if (a.action().equals("Allocating") && r.blockId().equals(a.blockId()) && a.nodeId() == r.dstNodeId()
-                        && a.ts() >= r.ts()) {
-                    alloc = a;
-                    break;
-                }
-            }
-            if (alloc != null) {
+            NodeBlock key = new NodeBlock(r.dstNodeId(), r.blockId());
+            long[] ts = allocTs.get(key);
+            int k = ts == null ? 0 : lowerBound(ts, r.ts());
+            if (ts != null && k < ts.length) {
+                MemoryTrace.Action alloc = allocs.get(key).get(k);
                 long gap = alloc.ts() - r.ts();
                 t.row(m.blockLabel(r.blockId()), m.nodeName(r.dstNodeId()), r.kind(), r.ts(), alloc.ts(), gap,
                         alloc.success(), gap >= thresholdNs);
@@ -263,13 +320,22 @@ public final class Detectors {
         Table.Builder t = Table.builder("Late data (input <= " + closeNs + " ns before start, wait after deps >= "
                 + waitNs + " ns)", "job_id", "name", "worker", "start", "wait_after_deps_ns",
                 "last_input_arrival", "input_before_start_ns", "late_block");
+        LastArrival arrivals = new LastArrival(m.moves);
         for (MemoryTrace.TaskRun tk : m.tasks) {
-            TaskWait.Result r = TaskWait.of(m, tk.jobId());
-            Long wait = r.waitAfterDeps();
-            Long before = r.inputBeforeStart();
-            if (wait != null && before != null && wait >= waitNs && before <= closeNs) {
-                t.row(tk.jobId(), tk.name(), tk.worker(), tk.startTs(), wait, r.lastInputArrival(), before,
-                        m.blockLabel(r.lastInputBlock()));
+            Long lastDep = null;
+            for (long d : m.dependsOn.getOrDefault(tk.jobId(), List.of())) {
+                MemoryTrace.TaskRun dep = m.tasksByJob.get(d);
+                if (dep != null && (lastDep == null || dep.endTs() > lastDep)) {
+                    lastDep = dep.endTs();
+                }
+            }
+            if (lastDep == null || tk.startTs() - lastDep < waitNs) {
+                continue;
+            }
+            MemoryTrace.Move in = arrivals.before(tk);
+            if (in != null && tk.startTs() - in.end() <= closeNs) {
+                t.row(tk.jobId(), tk.name(), tk.worker(), tk.startTs(), tk.startTs() - lastDep, in.end(),
+                        tk.startTs() - in.end(), m.blockLabel(in.blockId()));
             }
         }
         return t.build();
@@ -354,6 +420,10 @@ public final class Detectors {
                 ram.add(n.id());
             }
         });
+        Map<Long, List<MemoryTrace.Interval>> ofBlock = new HashMap<>();
+        for (MemoryTrace.Interval iv : m.residency) {
+            ofBlock.computeIfAbsent(iv.blockId(), b -> new ArrayList<>()).add(iv);
+        }
         long uses = 0;
         long notInRam = 0;
         int k = 0;
@@ -364,9 +434,8 @@ public final class Detectors {
             for (Object[] a : t.accesses()) {
                 uses++;
                 boolean inRam = false;
-                for (MemoryTrace.Interval iv : m.residency) {
-                    if (iv.blockId() == (Long) a[0] && ram.contains(iv.nodeId()) && iv.ts() <= t.startTs()
-                            && t.startTs() < iv.end()) {
+                for (MemoryTrace.Interval iv : ofBlock.getOrDefault((Long) a[0], List.of())) {
+                    if (ram.contains(iv.nodeId()) && iv.ts() <= t.startTs() && t.startTs() < iv.end()) {
                         inRam = true;
                         break;
                     }
@@ -382,12 +451,183 @@ public final class Detectors {
                 .build();
     }
 
-    /** Detector results by name, for callers that want one. */
+    /** Detector results by name    /** Detector results by name, for callers that want one. */
     public static Map<String, Table> byName(MemoryTrace m, Options o) {
         Map<String, Table> out = new HashMap<>();
         for (Table t : all(m, o)) {
             out.put(t.title(), t);
         }
         return out;
+    }
+
+    /** A (node, block) pair, the key of the per-replica indexes. */
+    record NodeBlock(long node, long block) {}
+
+    /**
+     * The latest transfer into a task's node of one of its blocks that ended by its start (the last input of
+     * {@link TaskWait}), found per (destination node, block) by binary search over the transfers sorted by end.
+     * Among transfers ending at the same time, the first in the trace's transfer order wins, as in TaskWait.
+     */
+    static final class LastArrival {
+        private final List<MemoryTrace.Move> moves;
+        private final Map<NodeBlock, int[]> byEnd = new HashMap<>();
+        private final Map<NodeBlock, long[]> ends = new HashMap<>();
+
+        LastArrival(List<MemoryTrace.Move> moves) {
+            this.moves = moves;
+            Map<NodeBlock, List<Integer>> groups = new HashMap<>();
+            for (int i = 0; i < moves.size(); i++) {
+                MemoryTrace.Move mv = moves.get(i);
+                if (mv.blockId() != null && mv.dstNodeId() != null) {
+                    groups.computeIfAbsent(new NodeBlock(mv.dstNodeId(), mv.blockId()), k -> new ArrayList<>())
+                            .add(i);
+                }
+            }
+            groups.forEach((k, idx) -> {
+                // Stable: equal ends keep the trace order.
+                idx.sort(Comparator.comparingLong(i -> moves.get(i).end()));
+                byEnd.put(k, idx.stream().mapToInt(Integer::intValue).toArray());
+                ends.put(k, idx.stream().mapToLong(i -> moves.get(i).end()).toArray());
+            });
+        }
+
+        /** The task's last input, or null. */
+        MemoryTrace.Move before(MemoryTrace.TaskRun t) {
+            if (t.nodeId() == null) {
+                return null;
+            }
+            int best = -1;
+            java.util.Set<Long> seen = new java.util.HashSet<>();
+            for (Object[] a : t.accesses()) {
+                Long b = (Long) a[0];
+                if (b == null || !seen.add(b)) {
+                    continue;
+                }
+                NodeBlock k = new NodeBlock(t.nodeId(), b);
+                long[] e = ends.get(k);
+                if (e == null) {
+                    continue;
+                }
+                int p = upperBound(e, t.startTs()) - 1;
+                if (p < 0) {
+                    continue;
+                }
+                int i = byEnd.get(k)[lowerBound(e, e[p])];
+                if (best < 0 || moves.get(i).end() > moves.get(best).end()
+                        || (moves.get(i).end() == moves.get(best).end() && i < best)) {
+                    best = i;
+                }
+            }
+            return best < 0 ? null : moves.get(best);
+        }
+    }
+
+    /**
+     * Range maximum over a node's used-memory samples (a segment tree), answering {@link MemoryTrace.Usage#peak}
+     * in logarithmic time instead of a scan of the samples inside the interval.
+     */
+    static final class PeakIndex {
+        private final long[] ts;
+        private final double[] tree;
+        private final int n;
+        private final double max;
+
+        PeakIndex(MemoryTrace.Usage u) {
+            ts = u.ts();
+            n = ts.length;
+            tree = new double[2 * n];
+            System.arraycopy(u.mib(), 0, tree, n, n);
+            for (int i = n - 1; i > 0; i--) {
+                tree[i] = Math.max(tree[2 * i], tree[2 * i + 1]);
+            }
+            max = u.max();
+        }
+
+        double max() {
+            return max;
+        }
+
+        /** Same value as {@link MemoryTrace.Usage#peak(long, long)}. */
+        double peak(long from, long to) {
+            if (to <= from) {
+                return Double.NaN;
+            }
+            // The samples at the time of the last one at or before 'from', and those strictly inside.
+            int i = upperBound(ts, from) - 1;
+            int lo = i < 0 ? 0 : lowerBound(ts, ts[i]);
+            int hi = lowerBound(ts, to);
+            if (lo >= hi) {
+                return Double.NaN;
+            }
+            double best = Double.NEGATIVE_INFINITY;
+            for (int l = lo + n, r = hi + n; l < r; l >>= 1, r >>= 1) {
+                if ((l & 1) == 1) {
+                    best = Math.max(best, tree[l++]);
+                }
+                if ((r & 1) == 1) {
+                    best = Math.max(best, tree[--r]);
+                }
+            }
+            return best;
+        }
+    }
+
+    /** A growable list of longs. */
+    static final class LongList {
+        private long[] a = new long[4];
+        private int size;
+
+        void add(long v) {
+            if (size == a.length) {
+                a = java.util.Arrays.copyOf(a, size * 2);
+            }
+            a[size++] = v;
+        }
+
+        int size() {
+            return size;
+        }
+
+        long[] array() {
+            return a;
+        }
+
+        long[] toArray() {
+            return java.util.Arrays.copyOf(a, size);
+        }
+    }
+
+    /** Index of the first of {@code a} not less than {@code v} (a sorted). */
+    static int lowerBound(long[] a, long v) {
+        return lowerBound(a, a.length, v);
+    }
+
+    static int lowerBound(long[] a, int len, long v) {
+        int lo = 0;
+        int hi = len;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (a[mid] < v) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** Index of the first of {@code a} greater than {@code v} (a sorted). */
+    static int upperBound(long[] a, long v) {
+        int lo = 0;
+        int hi = a.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (a[mid] <= v) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 }

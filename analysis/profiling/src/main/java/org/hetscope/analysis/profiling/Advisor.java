@@ -27,10 +27,24 @@ public final class Advisor {
     public static final int LAUNCH_BOUND_MIN_KERNELS = 10;
 
     private final Store store;
+    private final Integer warpSize;
     private final List<Advice> advice = new ArrayList<>();
 
     public Advisor(Store store) {
+        this(store, null);
+    }
+
+    /**
+     * @param warpSize the warp/wavefront size given by the user (--warp-size or a device profile), replacing the
+     *     trace's for every device; null to use the trace's, which may not know it (a rocprof results.csv
+     *     without a wave_size column)
+     */
+    public Advisor(Store store, Integer warpSize) {
+        if (warpSize != null && warpSize <= 0) {
+            throw new IllegalArgumentException("the warp size must be positive, got " + warpSize);
+        }
         this.store = store;
+        this.warpSize = warpSize;
     }
 
     /** Upper bound on active lanes when a work-group of {@code wg} threads runs in waves of {@code wave}. */
@@ -42,8 +56,8 @@ public final class Advisor {
     public List<Advice> run() {
         advice.clear();
         ProfileData data = ProfileData.load(store);
-        Map<String, Double> wgBound = workGroups();
-        valu(wgBound);
+        workGroups();
+        valu();
         perDevice(data);
         launchBound(data);
         pageable();
@@ -68,44 +82,110 @@ public final class Advisor {
         return String.format(Locale.ROOT, "%.1f%%", share * 100);
     }
 
-    /** Kernel name to the lane bound, for the kernels the work-group rule flags. */
-    private Map<String, Double> workGroups() {
-        Map<String, Double> flagged = new LinkedHashMap<>();
-        Table t = store.query("SELECT s.name, k.block_x * k.block_y * k.block_z AS wg, d.warp_size, count(*) "
-                + "FROM kernel k JOIN slice s ON s.id = k.slice_id JOIN device d ON d.id = k.device_id "
-                + "WHERE d.warp_size > 0 AND k.block_x IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 4 DESC, 1");
+    /** The SQL for a dispatch's warp size: the user's when given, else the device's (null when unknown). */
+    private String waveSql() {
+        return warpSize == null ? "d.warp_size" : "CAST(" + warpSize + " AS INTEGER)";
+    }
+
+    private static String waveWord(int wave) {
+        return wave == 64 ? "wavefront" : "warp";
+    }
+
+    /**
+     * Work-groups that are not a multiple of the warp/wavefront size. Where the size is unknown (not in the trace
+     * and not given) nothing is claimed either way: one item per device says so and how to give it.
+     */
+    private void workGroups() {
+        Table t = store.query("SELECT s.name, k.block_x * k.block_y * k.block_z AS wg, " + waveSql() + " AS wave, "
+                + "count(*), k.device_id FROM kernel k JOIN slice s ON s.id = k.slice_id LEFT JOIN device d "
+                + "ON d.id = k.device_id WHERE k.block_x IS NOT NULL GROUP BY 1, 2, 3, 5 ORDER BY 4 DESC, 1, 2, 5");
+        Map<String, long[]> grouped = new LinkedHashMap<>();
+        Map<Long, TreeMap<Long, Long>> unknown = new TreeMap<>(); // device -> work-group size -> dispatches
         for (Object[] r : t.rows()) {
             long wg = ((Number) r[1]).longValue();
+            Long dev = r[4] == null ? -1L : ((Number) r[4]).longValue();
+            if (r[2] == null || ((Number) r[2]).intValue() <= 0) {
+                if (wg > 0) {
+                    unknown.computeIfAbsent(dev, k -> new TreeMap<>()).merge(wg, ((Number) r[3]).longValue(),
+                            Long::sum);
+                }
+                continue;
+            }
             int wave = ((Number) r[2]).intValue();
             if (wg <= 0 || wg % wave == 0) {
                 continue;
             }
-            double bound = activeLaneBound(wg, wave);
-            flagged.merge((String) r[0], bound, Math::min);
-            advice.add(new Advice("workgroup-size", "warning", (String) r[0], "work-group size " + wg
-                    + " is not a multiple of the " + (wave == 64 ? "wavefront" : "warp") + " size " + wave
-                    + ": at most " + pct(bound) + " of the SIMD lanes can be active; use a multiple of " + wave,
-                    r[3] + " dispatches with work-group " + wg + ", " + ((wg + wave - 1) / wave) + " waves of "
-                            + wave + " lanes per group"));
+            grouped.computeIfAbsent(r[0] + "\0" + wg + "\0" + wave, k -> new long[] {wg, wave, 0})[2] +=
+                    ((Number) r[3]).longValue();
         }
-        return flagged;
+        for (var e : grouped.entrySet()) {
+            String name = e.getKey().substring(0, e.getKey().indexOf('\0'));
+            long wg = e.getValue()[0];
+            int wave = (int) e.getValue()[1];
+            double bound = activeLaneBound(wg, wave);
+            advice.add(new Advice("workgroup-size", "warning", name, "work-group size " + wg
+                    + " is not a multiple of the " + waveWord(wave) + " size " + wave + ": at most " + pct(bound)
+                    + " of the SIMD lanes can be active; use a multiple of " + wave,
+                    e.getValue()[2] + " dispatches with work-group " + wg + ", " + ((wg + wave - 1) / wave)
+                            + " waves of " + wave + " lanes per group"));
+        }
+        if (unknown.isEmpty()) {
+            return;
+        }
+        Map<Long, String> labels = org.hetscope.analysis.gpu.Utilisation.deviceLabels(store);
+        for (var e : unknown.entrySet()) {
+            long dispatches = e.getValue().values().stream().mapToLong(Long::longValue).sum();
+            advice.add(new Advice("warp-size-unknown", "info", labels.getOrDefault(e.getKey(),
+                    e.getKey() < 0 ? "device unknown" : "device " + e.getKey()), "the warp/wavefront size of "
+                    + "this device is not in the trace: whether its work-groups fill whole warps/wavefronts (and "
+                    + "so the cause of a low VALU utilisation) is not judged; give it with --warp-size N or "
+                    + "warpSize=N in a --device-profile file", dispatches + " dispatches with work-group sizes "
+                    + e.getValue().keySet()));
+        }
     }
 
-    private void valu(Map<String, Double> wgBound) {
-        Table t = store.query("SELECT s.name, avg(c.value), count(*) FROM kernel_counter c JOIN slice s "
-                + "ON s.id = c.slice_id WHERE lower(c.name) = 'valuutilization' GROUP BY 1 ORDER BY 1");
+    /**
+     * Low VALU utilisation, judged per dispatch: the dispatches of a kernel below the threshold, grouped by
+     * work-group and warp size (the likely cause), so that slow dispatches of one configuration are not hidden
+     * by fast ones of another in a mean over the kernel name.
+     */
+    private void valu() {
+        Table t = store.query(null, "SELECT s.name, k.block_x * k.block_y * k.block_z AS wg, " + waveSql()
+                + " AS wave, count(*) FILTER (WHERE c.value < ?) AS low, min(c.value), "
+                + "avg(c.value) FILTER (WHERE c.value < ?), sum(count(*)) OVER (PARTITION BY s.name) AS of_name, "
+                + "sum(sum(c.value)) OVER (PARTITION BY s.name) AS sum_of_name "
+                + "FROM kernel_counter c JOIN slice s ON s.id = c.slice_id LEFT JOIN kernel k ON k.slice_id = "
+                + "c.slice_id LEFT JOIN device d ON d.id = k.device_id WHERE lower(c.name) = 'valuutilization' "
+                + "AND c.value IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3", LOW_VALU_PERCENT, LOW_VALU_PERCENT);
         for (Object[] r : t.rows()) {
-            double v = ((Number) r[1]).doubleValue();
-            if (v >= LOW_VALU_PERCENT) {
+            long low = ((Number) r[3]).longValue();
+            if (low == 0) {
                 continue;
             }
             String kernel = (String) r[0];
-            Double bound = wgBound.get(kernel);
-            String cause = bound != null ? "the work-group size (lane bound " + pct(bound) + ")"
-                    : "thread divergence (the work-group size is a multiple of the wavefront)";
+            Long wg = r[1] == null ? null : ((Number) r[1]).longValue();
+            Integer wave = r[2] == null || ((Number) r[2]).intValue() <= 0 ? null : ((Number) r[2]).intValue();
+            String cause;
+            if (wg == null || wg <= 0) {
+                cause = "not judged: the trace has no work-group size for these dispatches";
+            } else if (wave == null) {
+                cause = "not judged: the warp/wavefront size is unknown (not in the trace; give --warp-size), so "
+                        + "whether work-group " + wg + " fills whole warps is unknown";
+            } else if (wg % wave != 0) {
+                cause = "the work-group size " + wg + " (lane bound " + pct(activeLaneBound(wg, wave)) + ")";
+            } else {
+                cause = "thread divergence (the work-group size " + wg + " is a multiple of the " + waveWord(wave)
+                        + " size " + wave + ")";
+            }
+            long ofName = ((Number) r[6]).longValue();
+            double meanOfName = ((Number) r[7]).doubleValue() / ofName;
             advice.add(new Advice("low-valu-utilisation", "warning", kernel, String.format(Locale.ROOT,
-                    "VALU utilisation %.1f%% is below %.0f%%; likely cause: %s", v, LOW_VALU_PERCENT, cause),
-                    "mean VALUUtilization over " + r[2] + " dispatches"));
+                    "VALU utilisation below %.0f%% in %d dispatches (work-group %s); likely cause: %s",
+                    LOW_VALU_PERCENT, low, wg == null ? "unknown" : wg.toString(), cause),
+                    String.format(Locale.ROOT, "VALUUtilization per dispatch: %d of the %d dispatches of this "
+                            + "kernel are below %.0f%%, min %.1f%%, mean of those %.1f%% (mean over all %d: %.1f%%)",
+                            low, ofName, LOW_VALU_PERCENT, ((Number) r[4]).doubleValue(),
+                            ((Number) r[5]).doubleValue(), ofName, meanOfName)));
         }
     }
 

@@ -26,27 +26,38 @@ public final class HighLatencyWindows {
      * @param hitLatency accesses with latency at or below this are cache hits, left out of L and never seeds
      *                   (negative: keep all)
      * @param threshold  the high-latency threshold; null means Q3 of L
+     * @param maxPatterns when epsilon gives more closed patterns than this, the smallest higher support that gives
+     *                    at most this many is used instead ({@link ItemsetMiner#closedAtMost}); 0: no maximum
      */
     public record Config(long omega, long hitLatency, Double threshold, EventVocabulary vocabulary,
-                         boolean plainItems, boolean cpuItems, MinSupport epsilon) {
+                         boolean plainItems, boolean cpuItems, MinSupport epsilon, int maxPatterns) {
+        public Config(long omega, long hitLatency, Double threshold, EventVocabulary vocabulary, boolean plainItems,
+                      boolean cpuItems, MinSupport epsilon) {
+            this(omega, hitLatency, threshold, vocabulary, plainItems, cpuItems, epsilon, 0);
+        }
+
         public static Config defaults(long omega, MinSupport epsilon) {
             return new Config(omega, -1, null, EventVocabulary.METHOD_II, true, true, epsilon);
         }
 
+        public Config withMaxPatterns(int max) {
+            return new Config(omega, hitLatency, threshold, vocabulary, plainItems, cpuItems, epsilon, max);
+        }
+
         public Config withThreshold(Double t) {
-            return new Config(omega, hitLatency, t, vocabulary, plainItems, cpuItems, epsilon);
+            return new Config(omega, hitLatency, t, vocabulary, plainItems, cpuItems, epsilon, maxPatterns);
         }
 
         public Config withHitLatency(long h) {
-            return new Config(omega, h, threshold, vocabulary, plainItems, cpuItems, epsilon);
+            return new Config(omega, h, threshold, vocabulary, plainItems, cpuItems, epsilon, maxPatterns);
         }
 
         public Config withVocabulary(EventVocabulary v) {
-            return new Config(omega, hitLatency, threshold, v, plainItems, cpuItems, epsilon);
+            return new Config(omega, hitLatency, threshold, v, plainItems, cpuItems, epsilon, maxPatterns);
         }
 
         public Config withItems(boolean plain, boolean cpu) {
-            return new Config(omega, hitLatency, threshold, vocabulary, plain, cpu, epsilon);
+            return new Config(omega, hitLatency, threshold, vocabulary, plain, cpu, epsilon, maxPatterns);
         }
     }
 
@@ -58,7 +69,8 @@ public final class HighLatencyWindows {
      * @param eventsCovered events of the trace inside at least one window
      */
     public record Result(double threshold, int seeds, List<ContentionWindow> windows, long eventsCovered,
-                         int traceEvents, TransactionDatabase transactions, List<ContentionPattern> patterns) {
+                         int traceEvents, TransactionDatabase transactions, List<ContentionPattern> patterns,
+                         int supportRequested, int supportUsed) {
         /** Share of the trace's events that lie in some window (Table 7.5's "% of the trace"). */
         public double traceShare() {
             return traceEvents == 0 ? 0 : (double) eventsCovered / traceEvents;
@@ -82,7 +94,7 @@ public final class HighLatencyWindows {
             }
         }
         if (nonHit.isEmpty()) {
-            return new Result(Double.NaN, 0, List.of(), 0, n, TransactionDatabase.builder().build(), List.of());
+            return new Result(Double.NaN, 0, List.of(), 0, n, TransactionDatabase.builder().build(), List.of(), 0, 0);
         }
         double threshold = c.threshold() != null ? c.threshold()
                 : Quantiles.q3(nonHit.stream().mapToLong(Long::longValue).toArray());
@@ -106,11 +118,13 @@ public final class HighLatencyWindows {
         }
         TransactionDatabase db = b.build();
         List<ContentionPattern> patterns = new ArrayList<>();
-        for (Itemset p : ItemsetMiner.closed(db, c.epsilon())) {
+        ItemsetMiner.Bounded mined = ItemsetMiner.closedAtMost(db, c.epsilon(), c.maxPatterns());
+        for (Itemset p : mined.itemsets()) {
             patterns.add(new ContentionPattern(p, p.support(), windows.size(), timeCovered(db, windows, p), 0,
                     Double.NaN));
         }
-        return new Result(threshold, seeds, windows, covered, n, db, patterns);
+        return new Result(threshold, seeds, windows, covered, n, db, patterns, mined.requestedCount(),
+                mined.usedCount());
     }
 
     /** Algorithm 3: each event's symbols, plain and prefixed with its CPU. */

@@ -32,18 +32,25 @@ public final class SlowEventWindows {
      * @param seedCategory category whose slow slices open windows
      * @param categories   categories whose slices fill the windows (empty: all)
      * @param threshold    slow-duration threshold in ns; null means Q3 of the seed category's durations
+     * @param maxPatterns  when epsilon gives more closed patterns than this, the smallest higher support that
+     *                     gives at most this many is used ({@link ItemsetMiner#closedAtMost}); 0: no maximum
      */
     public record Options(String seedCategory, List<String> categories, long omega, Double threshold,
-                          boolean plainItems, boolean trackItems, MinSupport epsilon) {
+                          boolean plainItems, boolean trackItems, MinSupport epsilon, int maxPatterns) {
         public Options {
             seedCategory = seedCategory.toLowerCase(Locale.ROOT);
             categories = categories.stream().map(c -> c.toLowerCase(Locale.ROOT)).toList();
+        }
+
+        public Options(String seedCategory, List<String> categories, long omega, Double threshold,
+                       boolean plainItems, boolean trackItems, MinSupport epsilon) {
+            this(seedCategory, categories, omega, threshold, plainItems, trackItems, epsilon, 0);
         }
     }
 
     /** The threshold used, the slow events, the windows, their transactions and the closed patterns. */
     public record Result(double threshold, int seeds, List<ContentionWindow> windows, TransactionDatabase transactions,
-                         List<ContentionPattern> patterns) {}
+                         List<ContentionPattern> patterns, int supportRequested, int supportUsed) {}
 
     private SlowEventWindows() {}
 
@@ -113,11 +120,12 @@ public final class SlowEventWindows {
         }
         TransactionDatabase db = b.build();
         List<ContentionPattern> patterns = new ArrayList<>();
-        for (Itemset p : ItemsetMiner.closed(db, o.epsilon())) {
+        ItemsetMiner.Bounded mined = ItemsetMiner.closedAtMost(db, o.epsilon(), o.maxPatterns());
+        for (Itemset p : mined.itemsets()) {
             patterns.add(new ContentionPattern(p, p.support(), windows.size(), covered(db, windows, p), 0,
                     Double.NaN));
         }
-        return new Result(threshold, seeds, windows, db, patterns);
+        return new Result(threshold, seeds, windows, db, patterns, mined.requestedCount(), mined.usedCount());
     }
 
     private static long covered(TransactionDatabase db, List<ContentionWindow> windows, Itemset p) {
