@@ -420,7 +420,8 @@ class ChromeDamageTest {
         Files.write(p, badSum);
         TraceFormatException sum = assertThrows(TraceFormatException.class, () -> read(p));
         long text = text("kineto-cuda-sampled-rank0.json.gz").length();
-        assertEquals(p + " at compressed byte " + gz.length + " (decompressed byte " + text + "): damaged gzip data "
+        // the checksum that does not match: the first byte of the 8-byte trailer
+        assertEquals(p + " at compressed byte " + (gz.length - 8) + " (decompressed byte " + text + "): damaged gzip data "
                 + "(Corrupt GZIP trailer); nothing after it can be read", sum.getMessage());
 
         Path cut = dir.resolve("cut.json.gz");
