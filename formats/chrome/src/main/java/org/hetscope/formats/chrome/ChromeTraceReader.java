@@ -155,8 +155,8 @@ final class ChromeTraceReader {
                 failure = new TraceFormatException(file, gzipPosition(), "damaged gzip data (" + e.getMessage()
                         + "); nothing after it can be read");
             } catch (java.io.EOFException e) {
-                failure = new TraceFormatException(file, gzipPosition(), "the file ends inside the gzip stream "
-                        + "(cut short?)");
+                failure = new TraceFormatException(file, gzip ? gzipPosition() : null, gzip
+                        ? "the file ends inside the gzip stream (cut short?)" : "the file ends early");
             }
             // What was read before any damage is still placed (tracks, flows), then the damage is reported.
             try {
@@ -370,32 +370,30 @@ final class ChromeTraceReader {
     private boolean sawEvents;
 
     private void readTopLevelField(String key) throws IOException, TraceFormatException {
-        {
-            JsonToken v = parser.nextToken();
-            if (v == null) {
-                throw damage("file ends after field '" + key + "'", parser.currentLocation());
-            }
-            switch (key) {
-                case "traceEvents" -> {
-                    if (v != JsonToken.START_ARRAY) {
-                        throw damage("'traceEvents' must be an array", parser.currentLocation());
-                    }
-                    sawEvents = true;
-                    readEvents(false);
+        JsonToken v = parser.nextToken();
+        if (v == null) {
+            throw damage("file ends after field '" + key + "'", parser.currentLocation());
+        }
+        switch (key) {
+            case "traceEvents" -> {
+                if (v != JsonToken.START_ARRAY) {
+                    throw damage("'traceEvents' must be an array", parser.currentLocation());
                 }
-                case "deviceProperties" -> readDeviceProperties(v);
-                default -> {
-                    if (v.isScalarValue()) {
-                        sink.info("chrome." + key, parser.getText());
+                sawEvents = true;
+                readEvents(false);
+            }
+            case "deviceProperties" -> readDeviceProperties(v);
+            default -> {
+                if (v.isScalarValue()) {
+                    sink.info("chrome." + key, parser.getText());
+                } else {
+                    argsText.setLength(0);
+                    copy(v, TOP_LEVEL_KEPT);
+                    if (!copyOverflow && argsText.length() <= TOP_LEVEL_KEPT) {
+                        sink.info("chrome." + key, argsText.toString());
                     } else {
-                        argsText.setLength(0);
-                        copyValue(v, argsText, 0, false);
-                        if (argsText.length() <= 65536) {
-                            sink.info("chrome." + key, argsText.toString());
-                        } else {
-                            count("top-level field too large to keep (" + key + ")", position(
-                                    parser.currentLocation()));
-                        }
+                        count("top-level field too large to keep (" + key + ")", position(
+                                parser.currentLocation()));
                     }
                 }
             }
@@ -422,7 +420,7 @@ final class ChromeTraceReader {
                     props.put(key, parser.getText());
                 } else {
                     argsText.setLength(0);
-                    copyValue(val, argsText, 0, false);
+                    copy(val, maxToken);
                     props.put(key, argsText.toString());
                 }
             }
@@ -617,15 +615,51 @@ final class ChromeTraceReader {
 
     private void readArgs(JsonToken v) throws IOException {
         argsText.setLength(0);
+        copyLimit = maxToken;
+        copyOverflow = false;
         if (v != JsonToken.START_OBJECT) {
             argsText.append("{\"value\":");
             copyValue(v, argsText, 0, false);
             argsText.append('}');
-            ev.args = argsText.toString();
+        } else {
+            copyValue(v, argsText, 0, true);
+        }
+        if (copyOverflow) {
+            bad(v, "'args' longer than " + maxToken + " characters (the limit: -D" + InputLimits.MAX_TOKEN_PROPERTY
+                    + "=N)");
+            argsText.setLength(0);
             return;
         }
-        copyValue(v, argsText, 0, true);
-        ev.args = argsText.length() <= 2 ? null : argsText.toString();
+        ev.args = v == JsonToken.START_OBJECT && argsText.length() <= 2 ? null : argsText.toString();
+    }
+
+    /** Top-level members of the trace object longer than this (as JSON text) are counted, not kept. */
+    private static final int TOP_LEVEL_KEPT = 65536;
+    /** How long a copy may grow before the rest of the value is skipped ({@link #copyOverflow} tells). */
+    private int copyLimit = Integer.MAX_VALUE;
+    private boolean copyOverflow;
+
+    /** Copies a value into argsText, up to {@code limit} characters. */
+    private void copy(JsonToken v, int limit) throws IOException {
+        copyLimit = limit;
+        copyOverflow = false;
+        copyValue(v, argsText, 0, false);
+    }
+
+    /** Skips what is left of the array or object the parser stands in. */
+    private void skipRest() throws IOException {
+        int depth = 1;
+        while (depth > 0) {
+            JsonToken t = parser.nextToken();
+            if (t == null) {
+                return;
+            }
+            if (t.isStructStart()) {
+                depth++;
+            } else if (t.isStructEnd()) {
+                depth--;
+            }
+        }
     }
 
     /** Copies a JSON value as compact text; at depth 1 of args it also picks out the values the model needs. */
@@ -636,6 +670,11 @@ final class ChromeTraceReader {
                 boolean first = true;
                 JsonToken t;
                 while ((t = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                    if (out.length() > copyLimit) {
+                        copyOverflow = true;
+                        skipRest();
+                        return;
+                    }
                     if (!first) {
                         out.append(',');
                     }
@@ -663,6 +702,12 @@ final class ChromeTraceReader {
                 JsonToken t;
                 int index = 0;
                 while ((t = parser.nextToken()) != JsonToken.END_ARRAY && t != null) {
+                    if (out.length() > copyLimit) {
+                        copyOverflow = true;
+                        parser.skipChildren();
+                        skipRest();
+                        return;
+                    }
                     if (!first) {
                         out.append(',');
                     }

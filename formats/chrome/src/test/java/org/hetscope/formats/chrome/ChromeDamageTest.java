@@ -359,6 +359,31 @@ class ChromeDamageTest {
         }
     }
 
+    /** Args made of many strings, each within the limit, together past it: the event is skipped, not the heap. */
+    @Test
+    void argsPastTheLimitAltogetherSkipTheirEvent() throws Exception {
+        String old = System.getProperty(InputLimits.MAX_TOKEN_PROPERTY);
+        System.setProperty(InputLimits.MAX_TOKEN_PROPERTY, "4096");
+        try {
+            String many = ("\"" + "m".repeat(1000) + "\",").repeat(20);
+            Path p = dir.resolve("args.json");
+            Files.writeString(p, "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,\"args\":"
+                    + "{\"list\":[" + many + "{\"deep\":[" + many + "1]}]}},\n"
+                    + "{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1,\"args\":{\"k\":\"" + "v".repeat(3000)
+                    + "\"}}]");
+            Sink s = read(p);
+            assertEquals(List.of("b"), s.slices.stream().map(Slice::name).toList());
+            assertEquals(1L, s.skipped.get(TraceSink.DAMAGE + "trace event skipped: 'args' longer than 4096 "
+                    + "characters (the limit: -D" + InputLimits.MAX_TOKEN_PROPERTY + "=N)"), s.skipped.toString());
+        } finally {
+            if (old == null) {
+                System.clearProperty(InputLimits.MAX_TOKEN_PROPERTY);
+            } else {
+                System.setProperty(InputLimits.MAX_TOKEN_PROPERTY, old);
+            }
+        }
+    }
+
     /**
      * The issue's case at the default limit: a gzip of about 1.5 MB that unpacks to a 1.5 GB string in one event,
      * written here as a stream (the test holds no more than a buffer of it).
