@@ -174,7 +174,7 @@ final class ChromeTraceReader {
 
     /** Where decompression failed: in the compressed file and in the text it had given so far. */
     private String gzipPosition() {
-        return "compressed byte " + gunzip.consumed() + " (decompressed byte " + text.count + ")";
+        return "compressed byte " + gunzip.consumed() + " (decompressed byte " + gunzip.produced + ")";
     }
 
     /** A parser's message without Jackson's internals (the names of its settings). */
@@ -1449,9 +1449,21 @@ final class ChromeTraceReader {
             this.compressed = compressed;
         }
 
+        /** Decompressed bytes given so far (the reader's buffers may not have passed them all on yet). */
+        long produced;
+
         /** Compressed bytes used so far: those read from the file less those still waiting in the inflater. */
         long consumed() {
             return compressed.count - inf.getRemaining();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                produced += n;
+            }
+            return n;
         }
     }
 
