@@ -123,6 +123,177 @@ class MutatedInputTest {
         }
     }
 
+    /**
+     * One damaged spot in a Chrome trace, of each kind the format meets (a value of the wrong type, a bad number,
+     * an unbalanced B/E, deep nesting, an oversized string or name, data after the document, a byte order mark, a
+     * cut at an event edge), imported as users do: it costs that event only, compared with the undamaged import,
+     * and ends with exit code 3 (or 0 where nothing was lost, or 1 naming the file and position where the read
+     * had to stop).
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "chrome/kineto-cuda-simple-add.json.gz",
+        "chrome/kineto-rocm6.2-mi250-minitoy.json.gz",
+        "chrome/kineto-cuda-cupti-profiler.json.gz",
+        "chrome/kineto-cuda-event-sync-multistream.json.gz",
+        "chrome/kineto-cuda-sampled-rank0.json.gz",
+        "../../hetscope/examples/kineto-cuda-simple-add.json.gz",
+    })
+    void oneDamagedChromeEventCostsOnlyItself(String fixture, @org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Path input = fixture.startsWith("../../hetscope/")
+                ? Path.of(System.getProperty("hetscope.root", ".")).resolve(fixture.substring(15)) : FIXTURES.resolve(fixture);
+        Content intact = importContent(input, dir.resolve("intact.duckdb"), false);
+        int c = 0;
+        for (StructuredDamage.Chrome kind : StructuredDamage.Chrome.values()) {
+            Path work = Files.createDirectories(dir.resolve("case" + c));
+            StructuredDamage.Case d = StructuredDamage.chrome(input, kind, new Random(c++ * 31L + fixture.hashCode()),
+                    work);
+            checkOneSpot(fixture, d, intact, work, kind == StructuredDamage.Chrome.STRAY_END
+                    || kind == StructuredDamage.Chrome.UNENDED_BEGIN || kind == StructuredDamage.Chrome.BYTE_ORDER_MARK
+                    || kind == StructuredDamage.Chrome.CUT_AT_EVENT);
+            deleteTree(work);
+        }
+    }
+
+    /**
+     * One damaged line or record in each file of a StarPU folder (bad numbers, a type swap, a cut inside a line or a
+     * record, an oversized line): exit code 3, file:line in the count, the rest of the trace as in the undamaged
+     * import.
+     */
+    @ParameterizedTest
+    @CsvSource({"starpu/chol-dmda-nb6", "starpu/chol-lws-nb12"})
+    void oneDamagedStarpuLineCostsOnlyItself(String fixture, @org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Path input = FIXTURES.resolve(fixture);
+        Content intact = importContent(input, dir.resolve("intact.duckdb"), false);
+        int c = 0;
+        for (StructuredDamage.Starpu kind : StructuredDamage.Starpu.values()) {
+            // one place per kind by default, more in a deep run (-Dhetscope.mutations)
+            for (int seed = 0; seed < Math.max(1, CASES / 40); seed++) {
+                Path work = Files.createDirectories(dir.resolve("case" + c));
+                StructuredDamage.Case d = StructuredDamage.starpu(input, kind, new Random(c++ * 31L
+                        + fixture.hashCode()), work);
+                checkOneSpot(fixture, d, intact, work, kind == StructuredDamage.Starpu.PAJE_CUT_MID_LINE);
+                deleteTree(work);
+            }
+        }
+    }
+
+    /** What an import stored, as comparable rows with their counts (ids left out: they depend on the order). */
+    private record Content(java.util.Map<String, Integer> rows, long damaged, List<String> damageWhere) {}
+
+    private static Content importContent(Path input, Path store, boolean lowLimit) throws Exception {
+        String old = System.getProperty(org.hetscope.model.InputLimits.MAX_TOKEN_PROPERTY);
+        if (lowLimit) {
+            System.setProperty(org.hetscope.model.InputLimits.MAX_TOKEN_PROPERTY,
+                    Integer.toString(StructuredDamage.TOKEN_LIMIT));
+        }
+        CliRun imp;
+        try {
+            imp = CliRun.of("import", input.toString(), "-o", store.toString());
+        } finally {
+            if (old == null) {
+                System.clearProperty(org.hetscope.model.InputLimits.MAX_TOKEN_PROPERTY);
+            } else {
+                System.setProperty(org.hetscope.model.InputLimits.MAX_TOKEN_PROPERTY, old);
+            }
+        }
+        assertEquals(0, imp.exitCode(), "the undamaged import: " + imp.err());
+        return read(store);
+    }
+
+    private static Content read(Path store) throws Exception {
+        java.util.Map<String, Integer> rows = new java.util.HashMap<>();
+        List<String> where = new ArrayList<>();
+        long damaged = 0;
+        try (org.hetscope.store.Store s = org.hetscope.store.Store.open(store);
+             java.sql.Statement st = s.connection().createStatement()) {
+            for (String q : new String[] {
+                "SELECT 'slice', category, CASE WHEN category = 'task' THEN '' ELSE name END, ts, dur FROM slice",
+                "SELECT 'instant', category, name, ts, 0 FROM instant",
+                "SELECT 'counter', '', '', ts, value FROM counter"}) {
+                try (java.sql.ResultSet r = st.executeQuery(q)) {
+                    while (r.next()) {
+                        rows.merge(r.getString(1) + " " + r.getString(2) + " " + r.getString(3) + " "
+                                + r.getString(4) + " " + r.getString(5), 1, Integer::sum);
+                    }
+                }
+            }
+            try (java.sql.ResultSet r = st.executeQuery(
+                    "SELECT location, count FROM skipped WHERE what LIKE 'damaged input: %'")) {
+                while (r.next()) {
+                    where.add(r.getString(1));
+                    damaged += r.getLong(2);
+                }
+            }
+        }
+        return new Content(rows, damaged, where);
+    }
+
+    /** Rows of {@code a} not in {@code b}, counted as EXCEPT ALL does. */
+    private static int exceptAll(java.util.Map<String, Integer> a, java.util.Map<String, Integer> b) {
+        int n = 0;
+        for (var e : a.entrySet()) {
+            n += Math.max(0, e.getValue() - b.getOrDefault(e.getKey(), 0));
+        }
+        return n;
+    }
+
+    private static List<String> except(java.util.Map<String, Integer> a, java.util.Map<String, Integer> b) {
+        return a.entrySet().stream().filter(e -> e.getValue() > b.getOrDefault(e.getKey(), 0)).map(e -> e.getKey())
+                .limit(5).toList();
+    }
+
+    private static void checkOneSpot(String fixture, StructuredDamage.Case d, Content intact, Path work,
+                                     boolean mayBeClean) throws Exception {
+        String what = fixture + " " + d.what();
+        Path store = work.resolve("out.duckdb");
+        String old = System.getProperty(org.hetscope.model.InputLimits.MAX_TOKEN_PROPERTY);
+        System.setProperty(org.hetscope.model.InputLimits.MAX_TOKEN_PROPERTY,
+                Integer.toString(StructuredDamage.TOKEN_LIMIT));
+        Future<CliRun> run = POOL.submit(() -> CliRun.of("import", d.input().toString(), "-o", store.toString()));
+        CliRun imp;
+        try {
+            imp = run.get(60, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            run.cancel(true);
+            fail(what + ": still importing after 60 s");
+            return;
+        } finally {
+            if (old == null) {
+                System.clearProperty(org.hetscope.model.InputLimits.MAX_TOKEN_PROPERTY);
+            } else {
+                System.setProperty(org.hetscope.model.InputLimits.MAX_TOKEN_PROPERTY, old);
+            }
+        }
+        assertTrue(!imp.err().contains("java.lang.") && !imp.err().contains("Exception")
+                && !imp.err().contains("StreamReadConstraints"), what + ": an internal error:\n" + imp.err());
+        String name = d.input().getFileName().toString();
+        if (d.fatal()) {
+            assertEquals(1, imp.exitCode(), what + ": " + imp.err());
+            assertTrue(imp.err().contains(name + " at ") && imp.err().contains("byte "), what + ": no file and "
+                    + "position in\n" + imp.err());
+            CliRun kept = CliRun.of("import", "--keep-partial", d.input().toString(), "-o", store.toString());
+            assertEquals(3, kept.exitCode(), what + " --keep-partial: " + kept.err());
+            assertEquals(0, exceptAll(read(store).rows(), intact.rows()), what + ": kept what was not there");
+            return;
+        }
+        assertTrue(imp.exitCode() == 3 || (mayBeClean && imp.exitCode() == 0), what + ": exit " + imp.exitCode()
+                + "\n" + imp.err());
+        Content got = read(store);
+        if (imp.exitCode() == 3) {
+            assertTrue(got.damaged() > 0 && got.damageWhere().stream().allMatch(w -> w.contains(work.toString())),
+                    what + ": damage not counted at its file: " + got.damageWhere());
+        }
+        int lost = exceptAll(intact.rows(), got.rows());
+        int gained = exceptAll(got.rows(), intact.rows());
+        assertTrue(lost <= d.maxLost(), what + ": " + lost + " rows of the undamaged import lost, e.g. "
+                + except(intact.rows(), got.rows()));
+        assertTrue(gained <= d.maxGained(), what + ": " + gained + " rows not in the undamaged import, e.g. "
+                + except(got.rows(), intact.rows()));
+    }
+
     @Test
     void damagedCaptureAgentTracesEndCleanly(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         // no fixture holds one: the agent writes it here, from its transfer pipeline and its memory-object example

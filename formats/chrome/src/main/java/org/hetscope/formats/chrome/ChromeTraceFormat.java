@@ -16,6 +16,8 @@ import org.hetscope.model.TraceSink;
  * semantics: runtime API calls, kernels, copies, fills, syncs, correlation flows and device properties.
  */
 public final class ChromeTraceFormat implements TraceFormat {
+    /** The UTF-8 byte order mark as ISO-8859-1 text. */
+    private static final String UTF8_BOM = "\u00ef\u00bb\u00bf";
 
     @Override
     public String name() {
@@ -37,7 +39,12 @@ public final class ChromeTraceFormat implements TraceFormat {
                 in = new GZIPInputStream(raw);
             }
             byte[] head = in.readNBytes(4096);
-            String text = new String(head, java.nio.charset.StandardCharsets.ISO_8859_1).stripLeading();
+            String text = new String(head, java.nio.charset.StandardCharsets.ISO_8859_1);
+            if (text.startsWith(UTF8_BOM)) {
+                // some Windows tools write one; the JSON reader skips it
+                text = text.substring(UTF8_BOM.length());
+            }
+            text = text.stripLeading();
             if (text.startsWith("[")) {
                 String rest = text.substring(1).stripLeading();
                 return rest.isEmpty() || rest.startsWith("{") || rest.startsWith("]");

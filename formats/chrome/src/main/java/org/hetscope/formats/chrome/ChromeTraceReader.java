@@ -6,7 +6,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,6 +28,7 @@ import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Dim3;
 import org.hetscope.model.Entity;
+import org.hetscope.model.InputLimits;
 import org.hetscope.model.Instant;
 import org.hetscope.model.JsonText;
 import org.hetscope.model.KernelCounter;
@@ -44,8 +48,19 @@ import org.hetscope.model.TransferKind;
  * events, async begins, flow ends, correlation ids) is kept.
  */
 final class ChromeTraceReader {
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+    /** Deepest nesting of arrays and objects read; deeper values are skipped as damage (see {@link #resync}). */
+    static final int MAX_DEPTH = 1000;
+
+    /**
+     * Longest string or member name, in characters: a longer one ends the parser's token, and the event holding it
+     * is skipped and counted instead of filling the heap ({@link InputLimits#maxTokenBytes}).
+     */
+    private final int maxToken = InputLimits.maxTokenBytes();
+    private final JsonFactory json = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(maxToken)
+                    .maxNameLength(maxToken).maxNestingDepth(MAX_DEPTH).build())
+            // a parser is replaced after a skipped token (resync): closing the old one must not close the file
+            .disable(com.fasterxml.jackson.core.StreamReadFeature.AUTO_CLOSE_SOURCE)
             .build();
 
     private final Path file;
@@ -69,14 +84,28 @@ final class ChromeTraceReader {
     private record TransferWithoutBytes(Transfer transfer, String where) {}
     private final GrowableLongs gpuCorrelation = new GrowableLongs();
     private CountingStream counting;
+    /** The JSON text as the parser reads it (the file, or what gzip makes of it), counted for positions. */
+    private CountingStream text;
+    /** What the parser reads: the text, or after a {@link #resync} what was left of it behind a prefix. */
+    private InputStream source;
+    private ParserInput input;
+    private Gunzip gunzip;
     private boolean gzip;
+    private boolean objectForm;
+    /** The array form ended without its closing ']' (allowed). */
+    private boolean endedWithoutBracket;
+    /** Added to the parser's byte offsets and lines: nonzero once a {@link #resync} started a new parser. */
+    private long offsetBase;
+    private long lineBase;
+    /** The latest time of any event (ts, or ts + dur), where unended 'B' slices are closed. */
+    private long traceEnd = Long.MIN_VALUE;
     private JsonParser parser;
     private long events;
     private long kernelCounters;
 
     /** A B event (or async b) waiting for its end. */
     private record OpenSlice(long trackId, String key, String name, String cat, long ts, String args, long offset,
-                             int line) {}
+                             long line) {}
 
     /** An s/t/f flow event, bound to a slice once all slices are known. */
     private record FlowEnd(String cat, String id, char ph, String threadKey, long ts, boolean enclosing,
@@ -94,29 +123,40 @@ final class ChromeTraceReader {
         progress.start("import " + file.getFileName(), size);
         try (InputStream raw = Files.newInputStream(file)) {
             counting = new CountingStream(new BufferedInputStream(raw, 1 << 16));
-            InputStream in = counting;
             counting.mark(2);
             int b0 = counting.read();
             int b1 = counting.read();
             counting.reset();
             if (b0 == 0x1f && b1 == 0x8b) {
                 gzip = true;
-                in = new BufferedInputStream(new GZIPInputStream(counting, 1 << 16), 1 << 16);
+                try {
+                    gunzip = new Gunzip(counting);
+                } catch (IOException e) {
+                    throw new TraceFormatException(file, "compressed byte " + counting.count,
+                            "damaged gzip header (" + e.getMessage() + ")");
+                }
+                text = new CountingStream(new BufferedInputStream(gunzip, 1 << 16));
+            } else {
+                text = counting;
             }
-            parser = JSON.createParser(in);
+            source = text;
+            input = new ParserInput(source);
             TraceFormatException failure = null;
             try {
+                // the parser reads the first bytes at once, to detect the encoding
+                parser = json.createParser(input);
                 readDocument();
+                checkEnd();
             } catch (TraceFormatException e) {
                 failure = e;
             } catch (JsonProcessingException e) {
-                failure = damage(e.getOriginalMessage(), e.getLocation());
+                failure = damage(plain(e), e.getLocation());
             } catch (ZipException e) {
-                failure = damage("corrupt gzip data: " + e.getMessage(), parser.currentLocation());
+                failure = new TraceFormatException(file, gzipPosition(), "damaged gzip data (" + e.getMessage()
+                        + "); nothing after it can be read");
             } catch (java.io.EOFException e) {
-                failure = damage("file ends inside the gzip stream", parser.currentLocation());
-            } catch (Nanos.BadNumber e) {
-                failure = damage(e.getMessage(), parser.currentLocation());
+                failure = new TraceFormatException(file, gzip ? gzipPosition() : null, gzip
+                        ? "the file ends inside the gzip stream (cut short?)" : "the file ends early");
             }
             // What was read before any damage is still placed (tracks, flows), then the damage is reported.
             try {
@@ -132,6 +172,140 @@ final class ChromeTraceReader {
         }
     }
 
+    /** Where decompression failed: in the compressed file and in the text it had given so far. */
+    private String gzipPosition() {
+        return "compressed byte " + gunzip.consumed() + " (decompressed byte " + gunzip.produced + ")";
+    }
+
+    /** A parser's message without Jackson's internals (the names of its settings). */
+    private String plain(JsonProcessingException e) {
+        if (e instanceof StreamConstraintsException) {
+            return switch (constraint(e)) {
+                case STRING -> "a string longer than " + maxToken + " characters (the limit: -D"
+                        + InputLimits.MAX_TOKEN_PROPERTY + "=N)";
+                case NAME -> "a member name longer than " + maxToken + " characters (the limit: -D"
+                        + InputLimits.MAX_TOKEN_PROPERTY + "=N)";
+                case DEPTH -> "arrays or objects nested deeper than " + MAX_DEPTH + " levels";
+                case NUMBER -> "a number with too many digits";
+                case OTHER -> "a value beyond the JSON reader's limits";
+            };
+        }
+        String m = String.valueOf(e.getOriginalMessage());
+        // Jackson names its own settings and classes in some messages; the user needs none of that.
+        for (String tail : new String[] {" (from `", " (start marker at ", "\n at [Source"}) {
+            int cut = m.indexOf(tail);
+            if (cut > 0) {
+                m = m.substring(0, cut);
+            }
+        }
+        return m;
+    }
+
+    private enum Constraint { STRING, NAME, DEPTH, NUMBER, OTHER }
+
+    private static Constraint constraint(JsonProcessingException e) {
+        String m = String.valueOf(e.getOriginalMessage());
+        if (m.startsWith("String value length")) {
+            return Constraint.STRING;
+        }
+        if (m.startsWith("Name length")) {
+            return Constraint.NAME;
+        }
+        if (m.contains("nesting depth")) {
+            return Constraint.DEPTH;
+        }
+        if (m.startsWith("Number value length")) {
+            return Constraint.NUMBER;
+        }
+        return Constraint.OTHER;
+    }
+
+    /** After the document: anything but white space there is damage (the document is kept, the rest ignored). */
+    private void checkEnd() throws IOException {
+        if (endedWithoutBracket) {
+            return;
+        }
+        String end = position(parser.currentLocation());
+        JsonToken t;
+        try {
+            t = parser.nextToken();
+        } catch (JsonProcessingException e) {
+            t = JsonToken.NOT_AVAILABLE;
+        }
+        if (t != null) {
+            damaged("data after the end of the JSON document (ignored)", end);
+        }
+    }
+
+    /**
+     * Steps over a value the parser gave up on (a string or name past the length limit, nesting past
+     * {@link #MAX_DEPTH}), whose bytes it has half read: scans the raw text on to where the value at
+     * {@code depth} ends, then reads on with a new parser that starts there in the same state, so that the trace
+     * around it is kept. {@code depth} 1 resumes in the top-level container, 2 in the object form's event array.
+     */
+    private void resync(StreamConstraintsException e, int depth) throws IOException {
+        Constraint kind = constraint(e);
+        int open = parser.getParsingContext() == null ? 0 : parser.getParsingContext().getNestingDepth();
+        JsonLocation at = parser.currentLocation();
+        ByteArrayOutputStream held = new ByteArrayOutputStream();
+        parser.releaseBuffered(held);
+        parser.close();
+        byte[] released = held.toByteArray();
+        // the parser's offset is what it took from its input: the released bytes start there
+        long restAt = offsetBase + at.getByteOffset();
+        long line = lineBase + Math.max(1, at.getLineNr());
+        // A string is checked as it grows and once more after its closing quote: the parser may stand inside it or
+        // just after it.
+        boolean inString = (kind == Constraint.STRING || kind == Constraint.NAME)
+                && !input.endsWithClosingQuote(released.length);
+        boolean escaped = false;
+        InputStream rest = new Concat(released, source);
+        byte[] buf = new byte[1 << 16];
+        byte[] leftover = new byte[0];
+        int n;
+        // Up to the ',' or closing bracket that ends the current element of the container at `depth`.
+        scan:
+        while ((n = rest.read(buf)) > 0) {
+            for (int i = 0; i < n; i++) {
+                byte c = buf[i];
+                if (inString) {
+                    if (escaped) {
+                        escaped = false;
+                    } else if (c == '\\') {
+                        escaped = true;
+                    } else if (c == '"') {
+                        inString = false;
+                    }
+                    continue;
+                }
+                if (c == '\n') {
+                    line++;
+                } else if (c == '"') {
+                    inString = true;
+                } else if (c == '{' || c == '[') {
+                    open++;
+                } else if (((c == '}' || c == ']') && open-- <= depth) || (c == ',' && open <= depth)) {
+                    leftover = java.util.Arrays.copyOfRange(buf, i, n);
+                    restAt += i;
+                    break scan;
+                }
+            }
+            restAt += n;
+        }
+        // The new parser first reads a prefix that puts it at the same depth, then the text after the value.
+        byte[] prefix = (depth == 1 ? (objectForm ? "{\"\":0" : "[0") : "{\"traceEvents\":[0")
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        // the scan read `rest` (released bytes, then source) up to leftover: the source is where the text goes on
+        source = Concat.of(prefix, leftover, source);
+        input = new ParserInput(source);
+        parser = json.createParser(input);
+        for (int k = depth == 1 ? (objectForm ? 3 : 2) : 4; k > 0; k--) {
+            parser.nextToken();
+        }
+        offsetBase = restAt - prefix.length;
+        lineBase = line - 1;
+    }
+
     private TraceFormatException damage(String reason, JsonLocation loc) {
         return new TraceFormatException(file, position(loc), reason);
     }
@@ -140,8 +314,10 @@ final class ChromeTraceReader {
         if (loc == null) {
             return null;
         }
-        return (gzip ? "decompressed byte " : "byte ") + Math.max(0, loc.getByteOffset())
-                + " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+        String where = (gzip ? "decompressed byte " : "byte ") + Math.max(0, offsetBase + loc.getByteOffset())
+                + " (line " + (lineBase + loc.getLineNr());
+        // columns are the parser's own only until a resync (it starts a new parser mid-line)
+        return where + (lineBase == 0 && offsetBase == 0 ? ", column " + loc.getColumnNr() + ")" : ")");
     }
 
     private String eventPosition() {
@@ -153,6 +329,7 @@ final class ChromeTraceReader {
         if (t == JsonToken.START_ARRAY) {
             readEvents(true);
         } else if (t == JsonToken.START_OBJECT) {
+            objectForm = true;
             readObjectForm();
         } else {
             throw damage("not a Chrome trace: expected '[' or '{' at the start", parser.currentLocation());
@@ -160,37 +337,14 @@ final class ChromeTraceReader {
     }
 
     private void readObjectForm() throws IOException, TraceFormatException {
-        boolean sawEvents = false;
         JsonToken t;
-        while ((t = parser.nextToken()) == JsonToken.FIELD_NAME) {
+        while ((t = nextTopLevelField()) == JsonToken.FIELD_NAME) {
             String key = parser.currentName();
-            JsonToken v = parser.nextToken();
-            if (v == null) {
-                throw damage("file ends after field '" + key + "'", parser.currentLocation());
-            }
-            switch (key) {
-                case "traceEvents" -> {
-                    if (v != JsonToken.START_ARRAY) {
-                        throw damage("'traceEvents' must be an array", parser.currentLocation());
-                    }
-                    sawEvents = true;
-                    readEvents(false);
-                }
-                case "deviceProperties" -> readDeviceProperties(v);
-                default -> {
-                    if (v.isScalarValue()) {
-                        sink.info("chrome." + key, parser.getText());
-                    } else {
-                        argsText.setLength(0);
-                        copyValue(v, argsText, 0, false);
-                        if (argsText.length() <= 65536) {
-                            sink.info("chrome." + key, argsText.toString());
-                        } else {
-                            count("top-level field too large to keep (" + key + ")", position(
-                                    parser.currentLocation()));
-                        }
-                    }
-                }
+            try {
+                readTopLevelField(key);
+            } catch (StreamConstraintsException e) {
+                damaged("top-level field '" + key + "' skipped: " + plain(e), position(parser.currentLocation()));
+                resync(e, 1);
             }
         }
         if (t == null) {
@@ -198,6 +352,51 @@ final class ChromeTraceReader {
         }
         if (!sawEvents) {
             throw damage("no 'traceEvents' array in the trace object", parser.currentLocation());
+        }
+    }
+
+    /** The next member of the trace object; a member name past the length limit is skipped with its value. */
+    private JsonToken nextTopLevelField() throws IOException {
+        while (true) {
+            try {
+                return parser.nextToken();
+            } catch (StreamConstraintsException e) {
+                damaged("top-level field skipped: " + plain(e), position(parser.currentLocation()));
+                resync(e, 1);
+            }
+        }
+    }
+
+    private boolean sawEvents;
+
+    private void readTopLevelField(String key) throws IOException, TraceFormatException {
+        JsonToken v = parser.nextToken();
+        if (v == null) {
+            throw damage("file ends after field '" + key + "'", parser.currentLocation());
+        }
+        switch (key) {
+            case "traceEvents" -> {
+                if (v != JsonToken.START_ARRAY) {
+                    throw damage("'traceEvents' must be an array", parser.currentLocation());
+                }
+                sawEvents = true;
+                readEvents(false);
+            }
+            case "deviceProperties" -> readDeviceProperties(v);
+            default -> {
+                if (v.isScalarValue()) {
+                    sink.info("chrome." + key, parser.getText());
+                } else {
+                    argsText.setLength(0);
+                    copy(v, TOP_LEVEL_KEPT);
+                    if (!copyOverflow && argsText.length() <= TOP_LEVEL_KEPT) {
+                        sink.info("chrome." + key, argsText.toString());
+                    } else {
+                        count("top-level field too large to keep (" + key + ")", position(
+                                parser.currentLocation()));
+                    }
+                }
+            }
         }
     }
 
@@ -214,11 +413,14 @@ final class ChromeTraceReader {
             while ((f = parser.nextToken()) == JsonToken.FIELD_NAME) {
                 String key = parser.currentName();
                 JsonToken val = parser.nextToken();
+                if (val == null) {
+                    break;
+                }
                 if (val.isScalarValue()) {
                     props.put(key, parser.getText());
                 } else {
                     argsText.setLength(0);
-                    copyValue(val, argsText, 0, false);
+                    copy(val, maxToken);
                     props.put(key, argsText.toString());
                 }
             }
@@ -242,14 +444,20 @@ final class ChromeTraceReader {
     }
 
     private void readEvents(boolean arrayForm) throws IOException, TraceFormatException {
+        int depth = arrayForm ? 1 : 2;
         while (true) {
             JsonToken t;
             try {
                 t = parser.nextToken();
+            } catch (StreamConstraintsException e) {
+                damaged("trace event skipped: " + plain(e), position(parser.currentLocation()));
+                resync(e, depth);
+                continue;
             } catch (JsonProcessingException e) {
                 if (arrayForm && String.valueOf(e.getOriginalMessage()).contains("end-of-input")) {
                     // The array form may legally end without its closing ']' (a trace cut at a clean event edge).
                     count("missing closing ']' (allowed by the format)", position(parser.currentLocation()));
+                    endedWithoutBracket = true;
                     return;
                 }
                 throw e;
@@ -260,15 +468,30 @@ final class ChromeTraceReader {
             if (t == null) {
                 if (arrayForm) {
                     count("missing closing ']' (allowed by the format)", position(parser.currentLocation()));
+                    endedWithoutBracket = true;
                     return;
                 }
                 throw damage("file ends inside 'traceEvents'", parser.currentLocation());
             }
-            if (t != JsonToken.START_OBJECT) {
-                throw damage("trace event must be an object, found " + describe(t), parser.currentLocation());
+            try {
+                if (t != JsonToken.START_OBJECT) {
+                    String where = position(parser.currentTokenLocation());
+                    parser.skipChildren();
+                    damaged("trace event that is not an object (skipped)", where);
+                    continue;
+                }
+                readEvent();
+            } catch (StreamConstraintsException e) {
+                damaged("trace event skipped: " + plain(e), t == JsonToken.START_OBJECT ? eventPosition()
+                        : position(parser.currentTokenLocation()));
+                resync(e, depth);
+                continue;
             }
-            readEvent();
-            dispatch();
+            if (ev.bad != null) {
+                damaged("trace event skipped: " + ev.bad, eventPosition());
+            } else {
+                dispatch();
+            }
             if ((++events & 0x3fff) == 0) {
                 progress.advance(counting.count);
             }
@@ -278,6 +501,7 @@ final class ChromeTraceReader {
     private static String describe(JsonToken t) {
         return switch (t) {
             case START_ARRAY -> "an array";
+            case START_OBJECT -> "an object";
             case VALUE_STRING -> "a string";
             case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
             case VALUE_TRUE, VALUE_FALSE -> "a boolean";
@@ -289,8 +513,8 @@ final class ChromeTraceReader {
     private void readEvent() throws IOException, TraceFormatException {
         ev.reset();
         JsonLocation start = parser.currentTokenLocation();
-        ev.offset = start.getByteOffset();
-        ev.line = start.getLineNr();
+        ev.offset = offsetBase + start.getByteOffset();
+        ev.line = lineBase + start.getLineNr();
         JsonToken t;
         while ((t = parser.nextToken()) == JsonToken.FIELD_NAME) {
             String key = parser.currentName();
@@ -326,33 +550,43 @@ final class ChromeTraceReader {
         }
     }
 
-    private String text(JsonToken v, String key) throws IOException, TraceFormatException {
+    /**
+     * Marks the event as bad (it is skipped and counted once read to its end) and steps over the value, so that the
+     * events after it are read.
+     */
+    private void bad(JsonToken v, String reason) throws IOException {
+        if (ev.bad == null) {
+            ev.bad = reason;
+        }
+        parser.skipChildren();
+    }
+
+    private String text(JsonToken v, String key) throws IOException {
         if (v != JsonToken.VALUE_STRING) {
-            throw damage("'" + key + "' must be a string, found " + describe(v), parser.currentTokenLocation());
+            bad(v, "'" + key + "' must be a string, found " + describe(v));
+            return null;
         }
         return parser.getText();
     }
 
-    private String idText(JsonToken v, String key) throws IOException, TraceFormatException {
-        if (v == JsonToken.VALUE_STRING || v == JsonToken.VALUE_NUMBER_INT) {
+    private String idText(JsonToken v, String key) throws IOException {
+        if (v == JsonToken.VALUE_STRING || v == JsonToken.VALUE_NUMBER_INT || v == JsonToken.VALUE_NUMBER_FLOAT) {
             return parser.getText();
         }
-        if (v == JsonToken.VALUE_NUMBER_FLOAT) {
-            return parser.getText();
-        }
-        throw damage("'" + key + "' must be a number or a string, found " + describe(v),
-                parser.currentTokenLocation());
+        bad(v, "'" + key + "' must be a number or a string, found " + describe(v));
+        return null;
     }
 
-    private String id2(JsonToken v) throws IOException, TraceFormatException {
+    private String id2(JsonToken v) throws IOException {
         if (v != JsonToken.START_OBJECT) {
-            throw damage("'id2' must be an object", parser.currentTokenLocation());
+            bad(v, "'id2' must be an object, found " + describe(v));
+            return null;
         }
         String id = null;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String scope = parser.currentName();
             JsonToken val = parser.nextToken();
-            if (val.isScalarValue()) {
+            if (val != null && val.isScalarValue()) {
                 id = scope + ":" + parser.getText();
             } else {
                 parser.skipChildren();
@@ -361,12 +595,18 @@ final class ChromeTraceReader {
         return id;
     }
 
-    private long micros(JsonToken v, String key) throws IOException, TraceFormatException {
+    private long micros(JsonToken v, String key) throws IOException {
         if (v != JsonToken.VALUE_NUMBER_INT && v != JsonToken.VALUE_NUMBER_FLOAT) {
-            throw damage("'" + key + "' must be a number of microseconds, found " + describe(v),
-                    parser.currentTokenLocation());
+            bad(v, "'" + key + "' must be a number of microseconds, found " + describe(v));
+            return 0;
         }
-        long ns = Nanos.fromMicros(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+        long ns;
+        try {
+            ns = Nanos.fromMicros(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+        } catch (Nanos.BadNumber e) {
+            bad(v, "'" + key + "': " + e.getMessage());
+            return 0;
+        }
         if (v == JsonToken.VALUE_NUMBER_FLOAT && Nanos.lastRounded()) {
             count("time with digits below 1 ns (rounded half-even)", position(parser.currentTokenLocation()));
         }
@@ -375,15 +615,51 @@ final class ChromeTraceReader {
 
     private void readArgs(JsonToken v) throws IOException {
         argsText.setLength(0);
+        copyLimit = maxToken;
+        copyOverflow = false;
         if (v != JsonToken.START_OBJECT) {
             argsText.append("{\"value\":");
             copyValue(v, argsText, 0, false);
             argsText.append('}');
-            ev.args = argsText.toString();
+        } else {
+            copyValue(v, argsText, 0, true);
+        }
+        if (copyOverflow) {
+            bad(v, "'args' longer than " + maxToken + " characters (the limit: -D" + InputLimits.MAX_TOKEN_PROPERTY
+                    + "=N)");
+            argsText.setLength(0);
             return;
         }
-        copyValue(v, argsText, 0, true);
-        ev.args = argsText.length() <= 2 ? null : argsText.toString();
+        ev.args = v == JsonToken.START_OBJECT && argsText.length() <= 2 ? null : argsText.toString();
+    }
+
+    /** Top-level members of the trace object longer than this (as JSON text) are counted, not kept. */
+    private static final int TOP_LEVEL_KEPT = 65536;
+    /** How long a copy may grow before the rest of the value is skipped ({@link #copyOverflow} tells). */
+    private int copyLimit = Integer.MAX_VALUE;
+    private boolean copyOverflow;
+
+    /** Copies a value into argsText, up to {@code limit} characters. */
+    private void copy(JsonToken v, int limit) throws IOException {
+        copyLimit = limit;
+        copyOverflow = false;
+        copyValue(v, argsText, 0, false);
+    }
+
+    /** Skips what is left of the array or object the parser stands in. */
+    private void skipRest() throws IOException {
+        int depth = 1;
+        while (depth > 0) {
+            JsonToken t = parser.nextToken();
+            if (t == null) {
+                return;
+            }
+            if (t.isStructStart()) {
+                depth++;
+            } else if (t.isStructEnd()) {
+                depth--;
+            }
+        }
     }
 
     /** Copies a JSON value as compact text; at depth 1 of args it also picks out the values the model needs. */
@@ -394,6 +670,11 @@ final class ChromeTraceReader {
                 boolean first = true;
                 JsonToken t;
                 while ((t = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                    if (out.length() > copyLimit) {
+                        copyOverflow = true;
+                        skipRest();
+                        return;
+                    }
                     if (!first) {
                         out.append(',');
                     }
@@ -421,12 +702,22 @@ final class ChromeTraceReader {
                 JsonToken t;
                 int index = 0;
                 while ((t = parser.nextToken()) != JsonToken.END_ARRAY && t != null) {
+                    if (out.length() > copyLimit) {
+                        copyOverflow = true;
+                        parser.skipChildren();
+                        skipRest();
+                        return;
+                    }
                     if (!first) {
                         out.append(',');
                     }
                     first = false;
                     if (pick && t == JsonToken.VALUE_NUMBER_INT) {
-                        pickDimension(index, parser.getLongValue());
+                        try {
+                            pickDimension(index, parser.getLongValue());
+                        } catch (com.fasterxml.jackson.core.exc.InputCoercionException e) {
+                            bad(t, "'" + dimensionKey + "' holds a number out of range");
+                        }
                     }
                     index++;
                     copyValue(t, out, depth + 1, false);
@@ -468,6 +759,14 @@ final class ChromeTraceReader {
     }
 
     private void pickArg(String key, JsonToken val) throws IOException {
+        try {
+            pickNumberArg(key, val);
+        } catch (com.fasterxml.jackson.core.exc.InputCoercionException e) {
+            bad(val, "args '" + key + "' holds a number out of range");
+        }
+    }
+
+    private void pickNumberArg(String key, JsonToken val) throws IOException {
         boolean integer = val == JsonToken.VALUE_NUMBER_INT;
         if (integer || val == JsonToken.VALUE_NUMBER_FLOAT) {
             ev.addNumeric(key, parser.getDoubleValue());
@@ -560,7 +859,7 @@ final class ChromeTraceReader {
 
     // ---- mapping one event onto the model ----
 
-    private void dispatch() throws TraceFormatException {
+    private void dispatch() {
         String ph = ev.ph;
         if (ph == null) {
             count("event without 'ph' (kept as instant)", eventPosition());
@@ -574,7 +873,12 @@ final class ChromeTraceReader {
         }
         char p = ph.charAt(0);
         if (p != 'M' && !ev.hasTs) {
-            throw new TraceFormatException(file, eventPosition(), "event with phase '" + ph + "' has no 'ts'");
+            damaged("trace event skipped: phase '" + ph + "' without 'ts'", eventPosition());
+            return;
+        }
+        if (ev.hasTs) {
+            // a sum past Long.MAX_VALUE wraps below ts and is ignored
+            traceEnd = Math.max(traceEnd, Math.max(ev.ts, ev.hasDur ? ev.ts + ev.dur : ev.ts));
         }
         switch (p) {
             case 'X' -> complete();
@@ -660,12 +964,14 @@ final class ChromeTraceReader {
         return ev.name == null ? "" : ev.name;
     }
 
-    private void complete() throws TraceFormatException {
+    private void complete() {
         if (!ev.hasDur) {
-            throw new TraceFormatException(file, eventPosition(), "complete event ('X') without 'dur'");
+            damaged("trace event skipped: complete event ('X') without 'dur'", eventPosition());
+            return;
         }
         if (ev.dur < 0) {
-            throw new TraceFormatException(file, eventPosition(), "complete event with negative 'dur'");
+            damaged("trace event skipped: complete event ('X') with a negative 'dur'", eventPosition());
+            return;
         }
         Category category = categoryOf(ev.cat);
         if (category == Category.OTHER) {
@@ -785,17 +1091,19 @@ final class ChromeTraceReader {
                 .push(new OpenSlice(track, key, name(), ev.cat, ev.ts, ev.args, ev.offset, ev.line));
     }
 
-    private void end() throws TraceFormatException {
+    private void end() {
         String key = pid() + '\u0000' + tid();
         ArrayDeque<OpenSlice> stack = openB.get(key);
         if (stack == null || stack.isEmpty()) {
-            throw new TraceFormatException(file, eventPosition(),
-                    "'E' event without a matching 'B' on pid " + pid() + " tid " + tid());
+            // A trace recorded into a ring buffer starts inside slices: their ends come without a begin.
+            count(STRAY_END, eventPosition());
+            return;
         }
         OpenSlice b = stack.pop();
         if (ev.ts < b.ts()) {
-            throw new TraceFormatException(file, eventPosition(), "'E' event earlier than its 'B' at "
-                    + (gzip ? "decompressed byte " : "byte ") + b.offset());
+            damaged("'E' event earlier than its 'B' at " + (gzip ? "decompressed byte " : "byte ") + b.offset()
+                    + " (both skipped)", eventPosition());
+            return;
         }
         String args = mergeArgs(b.args(), ev.args);
         Category category = categoryOf(b.cat());
@@ -917,6 +1225,11 @@ final class ChromeTraceReader {
         }
     }
 
+    /** Counts damage in the input that was stepped over: the import ends with exit code 3. */
+    private void damaged(String what, String where) {
+        count(TraceSink.DAMAGE + what, where, 1);
+    }
+
     private void count(String what, String where) {
         count(what, where, 1);
     }
@@ -933,18 +1246,32 @@ final class ChromeTraceReader {
 
     // ---- end of input: open slices, flows, tree ----
 
-    private void finish() throws TraceFormatException {
-        TraceFormatException unclosed = null;
-        for (ArrayDeque<OpenSlice> stack : openB.values()) {
-            for (OpenSlice b : stack) {
-                String where = (gzip ? "decompressed byte " : "byte ") + b.offset() + " (line " + b.line() + ")";
-                if (unclosed == null) {
-                    unclosed = new TraceFormatException(file, where, "'B' event '" + b.name()
-                            + "' never ended (unbalanced B/E)");
-                }
-                count("'B' event without 'E' (not stored)", where);
-            }
+    /** What {@link #end} counts for an 'E' without a 'B' (not damage: tracing may start inside a slice). */
+    static final String STRAY_END = "'E' event without a matching 'B' (skipped; the trace starts inside its slice)";
+    /** What {@link #finish} counts for a 'B' without an 'E' (not damage: tracing may stop inside a slice). */
+    static final String UNENDED = "'B' event without 'E' (closed at the trace end, marked \"unended\":true in args)";
+    private static final String UNENDED_ARG = "{\"unended\":true}";
+
+    /** Closes the slices whose 'E' never came at the latest time of the trace, in file order of their 'B'. */
+    private void closeUnended() {
+        List<OpenSlice> open = new ArrayList<>();
+        openB.values().forEach(open::addAll);
+        open.sort(java.util.Comparator.comparingLong(OpenSlice::offset));
+        for (OpenSlice b : open) {
+            count(UNENDED, (gzip ? "decompressed byte " : "byte ") + b.offset() + " (line " + b.line() + ")");
+            ev.reset();
+            int cut = b.key().indexOf('\u0000');
+            ev.pid = b.key().substring(0, cut);
+            ev.tid = b.key().substring(cut + 1);
+            Category category = categoryOf(b.cat());
+            emitSlice(b.trackId(), b.ts(), Math.max(traceEnd, b.ts()) - b.ts(), b.name(), category, b.cat(),
+                    mergeArgs(b.args(), UNENDED_ARG));
         }
+        openB.clear();
+    }
+
+    private void finish() throws TraceFormatException {
+        closeUnended();
         for (OpenSlice b : openAsync.values()) {
             count("async begin ('b') without end (not stored)",
                     (gzip ? "decompressed byte " : "byte ") + b.offset() + " (line " + b.line() + ")");
@@ -961,9 +1288,6 @@ final class ChromeTraceReader {
             sink.skipped(e.getKey(), skippedWhere.get(e.getKey()), e.getValue()[0]);
         }
         progress.advance(counting == null ? 0 : counting.count);
-        if (unclosed != null) {
-            throw unclosed;
-        }
     }
 
     private long flowPairs;
@@ -1040,7 +1364,110 @@ final class ChromeTraceReader {
         sink.info("chrome.flow_pairs_same_as_correlation", Long.toString(flowPairsMatchingCorrelation));
     }
 
-    /** Counts bytes read from the file, for progress. */
+    /** The parser's input, remembering the parser's buffer of the last read and how far that read filled it. */
+    private static final class ParserInput extends FilterInputStream {
+        private byte[] lastBuf;
+        private int lastEnd;
+
+        ParserInput(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                lastBuf = b;
+                lastEnd = off + n;
+            }
+            return n;
+        }
+
+        /**
+         * Whether the last byte the parser took, {@code unread} bytes before the end of its last read, is an
+         * unescaped '"'. The parser reads into its buffer from the start, keeping what it had not used in order
+         * before the new bytes, so the bytes before lastEnd are its input in order.
+         */
+        boolean endsWithClosingQuote(int unread) {
+            int end = lastEnd - unread;
+            if (lastBuf == null || end <= 0 || end > lastBuf.length || lastBuf[end - 1] != '"') {
+                return false;
+            }
+            int backslashes = 0;
+            for (int k = end - 2; k >= 0 && lastBuf[k] == '\\'; k--) {
+                backslashes++;
+            }
+            return backslashes % 2 == 0;
+        }
+    }
+
+    /** Some bytes, then a stream; unlike SequenceInputStream it never closes the stream (the file stays open). */
+    private static final class Concat extends InputStream {
+        private final byte[] head;
+        private int pos;
+        private final InputStream tail;
+
+        Concat(byte[] head, InputStream tail) {
+            this.head = head;
+            this.tail = tail;
+        }
+
+        /** {@code a}, {@code b}, then {@code rest}; without stacking one Concat on another. */
+        static Concat of(byte[] a, byte[] b, InputStream rest) {
+            byte[] unread = rest instanceof Concat c ? java.util.Arrays.copyOfRange(c.head, c.pos, c.head.length)
+                    : new byte[0];
+            byte[] head = new byte[a.length + b.length + unread.length];
+            System.arraycopy(a, 0, head, 0, a.length);
+            System.arraycopy(b, 0, head, a.length, b.length);
+            System.arraycopy(unread, 0, head, a.length + b.length, unread.length);
+            return new Concat(head, rest instanceof Concat c ? c.tail : rest);
+        }
+
+        @Override
+        public int read() throws IOException {
+            return pos < head.length ? head[pos++] & 0xff : tail.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (pos < head.length) {
+                int n = Math.min(len, head.length - pos);
+                System.arraycopy(head, pos, b, off, n);
+                pos += n;
+                return n;
+            }
+            return tail.read(b, off, len);
+        }
+    }
+
+    /** Gzip decompression that can say how far into the compressed file it got. */
+    private static final class Gunzip extends GZIPInputStream {
+        private final CountingStream compressed;
+
+        Gunzip(CountingStream compressed) throws IOException {
+            super(compressed, 1 << 16);
+            this.compressed = compressed;
+        }
+
+        /** Decompressed bytes given so far (the reader's buffers may not have passed them all on yet). */
+        long produced;
+
+        /** Compressed bytes used so far: those read from the file less those still waiting in the inflater. */
+        long consumed() {
+            return compressed.count - inf.getRemaining();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                produced += n;
+            }
+            return n;
+        }
+    }
+
+    /** Counts bytes read from the file, for progress, and from the JSON text, for positions. */
     private static final class CountingStream extends FilterInputStream {
         long count;
         private long mark;

@@ -19,9 +19,11 @@ final class EventFields {
     String scope;
     /** The args object as JSON text, or null. */
     String args;
+    /** Why the event cannot be used (a field of the wrong type, a bad number), or null: it is skipped and counted. */
+    String bad;
     /** Byte offset of the event's opening brace, for messages. */
     long offset;
-    int line;
+    long line;
 
     // Values picked out of args while copying it.
     boolean hasCorrelation;
@@ -60,6 +62,7 @@ final class EventFields {
         bp = null;
         scope = null;
         args = null;
+        bad = null;
         hasCorrelation = false;
         hasDevice = false;
         hasStream = false;

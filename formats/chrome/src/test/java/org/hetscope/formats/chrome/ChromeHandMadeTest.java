@@ -17,6 +17,7 @@ import org.hetscope.model.FlowRule;
 import org.hetscope.model.Progress;
 import org.hetscope.model.Slice;
 import org.hetscope.model.TraceFormatException;
+import org.hetscope.model.TraceSink;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -131,25 +132,38 @@ class ChromeHandMadeTest {
     }
 
     @Test
-    void wrongTypesAreRejectedWithPosition() throws Exception {
-        TraceFormatException e = damaged("[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":\"soon\","
-                + "\"dur\":2}]");
-        assertTrue(e.getMessage().contains("'ts' must be a number"), e.getMessage());
-        assertTrue(e.position().contains("column"), e.position());
-        TraceFormatException e2 = damaged("[{\"ph\":3,\"ts\":1}]");
-        assertTrue(e2.getMessage().contains("'ph' must be a string"), e2.getMessage());
-        TraceFormatException e3 = damaged("[1,2,3]");
-        assertTrue(e3.getMessage().contains("must be an object"), e3.getMessage());
+    void wrongTypesSkipTheEventAndCountItWithItsPosition() throws Exception {
+        String json = "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":\"soon\",\"dur\":2},\n"
+                + "{\"ph\":3,\"ts\":1},\n1,\n{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2}]";
+        Path p = write("bad.json", json);
+        ChromeDamageTest.Sink sink = ChromeDamageTest.read(p);
+        assertEquals(List.of("b"), sink.slices.stream().map(Slice::name).toList());
+        String ts = TraceSink.DAMAGE + "trace event skipped: 'ts' must be a number of microseconds, found a string";
+        assertEquals(1L, sink.skipped.get(ts));
+        assertEquals(p + " at byte 1 (line 1)", sink.where.get(ts));
+        String ph = TraceSink.DAMAGE + "trace event skipped: 'ph' must be a string, found a number";
+        assertEquals(p + " at byte " + json.indexOf("{\"ph\":3") + " (line 2)", sink.where.get(ph));
+        assertEquals(1L, sink.skipped.get(TraceSink.DAMAGE + "trace event that is not an object (skipped)"));
     }
 
     @Test
-    void unbalancedBeginEndIsAnError() throws Exception {
-        TraceFormatException e = damaged("[{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":5}]");
-        assertTrue(e.getMessage().contains("without a matching 'B'"), e.getMessage());
-        TraceFormatException e2 = damaged("[{\"ph\":\"B\",\"name\":\"open\",\"pid\":1,\"tid\":1,\"ts\":5},"
-                + "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":6,\"dur\":1}]");
-        assertTrue(e2.getMessage().contains("never ended"), e2.getMessage());
-        assertTrue(e2.position().contains("byte 1 "), e2.position());
+    void unbalancedBeginEndIsCountedNotFatal() throws Exception {
+        ChromeDamageTest.Sink e = ChromeDamageTest.read(write("e.json", "[{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":5}]"));
+        assertEquals(1L, e.skipped.get(ChromeTraceReader.STRAY_END));
+        assertEquals(p(e.where.get(ChromeTraceReader.STRAY_END)), "byte 1 (line 1)");
+        ChromeDamageTest.Sink b = ChromeDamageTest.read(write("b.json",
+                "[{\"ph\":\"B\",\"name\":\"open\",\"pid\":1,\"tid\":1,\"ts\":5},"
+                + "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":6,\"dur\":1}]"));
+        Slice open = b.slices.stream().filter(s -> s.name().equals("open")).findFirst().orElseThrow();
+        assertEquals(5_000L, open.ts());
+        assertEquals(2_000L, open.dur());
+        assertEquals("{\"unended\":true}", open.argsJson());
+        assertEquals(1L, b.skipped.get(ChromeTraceReader.UNENDED));
+        assertEquals(0, b.damage());
+    }
+
+    private String p(String where) {
+        return where.substring(where.indexOf(" at ") + 4);
     }
 
     @Test

@@ -44,6 +44,12 @@ final class LineCutter {
     }
 
     private byte[] buf;
+    /** Longest line held; a longer one is read past and handed on empty, with {@link #overlong} set. */
+    private final int maxLine = org.hetscope.model.InputLimits.maxTokenBytes();
+    /** Set while the handler gets a line that was longer than the limit (it gets it empty). */
+    boolean overlong;
+    /** The length of that line, in bytes. */
+    long overlongBytes;
 
     LineCutter(int bufferSize) {
         buf = new byte[bufferSize];
@@ -72,6 +78,17 @@ final class LineCutter {
         return -1;
     }
 
+    /** Hands the handler a line that was too long to hold, as an empty line with {@link #overlong} set. */
+    private boolean overlongLine(LineHandler handler, boolean last, long start, long end) throws IOException {
+        overlong = true;
+        overlongBytes = end - start;
+        try {
+            return handler.line(buf, 0, 0, last, start);
+        } finally {
+            overlong = false;
+        }
+    }
+
     /**
      * Hands every line that starts in [from, to) to the handler, in order.
      * @return the offset of the line the handler stopped before, or -1 when it took them all
@@ -85,28 +102,44 @@ final class LineCutter {
         int len = 0;
         int scan = 0;
         boolean eof = false;
+        // Where the line being read past (too long to hold) starts, or -1.
+        long dropped = -1;
         while (true) {
             int nl = newline(scan, len);
             if (nl < 0) {
                 if (eof) {
-                    if (pos < len && !skipping && base + pos < to
-                            && !handler.line(buf, pos, len, true, base + pos)) {
+                    if (dropped >= 0) {
+                        return dropped < to && !overlongLine(handler, true, dropped, base + len) ? dropped : -1;
+                    }
+                    if (pos < len && !skipping && base + pos < to && !(len - pos > maxLine
+                            ? overlongLine(handler, true, base + pos, base + len)
+                            : handler.line(buf, pos, len, true, base + pos))) {
                         return base + pos;
                     }
                     return -1;
+                }
+                if (skipping && base + len >= to) {
+                    return -1; // no line starts in the range: it lies inside one line that began before it
                 }
                 if (pos > 0) {
                     System.arraycopy(buf, pos, buf, 0, len - pos);
                     base += pos;
                     len -= pos;
                     pos = 0;
+                } else if (len == buf.length && (skipping || dropped >= 0 || len >= maxLine)) {
+                    // A line that starts in an earlier range, or one too long to hold: only its end is wanted.
+                    if (!skipping && dropped < 0) {
+                        dropped = base;
+                    }
+                    base += len;
+                    len = 0;
                 } else if (len == buf.length) {
-                    buf = java.util.Arrays.copyOf(buf, buf.length * 2);
+                    buf = java.util.Arrays.copyOf(buf, (int) Math.min((long) buf.length * 2, maxLine));
                 }
                 scan = len;
                 // Past `to` only the end of one line is wanted: read a little at a time there.
                 long ahead = to - (base + len);
-                long wanted = ahead > 0 ? Math.min(ahead, Integer.MAX_VALUE) + 4096 : 4096;
+                long wanted = dropped >= 0 ? buf.length : ahead > 0 ? Math.min(ahead, Integer.MAX_VALUE) + 4096 : 4096;
                 int n = source.read(ByteBuffer.wrap(buf, len, (int) Math.min(buf.length - len, wanted)), base + len);
                 if (n < 0) {
                     eof = true;
@@ -121,11 +154,24 @@ final class LineCutter {
                 pos = nl + 1;
                 continue;
             }
+            if (dropped >= 0) {
+                long start = dropped;
+                dropped = -1;
+                pos = nl + 1;
+                if (start >= to) {
+                    return -1;
+                }
+                if (!overlongLine(handler, false, start, base + nl)) {
+                    return start;
+                }
+                continue;
+            }
             long offset = base + pos;
             if (offset >= to) {
                 return -1;
             }
-            if (!handler.line(buf, pos, nl, false, offset)) {
+            if (nl - pos > maxLine ? !overlongLine(handler, false, offset, base + nl)
+                    : !handler.line(buf, pos, nl, false, offset)) {
                 return offset;
             }
             pos = nl + 1;

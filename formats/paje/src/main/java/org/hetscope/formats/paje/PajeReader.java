@@ -231,7 +231,11 @@ public final class PajeReader {
         }
         cutter.cut(source, from, to, (buf, start, end, last, offset) -> {
             decoder.line++;
-            line(buf, start, end, last);
+            if (cutter.overlong) {
+                damage(overlong(), overlongDetail(cutter, offset));
+            } else {
+                line(buf, start, end, last);
+            }
             spillPastBudget();
             if (offset >= nextReport[0]) {
                 progress.advance(offset);
@@ -239,6 +243,16 @@ public final class PajeReader {
             }
             return true;
         });
+    }
+
+    /** What a line too long to hold counts as (it is skipped: no Paje line is anywhere near as long). */
+    private static String overlong() {
+        return "line longer than " + org.hetscope.model.InputLimits.maxTokenBytes() + " bytes (skipped; the limit: -D"
+                + org.hetscope.model.InputLimits.MAX_TOKEN_PROPERTY + "=N)";
+    }
+
+    private static String overlongDetail(LineCutter cutter, long offset) {
+        return cutter.overlongBytes + " bytes from byte " + offset;
     }
 
     /** Decodes one line in file order and applies what it says. */
@@ -320,6 +334,10 @@ public final class PajeReader {
         d.line = 0;
         log.stop = cutter.cut(source, from, to, (buf, start, end, last, offset) -> {
             d.line++;
+            if (cutter.overlong) {
+                d.damage(log, overlong(), overlongDetail(cutter, offset));
+                return true;
+            }
             if (d.decode(buf, start, end, last, log) != LineDecoder.DONE) {
                 d.line--;
                 return false;

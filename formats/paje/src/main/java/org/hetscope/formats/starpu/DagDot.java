@@ -22,12 +22,10 @@ public final class DagDot {
 
     /** Hands each edge to {@code edges} in file order; lines it cannot read go to {@code problems}. */
     public static void read(Path file, StarpuProblems problems, Edges edges) throws IOException {
-        long no = 0;
-        try (java.io.BufferedReader r = StarpuProblems.open(file)) {
+        try (TextLines r = new TextLines(file, problems)) {
             String line;
-            while ((line = r.readLine()) != null) {
-                no++;
-                problems.checkText(file, no, line);
+            while ((line = r.next()) != null) {
+                long no = r.number();
                 try {
                     Matcher e = EDGE.matcher(line);
                     if (e.find()) {
@@ -38,7 +36,9 @@ public final class DagDot {
                     if (n.find()) {
                         Long.parseLong(n.group(1)); // a node: its number must be one (labels are not used)
                     } else if (line.contains("task_")) {
-                        problems.add("dag.dot line not understood", file, no, line.trim());
+                        problems.add(org.hetscope.model.TraceSink.DAMAGE + "dag.dot line not understood", file, no,
+                                line.length() > 80 ? line.trim().substring(0, Math.min(80, line.trim().length()))
+                                        + "..." : line.trim());
                     }
                 } catch (NumberFormatException tooLong) {
                     problems.add(org.hetscope.model.TraceSink.DAMAGE + "dag.dot task number out of range", file, no,

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.hetscope.model.TraceSink;
 
 /** Reads StarPU's data.rec: one record per data handle with its size, home node and coordinates. */
 public final class DataRec {
@@ -18,17 +19,15 @@ public final class DataRec {
         RecFile.read(file, problems, r -> {
             String h = r.get("Handle");
             if (h == null) {
-                problems.add("data.rec record without Handle", file, r.line(), null);
+                problems.add(TraceSink.DAMAGE + "data.rec record without Handle (skipped)", file, r.line(), null);
                 return;
             }
             try {
-                String home = r.get("HomeNode");
-                String size = r.get("Size");
-                out.add(new Handle(h, home == null ? null : Integer.parseInt(home),
-                        size == null ? null : Long.parseLong(size), r.get("Description"),
+                out.add(new Handle(h, r.intValue("HomeNode"), r.longValue("Size"), r.get("Description"),
                         r.get("Coordinates"), r.line()));
-            } catch (NumberFormatException e) {
-                problems.add("data.rec record with a bad number", file, r.line(), e.getMessage());
+            } catch (RecFile.BadField e) {
+                problems.add(TraceSink.DAMAGE + "data.rec record with a bad number (skipped)", file,
+                        r.lineOf(e.field), e.getMessage());
             }
         });
         return out;

@@ -1,11 +1,5 @@
 package org.hetscope.formats.starpu;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,15 +12,6 @@ import org.hetscope.model.TraceSink;
 public final class StarpuProblems {
     private final Map<String, long[]> counts = new LinkedHashMap<>();
     private final Map<String, String> first = new LinkedHashMap<>();
-
-    /**
-     * Opens a text file of the StarPU set for reading line by line: bytes that are not UTF-8 become U+FFFD instead
-     * of ending the read (see {@link #checkText}).
-     */
-    static BufferedReader open(Path file) throws IOException {
-        return new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE)));
-    }
 
     /** Counts a line holding replaced bytes as damage; true when the line is clean. */
     boolean checkText(Path file, long line, String text) {

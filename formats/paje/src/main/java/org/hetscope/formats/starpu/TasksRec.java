@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.hetscope.model.Nanos;
+import org.hetscope.model.TraceSink;
 
 /** Reads StarPU's tasks.rec into {@link TaskRecord}s; times are milliseconds turned exactly into nanoseconds. */
 public final class TasksRec {
@@ -30,43 +31,54 @@ public final class TasksRec {
         java.util.function.UnaryOperator<String> one = v -> v == null || shared.size() >= SHARED_MAX ? v
                 : shared.computeIfAbsent(v, k -> k);
         RecFile.read(file, problems, r -> {
+            String job = r.get("JobId");
+            if (job == null) {
+                problems.add(TraceSink.DAMAGE + "tasks.rec record without JobId (skipped)", file, r.line(), null);
+                return;
+            }
+            TaskRecord task;
+            String field = null;
             try {
-                String job = r.get("JobId");
-                if (job == null) {
-                    problems.add("tasks.rec record without JobId", file, r.line(), null);
-                    return;
-                }
                 List<String> handles = words(r.get("Handles")).stream().map(one).toList();
                 List<String> modes = words(r.get("Modes")).stream().map(one).toList();
-                List<Long> sizes = words(r.get("Sizes")).stream().map(Long::parseLong).toList();
+                List<Long> sizes = r.longs("Sizes");
                 if (modes.size() != handles.size()) {
                     problems.add("tasks.rec Handles and Modes differ in length", file, r.line(), "JobId " + job);
                 }
-                out.accept(new TaskRecord(one.apply(r.get("Name")), one.apply(r.get("Model")), Long.parseLong(job),
-                        longOrNull(r.get("SubmitOrder")), intOrNull(r.get("Priority")),
-                        words(r.get("DependsOn")).stream().map(Long::parseLong).toList(),
-                        words(r.get("DepLabels")), intOrNull(r.get("WorkerId")), intOrNull(r.get("MemoryNode")),
-                        ms(r.get("SubmitTime")), ms(r.get("StartTime")), ms(r.get("EndTime")), handles, modes, sizes,
-                        one.apply(r.get("Footprint")), one.apply(r.get("Parameters")), r.line()));
-            } catch (IllegalArgumentException e) {
-                problems.add("tasks.rec record with a bad number", file, r.line(), e.getMessage());
+                long jobId = r.longValue("JobId");
+                Long submitOrder = r.longValue("SubmitOrder");
+                Integer priority = r.intValue("Priority");
+                List<Long> dependsOn = r.longs("DependsOn");
+                Integer worker = r.intValue("WorkerId");
+                Integer node = r.intValue("MemoryNode");
+                field = "SubmitTime";
+                Long submit = ms(r.get(field));
+                field = "StartTime";
+                Long start = ms(r.get(field));
+                field = "EndTime";
+                Long end = ms(r.get(field));
+                task = new TaskRecord(one.apply(r.get("Name")), one.apply(r.get("Model")), jobId, submitOrder,
+                        priority, dependsOn, words(r.get("DepLabels")), worker, node, submit, start, end, handles,
+                        modes, sizes, one.apply(r.get("Footprint")), one.apply(r.get("Parameters")), r.line());
+            } catch (RecFile.BadField e) {
+                problems.add(BAD_NUMBER, file, r.lineOf(e.field), e.getMessage());
+                return;
+            } catch (Nanos.BadNumber e) {
+                problems.add(BAD_NUMBER, file, r.lineOf(field), "field " + field + ": " + e.getMessage());
+                return;
             }
+            out.accept(task);
         });
     }
+
+    /** What a record with a field that is not the number it must be counts as; the record is skipped. */
+    static final String BAD_NUMBER = TraceSink.DAMAGE + "tasks.rec record with a bad number (skipped)";
 
     /** Distinct texts shared at most (a trace whose parameters differ from task to task stops sharing). */
     private static final int SHARED_MAX = 1 << 16;
 
     static List<String> words(String s) {
         return s == null || s.isBlank() ? List.of() : Arrays.asList(s.trim().split("\\s+"));
-    }
-
-    private static Long longOrNull(String s) {
-        return s == null ? null : Long.parseLong(s.trim());
-    }
-
-    private static Integer intOrNull(String s) {
-        return s == null ? null : Integer.parseInt(s.trim());
     }
 
     static Long ms(String s) {

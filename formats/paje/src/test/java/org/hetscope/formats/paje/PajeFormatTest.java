@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.hetscope.model.CollectingSink;
 import org.hetscope.model.Progress;
+import org.hetscope.model.TraceSink;
 import org.hetscope.model.Track;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -158,9 +159,10 @@ class PajeFormatTest {
         };
         new PajeFormat().read(folder, s, Progress.NONE);
         assertEquals(Map.of(
-                "tasks.rec record without JobId @ " + tasksRec + ":" + (noJobStart + 1), 1L,
-                "tasks.rec record with a bad number @ " + tasksRec + ":" + badStart, 1L,
-                "rec line without 'Field:' @ " + tasksRec + ":" + noField, 1L,
+                TraceSink.DAMAGE + "tasks.rec record without JobId (skipped) @ " + tasksRec + ":" + (noJobStart + 1), 1L,
+                // the line of the bad field, after the line removed above it
+                TraceSink.DAMAGE + "tasks.rec record with a bad number (skipped) @ " + tasksRec + ":" + badNumber, 1L,
+                TraceSink.DAMAGE + "rec line without 'Field:' @ " + tasksRec + ":" + noField, 1L,
                 "state change after its container was destroyed @ " + folder.resolve("paje.trace") + ":4113", 1L),
                 withoutRounding(where));
         assertEquals(77 - 2, s.tasks.size());
