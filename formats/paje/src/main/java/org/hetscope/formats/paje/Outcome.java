@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /** Waits for work handed to another thread and gives back what it returned, or rethrows what it threw as it was. */
 public final class Outcome {
@@ -15,8 +18,27 @@ public final class Outcome {
      * so that a failure on another thread reads like one on this thread.
      */
     public static <T> T await(Future<T> f) throws IOException {
+        return await(f, () -> null);
+    }
+
+    /**
+     * As {@link #await(Future)}, for work queued on a pool whose threads can die: when the heap runs out, a throwable
+     * can escape the task's own bookkeeping and kill its thread with the future never completed (and the pool may be
+     * unable to start a replacement), so the wait checks {@code lost}, what killed a pool thread, and rethrows it
+     * instead of waiting forever.
+     */
+    public static <T> T await(Future<T> f, Supplier<Throwable> lost) throws IOException {
         try {
-            return f.get();
+            while (true) {
+                try {
+                    return f.get(100, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    Throwable dead = lost.get();
+                    if (dead != null && !f.isDone()) {
+                        throw new ExecutionException(dead);
+                    }
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while waiting for another thread of the import");

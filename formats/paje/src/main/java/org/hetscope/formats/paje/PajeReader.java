@@ -56,6 +56,8 @@ public final class PajeReader {
     private LineCutter cutter;
     /** The block threads, while a file is read in blocks. */
     private ExecutorService pool;
+    /** What killed a block thread, if anything did (see {@link Outcome#await(Future, java.util.function.Supplier)}). */
+    private volatile Throwable poolThreadDied;
 
     // Header parsing state.
     private String defName;
@@ -162,6 +164,11 @@ public final class PajeReader {
                 pool = Executors.newFixedThreadPool(blockThreads, r -> {
                     Thread t = new Thread(r, "paje-blocks-" + names.incrementAndGet());
                     t.setDaemon(true);
+                    t.setUncaughtExceptionHandler((dead, e) -> {
+                        if (poolThreadDied == null) {
+                            poolThreadDied = e;
+                        }
+                    });
                     return t;
                 });
                 readBlocks(source, size, progress);
@@ -308,7 +315,7 @@ public final class PajeReader {
                             sizes.get(), shift)));
                     next = to;
                 }
-                BlockLog log = Outcome.await(pending.poll());
+                BlockLog log = Outcome.await(pending.poll(), () -> poolThreadDied);
                 if (log.epoch != dictionary.epoch()) {
                     inFileOrder(source, log.from, log.to, progress);
                 } else {
@@ -647,7 +654,7 @@ public final class PajeReader {
             for (int slot = 0; slot < c.buffers.length; slot++) {
                 Object b = c.buffers[slot];
                 if (b != null && prepared != null) {
-                    Outcome.await(prepared.poll());
+                    Outcome.await(prepared.poll(), () -> poolThreadDied);
                 }
                 if (b instanceof StateBuffer sb) {
                     replayStates(c, typeList.get(slot), sb, end);
