@@ -61,6 +61,7 @@ public final class Store implements AutoCloseable {
             }
             throw new IOException(file + ": not a hetscope store (" + firstLine(e.getMessage()) + ")", e);
         }
+        StandardLibrary.install(c);
         return new Store(file, c);
     }
 
