@@ -13,17 +13,21 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code hetscope gpu FILE}: utilisation per device and stream, and launch latency along API-to-kernel flows. */
-@Command(name = "gpu", description = "GPU utilisation per device and per stream (busy, kernels, copies, overlap, "
-        + "idle, concurrency) and launch latency per API function.")
+/**
+ * {@code hetscope gpu FILE}: utilisation per device and per stream or worker, concurrency, and launch latency along
+ * API-to-kernel flows, as the standard library defines them (docs/stdlib.md).
+ */
+@Command(name = "gpu", description = "Device utilisation per device and per stream, queue or worker (busy, compute "
+        + "= kernels and tasks, copies, overlap, idle, concurrency) and launch latency per API function. "
+        + "Definitions: docs/stdlib.md.")
 public final class GpuCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE")
     Path file;
 
-    @Option(names = "--from", paramLabel = "NS", description = "Window start (ns; default: trace start).")
+    @Option(names = "--from", paramLabel = "NS", description = "Window start (ns; default: the first device activity).")
     Long from;
 
-    @Option(names = "--to", paramLabel = "NS", description = "Window end (ns; default: trace end).")
+    @Option(names = "--to", paramLabel = "NS", description = "Window end (ns; default: the last device activity end).")
     Long to;
 
     @Option(names = "--per-flow", description = "Print the launch latency of every flow instead of summaries.")
@@ -36,7 +40,7 @@ public final class GpuCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try (Store store = Store.open(file)) {
             Utilisation utilisation = new Utilisation(store);
-            long[] span = utilisation.traceSpan();
+            long[] span = utilisation.defaultWindow();
             long w0 = from == null ? span[0] : from;
             long w1 = to == null ? span[1] : to;
             if (w1 < w0) {
@@ -50,6 +54,7 @@ public final class GpuCommand implements Callable<Integer> {
             } else {
                 tables.add(utilisation.table(w0, w1, false));
                 tables.add(utilisation.table(w0, w1, true));
+                tables.add(utilisation.concurrency(w0, w1));
                 tables.add(latency.table());
             }
             TablePrinter.print(System.out, output.style(), tables);

@@ -37,13 +37,16 @@ public final class AnalysisTables {
 
     private final Map<String, Provider> providers = new LinkedHashMap<>();
 
-    /** The built-in statistics: kernels, API calls, transfers, utilisation. */
+    /** The built-in statistics (kernels, API calls, transfers, utilisation, codelets, concurrency), from docs/stdlib.md. */
     public static AnalysisTables standard() {
         AnalysisTables t = new AnalysisTables();
         t.register(new Provider("kernels", "Kernels", "statistics", StatisticsTables::kernels));
         t.register(new Provider("api", "API calls", "statistics", StatisticsTables::apiCalls));
         t.register(new Provider("memcpy", "Memory transfers", "statistics", StatisticsTables::memcpy));
         t.register(new Provider("utilisation", "Utilisation", "statistics", StatisticsTables::utilisation));
+        t.register(new Provider("codelets", "Task codelets", "statistics", StatisticsTables::hasTasks,
+                StatisticsTables::codelets));
+        t.register(new Provider("concurrency", "Concurrency", "statistics", StatisticsTables::concurrency));
         t.register(new Provider("gpu.launch_latency", "Launch latency", "GPU analyses",
                 s -> has(s, "flow"), s -> new LaunchLatency(s).table()));
         t.register(new Provider("memory.heatmap", "Memory heatmap", "memory views",

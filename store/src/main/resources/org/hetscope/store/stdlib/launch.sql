@@ -2,8 +2,9 @@
 
 -- One row per launch flow: GPU activity start minus the start of the API call that launched it.
 CREATE OR REPLACE TEMP VIEW hs_launch_latency AS
-SELECT f.correlation_id, f.rule, a.id AS api_slice_id, a.name AS api_function, g.id AS activity_slice_id,
-       g.name AS activity, g.category AS activity_category, g.ts - a.ts AS latency_ns
+SELECT f.correlation_id, f.rule, a.id AS api_slice_id, a.name AS api_function, a.ts AS api_ts,
+       g.id AS activity_slice_id, g.name AS activity, g.category AS activity_category, g.ts AS activity_ts,
+       g.ts - a.ts AS latency_ns
 FROM flow f JOIN slice a ON a.id = f.from_slice_id JOIN slice g ON g.id = f.to_slice_id
 WHERE f.kind = 'launch';
 

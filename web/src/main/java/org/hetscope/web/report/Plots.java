@@ -46,9 +46,10 @@ public final class Plots {
         List<BarChart.Bar> bars = new ArrayList<>();
         for (int i = 0; i < Math.min(20, stats.size()); i++) {
             long total = (Long) stats.get(i, "total_ns");
+            Object share = stats.get(i, "share_pct");
             bars.add(new BarChart.Bar((String) stats.get(i, "name"), total, TimeText.duration(total) + "  ("
                     + stats.get(i, "count") + "×, " + String.format(Locale.ROOT, "%.1f %%",
-                    ((Number) stats.get(i, "percent")).doubleValue()) + ")"));
+                    share == null ? 0.0 : ((Number) share).doubleValue()) + ")"));
         }
         return new BarChart(title, bars, 0, width);
     }
@@ -57,11 +58,13 @@ public final class Plots {
     public static BarChart utilisation(Table u, int width) {
         List<BarChart.Bar> bars = new ArrayList<>();
         for (int i = 0; i < u.size(); i++) {
-            double pct = u.get(i, "percent") == null ? 0 : ((Number) u.get(i, "percent")).doubleValue();
-            bars.add(new BarChart.Bar(u.get(i, "level") + ": " + u.get(i, "name"), pct,
-                    String.format(Locale.ROOT, "%.2f %% busy (%s)", pct, TimeText.duration((Long) u.get(i, "busy_ns")))));
+            double pct = u.get(i, "busy_pct") == null ? 0 : ((Number) u.get(i, "busy_pct")).doubleValue();
+            Object unit = u.get(i, "unit");
+            String label = unit == null ? "device: " + u.get(i, "device") : u.get(i, "level") + ": " + unit;
+            bars.add(new BarChart.Bar(label, pct,
+                    String.format(Locale.ROOT, "%.1f %% busy (%s)", pct, TimeText.duration((Long) u.get(i, "busy_ns")))));
         }
-        return new BarChart("Utilisation (busy time / trace span)", bars, 100, width);
+        return new BarChart("Utilisation (busy time / device activity span)", bars, 100, width);
     }
 
     private static Picture wrap(TimelineOverview t) {

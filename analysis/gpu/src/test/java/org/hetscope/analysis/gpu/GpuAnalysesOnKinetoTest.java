@@ -70,31 +70,35 @@ class GpuAnalysesOnKinetoTest {
         return m;
     }
 
-    static double quantile7(List<Long> values, double p) {
+    /** Nearest rank: the value at 1-based rank ceil(percent / 100 * n) of the sorted values (docs/stdlib.md). */
+    static long nearestRank(List<Long> values, int percent) {
         List<Long> v = new ArrayList<>(values);
         v.sort(null);
-        double h = (v.size() - 1) * p;
-        int lo = (int) Math.floor(h);
-        int hi = Math.min(v.size() - 1, lo + 1);
-        return v.get(lo) + (h - lo) * (v.get(hi) - v.get(lo));
+        int rank = Math.max(1, (percent * v.size() + 99) / 100);
+        return v.get(rank - 1);
     }
 
     static void assertStats(Map<String, List<Long>> expected, Table table, String keyColumn) {
         assertEquals(expected.size(), table.size());
+        long all = expected.values().stream().flatMap(List::stream).mapToLong(Long::longValue).sum();
         for (int r = 0; r < table.size(); r++) {
             String key = (String) table.get(r, keyColumn);
             List<Long> d = expected.get(key);
             long total = d.stream().mapToLong(Long::longValue).sum();
             double mean = (double) total / d.size();
+            // population variance, two-pass
             double var = d.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum() / d.size();
             assertEquals((long) d.size(), table.get(r, "count"), key);
             assertEquals(total, ((Number) table.get(r, "total_ns")).longValue(), key);
             assertEquals(d.stream().mapToLong(Long::longValue).min().orElseThrow(), table.get(r, "min_ns"), key);
             assertEquals(d.stream().mapToLong(Long::longValue).max().orElseThrow(), table.get(r, "max_ns"), key);
-            assertEquals(mean, (Double) table.get(r, "mean_ns"), 1e-6, key);
-            assertEquals(Math.sqrt(var), (Double) table.get(r, "stddev_ns"), 1e-6, key);
-            assertEquals(quantile7(d, 0.5), (Double) table.get(r, "p50_ns"), 1e-6, key);
-            assertEquals(quantile7(d, 0.95), (Double) table.get(r, "p95_ns"), 1e-6, key);
+            assertEquals(mean, (Double) table.get(r, "mean_ns"), 1e-9 * Math.max(1, mean), key);
+            assertEquals(Math.sqrt(var), (Double) table.get(r, "stddev_ns"), 1e-6 * Math.max(1, Math.sqrt(var)), key);
+            assertEquals(nearestRank(d, 50), table.get(r, "p50_ns"), key);
+            assertEquals(nearestRank(d, 90), table.get(r, "p90_ns"), key);
+            assertEquals(nearestRank(d, 95), table.get(r, "p95_ns"), key);
+            assertEquals(nearestRank(d, 99), table.get(r, "p99_ns"), key);
+            assertEquals(100.0 * total / all, (Double) table.get(r, "share_pct"), 1e-9, key);
         }
     }
 
@@ -102,13 +106,13 @@ class GpuAnalysesOnKinetoTest {
     void kernelStatisticsMatchTheRawEvents() {
         Map<String, List<Long>> expected = durations("kernel", e -> e.get("name").asText());
         assertTrue(expected.size() > 3);
-        assertStats(expected, new DurationStatistics(store).kernels(), "kernel");
+        assertStats(expected, new DurationStatistics(store).kernels(), "name");
     }
 
     @Test
     void apiStatisticsMatchTheRawEvents() {
         Map<String, List<Long>> expected = durations("cuda_runtime", e -> e.get("name").asText());
-        assertStats(expected, new DurationStatistics(store).apiCalls(), "function");
+        assertStats(expected, new DurationStatistics(store).apiCalls(), "name");
     }
 
     @Test
@@ -148,16 +152,27 @@ class GpuAnalysesOnKinetoTest {
                 copies.add(iv);
             }
         }
-        Utilisation u = new Utilisation(store);
-        long[] span = u.traceSpan();
-        long deviceId = store.scalarLong("SELECT id FROM device WHERE ordinal = 0");
-        Busy b = u.busy(deviceId, null, span[0], span[1]);
-        assertEquals(unionLength(kernels), b.kernelBusy());
-        assertEquals(unionLength(copies), b.copyBusy());
+        // The default window: first start to last end of device activity (all devices; this trace has one).
         List<long[]> all = new ArrayList<>(kernels);
         all.addAll(copies);
-        assertEquals(unionLength(all), b.busy());
-        assertEquals(kernels.stream().mapToLong(k -> k[1] - k[0]).sum(), b.kernelTime());
+        long w0 = all.stream().mapToLong(iv -> iv[0]).min().orElseThrow();
+        long w1 = all.stream().mapToLong(iv -> iv[1]).max().orElseThrow();
+        Utilisation u = new Utilisation(store);
+        assertEquals(List.of(w0, w1), List.of(u.defaultWindow()[0], u.defaultWindow()[1]));
+        Table t = u.table(w0, w1, false);
+        assertEquals(1, t.size());
+        long kernelUnion = unionLength(kernels);
+        long copyUnion = unionLength(copies);
+        long busy = unionLength(all);
+        assertEquals(w1 - w0, t.get(0, "window_ns"));
+        assertEquals(kernelUnion, t.get(0, "compute_ns"));
+        assertEquals(copyUnion, t.get(0, "copy_ns"));
+        assertEquals(busy, t.get(0, "busy_ns"));
+        assertEquals(kernelUnion + copyUnion - busy, t.get(0, "overlap_ns"));
+        assertEquals(w1 - w0 - busy, t.get(0, "idle_ns"));
+        assertEquals(100.0 * busy / (w1 - w0), (Double) t.get(0, "busy_pct"), 1e-9);
+        assertEquals((double) kernels.stream().mapToLong(k -> k[1] - k[0]).sum() / kernelUnion,
+                (Double) t.get(0, "mean_concurrency"), 1e-12);
     }
 
     static long unionLength(List<long[]> intervals) {
