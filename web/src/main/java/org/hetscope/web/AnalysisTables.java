@@ -70,8 +70,9 @@ public final class AnalysisTables {
                 out.add(p);
             }
         }
+        // The store's own tables only: the standard library's temporary views (catalog 'temp') are offered above.
         Table extra = store.query(null, "SELECT table_name FROM information_schema.tables "
-                + "WHERE table_schema = 'main' ORDER BY table_name");
+                + "WHERE table_schema = 'main' AND table_catalog <> 'temp' ORDER BY table_name");
         for (Object[] r : extra.rows()) {
             String table = (String) r[0];
             if (!CORE_TABLES.contains(table) && table.matches("[A-Za-z_][A-Za-z0-9_]*")) {

@@ -87,7 +87,9 @@ public final class ReportWriter {
     private static void summary(StringBuilder b, TraceView view) {
         Store s = view.store();
         b.append("<table id=\"summary\">\n");
-        row(b, "trace span", TimeText.duration(view.span()));
+        Long span = s.scalarLong("SELECT dur_ns FROM hs_trace_bounds");
+        b.append("<tr><th>trace span</th><td id=\"trace-span\"").append(span == null ? "" : " data-v=\"" + span + "\"")
+                .append('>').append(span == null ? "" : SvgDrawing.esc(TimeText.duration(span))).append("</td></tr>\n");
         Table window = s.query(null, "SELECT dur_ns FROM hs_utilisation_window");
         Object activity = window.size() == 0 ? null : window.rows().get(0)[0];
         if (activity instanceof Long a) {
