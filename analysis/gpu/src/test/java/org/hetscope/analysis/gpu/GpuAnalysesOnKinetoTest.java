@@ -182,6 +182,28 @@ class GpuAnalysesOnKinetoTest {
                 (Double) t.get(row, "mean_concurrency"), 1e-12);
     }
 
+    @Test
+    void traceBoundsSpanEveryTimedEvent() {
+        // complete events from ts to ts + dur; instants and counter samples at ts (docs/stdlib.md, hs_trace_bounds)
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (JsonNode e : raw) {
+            String ph = e.path("ph").asText();
+            if (ph.equals("X")) {
+                long s = ns(e.get("ts"));
+                first = Math.min(first, s);
+                last = Math.max(last, s + ns(e.get("dur")));
+            } else if (ph.equals("i") || ph.equals("I") || ph.equals("C")) {
+                first = Math.min(first, ns(e.get("ts")));
+                last = Math.max(last, ns(e.get("ts")));
+            }
+        }
+        Table t = store.query("SELECT start_ns, end_ns, dur_ns FROM hs_trace_bounds");
+        assertEquals(first, t.rows().get(0)[0]);
+        assertEquals(last, t.rows().get(0)[1]);
+        assertEquals(last - first, t.rows().get(0)[2]);
+    }
+
     static long unionLength(List<long[]> intervals) {
         List<long[]> v = new ArrayList<>(intervals);
         v.sort((a, b) -> Long.compare(a[0], b[0]));
