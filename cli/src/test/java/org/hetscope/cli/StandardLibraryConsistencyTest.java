@@ -74,6 +74,25 @@ class StandardLibraryConsistencyTest {
         checkFrontEnds("capture", db);
     }
 
+    /** hetscope sql exposes the library: its views answer as stats does. */
+    @Test
+    void sqlQueriesTheLibrary() throws Exception {
+        Path db = dir.resolve("sql-starpu.duckdb");
+        assertEquals(0, CliRun.of("import", FIXTURES.resolve("starpu/chol-dmda-nb6").toString(), "-o",
+                db.toString()).exitCode());
+        JsonNode sql = cliJson("sql", db.toString(), "select codelet, worker_kind, workers, count, total_ns, min_ns, "
+                + "max_ns, mean_ns, stddev_ns, p50_ns, p90_ns, p95_ns, p99_ns, share_pct from hs_task_stats "
+                + "order by codelet, worker_kind", "--json");
+        JsonNode stats = cliJson("stats", db.toString(), "--codelets", "--json");
+        assertEquals(6, sql.size());
+        assertSameRows("sql vs stats", stats, sql);
+        JsonNode window = cliJson("sql", db.toString(), "select busy_pct from hs_utilisation("
+                + "(select start_ns from hs_activity_bounds), (select end_ns from hs_activity_bounds)) "
+                + "where level = 'device' order by device", "--json");
+        assertEquals(2, window.size());
+        assertTrue(window.get(0).get("busy_pct").asDouble() > 50, window.toString());
+    }
+
     static void checkFrontEnds(String name, Path db) throws Exception {
         JsonNode stats = cliJson("stats", db.toString(), "--json");
         JsonNode codelets = cliJson("stats", db.toString(), "--codelets", "--json");
