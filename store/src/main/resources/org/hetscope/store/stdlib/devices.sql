@@ -38,31 +38,42 @@ FROM hs_activity_bounds a, hs_trace_bounds t;
 -- the window [w0, w1) cut into segments during which the number of compute activities (k) and of copies (c)
 -- stays the same. Activities are clipped to the window; at equal times ends come before starts, so intervals
 -- that touch do not overlap. A row at w0 per group makes leading idle time, and groups without activity, count.
+-- For speed the sweep is one running sum in (group, time) order over all groups, with no PARTITION BY: a group is
+-- g = device id (device level) or -track id (unit level), each group's starts and ends cancel so the sum is 0
+-- where the next group begins, and k and c travel packed in one number (k + c * 2^24).
 CREATE OR REPLACE TEMP MACRO hs_utilisation_segments(w0, w1) AS TABLE
-WITH grp AS (
-    SELECT 'device' AS level, id AS device_id, CAST(NULL AS BIGINT) AS unit_track_id FROM device
-    UNION ALL SELECT 'unit', device_id, unit_track_id FROM hs_device_unit
-), clipped AS (
-    SELECT device_id, unit_track_id, greatest(ts, w0) AS s, least(end_ts, w1) AS e,
-           CAST(class = 'compute' AS INTEGER) AS k, CAST(class = 'copy' AS INTEGER) AS c
-    FROM hs_device_activity WHERE ts < w1 AND end_ts > w0 AND w1 > w0
+WITH win AS MATERIALIZED (
+    SELECT CAST(w0 AS BIGINT) AS a, CAST(w1 AS BIGINT) AS b
+), clipped AS MATERIALIZED (
+    SELECT x.device_id, x.unit_track_id, greatest(x.ts, win.a) AS s, least(x.end_ts, win.b) AS e,
+           CASE WHEN x.class = 'compute' THEN 1 ELSE 16777216 END AS d
+    -- an activity of zero length inside the window adds no time (and its end sorting before its start would
+    -- split an idle gap in two)
+    FROM hs_device_activity x, win
+    WHERE x.ts < win.b AND x.end_ts > win.a AND win.b > win.a AND x.end_ts > x.ts
 ), edge AS (
-    SELECT level, device_id, unit_track_id, CAST(w0 AS BIGINT) AS t, -1 AS ord, 0 AS dk, 0 AS dc FROM grp
-    UNION ALL SELECT 'device', device_id, NULL, s, 1, k, c FROM clipped
-    UNION ALL SELECT 'device', device_id, NULL, e, 0, -k, -c FROM clipped
-    UNION ALL SELECT 'unit', device_id, unit_track_id, s, 1, k, c FROM clipped
-    UNION ALL SELECT 'unit', device_id, unit_track_id, e, 0, -k, -c FROM clipped
+    SELECT id AS g, win.a AS t, -1 AS ord, 0 AS d FROM device, win
+    UNION ALL SELECT -unit_track_id, win.a, -1, 0 FROM hs_device_unit, win
+    UNION ALL SELECT device_id, s, 1, d FROM clipped
+    UNION ALL SELECT device_id, e, 0, -d FROM clipped
+    UNION ALL SELECT -unit_track_id, s, 1, d FROM clipped
+    UNION ALL SELECT -unit_track_id, e, 0, -d FROM clipped
+), swept AS (
+    SELECT g, t, sum(d) OVER o AS n, lead(t) OVER o AS next_t, lead(g) OVER o AS next_g
+    FROM edge WINDOW o AS (ORDER BY g, t, ord ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
 )
-SELECT level, device_id, unit_track_id,
-       sum(dk) OVER w AS k, sum(dc) OVER w AS c,
-       greatest(coalesce(lead(t) OVER w, CAST(w1 AS BIGINT)) - t, 0) AS len
-FROM edge
-WINDOW w AS (PARTITION BY level, device_id, unit_track_id ORDER BY t, ord
-             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW);
+SELECT CASE WHEN g > 0 THEN 'device' ELSE 'unit' END AS level,
+       CASE WHEN g > 0 THEN g ELSE u.device_id END AS device_id,
+       CASE WHEN g > 0 THEN NULL ELSE -g END AS unit_track_id,
+       CAST(n % 16777216 AS INTEGER) AS k, CAST(n // 16777216 AS INTEGER) AS c,
+       greatest(CASE WHEN next_g = g THEN next_t ELSE win.b END - t, 0) AS len
+FROM swept CROSS JOIN win LEFT JOIN hs_device_unit u ON g < 0 AND u.unit_track_id = -g;
 
 -- Busy, idle, overlap and concurrency per device and per unit (stream, queue, worker) over [w0, w1).
 CREATE OR REPLACE TEMP MACRO hs_utilisation(w0, w1) AS TABLE
-WITH agg AS (
+WITH win AS MATERIALIZED (
+    SELECT greatest(CAST(w1 AS BIGINT) - CAST(w0 AS BIGINT), 0) AS len
+), agg AS (
     SELECT level, device_id, unit_track_id,
            coalesce(sum(len) FILTER (WHERE k + c > 0), 0) AS busy_ns,
            coalesce(sum(len) FILTER (WHERE k > 0), 0) AS compute_ns,
@@ -76,30 +87,32 @@ WITH agg AS (
 )
 SELECT CASE WHEN a.level = 'device' THEN 'device' ELSE u.unit_kind END AS level,
        d.device, u.unit, a.device_id, a.unit_track_id,
-       CAST(greatest(w1 - w0, 0) AS BIGINT) AS window_ns,
+       win.len AS window_ns,
        CAST(a.busy_ns AS BIGINT) AS busy_ns,
-       100.0 * a.busy_ns / nullif(w1 - w0, 0) AS busy_pct,
+       100.0 * a.busy_ns / nullif(win.len, 0) AS busy_pct,
        CAST(a.compute_ns AS BIGINT) AS compute_ns, CAST(a.copy_ns AS BIGINT) AS copy_ns,
        CAST(a.overlap_ns AS BIGINT) AS overlap_ns,
-       CAST(greatest(w1 - w0, 0) - a.busy_ns AS BIGINT) AS idle_ns,
-       100.0 * (greatest(w1 - w0, 0) - a.busy_ns) / nullif(w1 - w0, 0) AS idle_pct,
+       CAST(win.len - a.busy_ns AS BIGINT) AS idle_ns,
+       100.0 * (win.len - a.busy_ns) / nullif(win.len, 0) AS idle_pct,
        a.idle_gaps, CAST(a.longest_idle_ns AS BIGINT) AS longest_idle_ns,
        CAST(a.compute_time_ns AS DOUBLE) / nullif(a.compute_ns, 0) AS mean_concurrency,
        CAST(a.max_concurrency AS BIGINT) AS max_concurrency
-FROM agg a JOIN hs_device d ON d.device_id = a.device_id
+FROM agg a CROSS JOIN win JOIN hs_device d ON d.device_id = a.device_id
 LEFT JOIN hs_device_unit u ON u.device_id = a.device_id AND u.unit_track_id = a.unit_track_id
 ORDER BY d.ordinal, d.device_id, a.level = 'unit', u.sort_index, a.unit_track_id;
 
 -- Time during which exactly `concurrency` compute activities run, per device and unit, over [w0, w1).
 CREATE OR REPLACE TEMP MACRO hs_concurrency(w0, w1) AS TABLE
-WITH agg AS (
+WITH win AS MATERIALIZED (
+    SELECT greatest(CAST(w1 AS BIGINT) - CAST(w0 AS BIGINT), 0) AS len
+), agg AS (
     SELECT level, device_id, unit_track_id, k, sum(len) AS len
     FROM hs_utilisation_segments(w0, w1) GROUP BY ALL HAVING sum(len) > 0
 )
 SELECT CASE WHEN a.level = 'device' THEN 'device' ELSE u.unit_kind END AS level, d.device, u.unit,
        a.device_id, a.unit_track_id, CAST(a.k AS BIGINT) AS concurrency, CAST(a.len AS BIGINT) AS dur_ns,
-       100.0 * a.len / nullif(w1 - w0, 0) AS dur_pct
-FROM agg a JOIN hs_device d ON d.device_id = a.device_id
+       100.0 * a.len / nullif(win.len, 0) AS dur_pct
+FROM agg a CROSS JOIN win JOIN hs_device d ON d.device_id = a.device_id
 LEFT JOIN hs_device_unit u ON u.device_id = a.device_id AND u.unit_track_id = a.unit_track_id
 ORDER BY d.ordinal, d.device_id, a.level = 'unit', u.sort_index, a.unit_track_id, a.k;
 
