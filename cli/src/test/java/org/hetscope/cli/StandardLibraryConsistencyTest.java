@@ -74,6 +74,32 @@ class StandardLibraryConsistencyTest {
         checkFrontEnds("capture", db);
     }
 
+    /**
+     * The ROCm profiler's results.csv (read by the rocpd module): no rocpd database is shipped as a fixture, so a
+     * small results.csv in rocprof's own layout stands in, with two GPUs and overlapping dispatches.
+     */
+    @Test
+    void rocprofResults() throws Exception {
+        String header = "Index,KernelName,gpu-id,queue-id,queue-index,pid,tid,grd,wgr,lds,scr,arch_vgpr,accum_vgpr,"
+                + "sgpr,wave_size,sig,obj,DispatchNs,BeginNs,EndNs,CompleteNs,SQ_WAVES";
+        StringBuilder csv = new StringBuilder(header).append('\n');
+        long[][] dispatches = {{1, 100, 1200}, {1, 1000, 2500}, {2, 1300, 1900}, {1, 2600, 2700}, {2, 3000, 5200},
+            {1, 5000, 5100}};
+        for (int i = 0; i < dispatches.length; i++) {
+            long[] d = dispatches[i];
+            csv.append(i).append(",\"").append(i % 2 == 0 ? "reduce(float*, int) [clone .kd]" : "scale(float) [clone .kd]")
+                    .append("\",").append(d[0]).append(",0,").append(i).append(",77,77,4096,64,0,0,24,0,16,64,\"0x0\",")
+                    .append("\"0x7f\",").append(d[1] - 50).append(',').append(d[1]).append(',').append(d[2]).append(',')
+                    .append(d[2] + 10).append(",64.0\n");
+        }
+        Path trace = dir.resolve("results.csv");
+        Files.writeString(trace, csv.toString());
+        Path db = dir.resolve("rocprof.duckdb");
+        CliRun imported = CliRun.of("import", trace.toString(), "-o", db.toString());
+        assertEquals(0, imported.exitCode(), imported.err());
+        checkFrontEnds("rocprof", db);
+    }
+
     /** hetscope sql exposes the library: its views answer as stats does. */
     @Test
     void sqlQueriesTheLibrary() throws Exception {
