@@ -305,7 +305,7 @@ public final class TraceView implements AutoCloseable {
         // ranges or worker states of that name), with the figures of hs_slice_stats, as 'hetscope stats' shows.
         Table stats = store.query(null, """
                 SELECT s.count, s.total_ns, s.mean_ns, s.min_ns, s.max_ns, s.p50_ns, s.stddev_ns, p.percentile_pct
-                FROM hs_slice_stats s, hs_slice_percentile(?, ?, ?) p
+                FROM hs_slice_figures s, hs_slice_percentile(?, ?, ?) p
                 WHERE s.category = ? AND s.name = ?""", r[5], r[4], dur, r[5], r[4]);
         Map<String, Object> st = new LinkedHashMap<>();
         Object[] s = stats.size() == 0 ? new Object[] {0L, null, null, null, null, null, null, null}
