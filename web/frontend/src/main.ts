@@ -12,8 +12,8 @@ interface SliceDetails {
   source_category: string | null; depth: number; correlation_id: number | null; args: string | null;
   track_name: string | null; kernel: Record<string, unknown> | null; transfer: Record<string, unknown> | null;
   counters: [string, number][]; flows: Flow[];
-  name_stats: { count: number; total: number; mean: number; min: number; max: number; median: number;
-    stddev: number | null; percentile: number | null };
+  name_stats: { category: string; count: number; total: number; mean: number; min: number; max: number;
+    median: number; stddev: number | null; percentile: number | null };
 }
 
 let timeline: Timeline;
@@ -61,12 +61,12 @@ async function showSlice(s: Selection | null): Promise<void> {
   html += kv('slice id', String(d.id));
   html += '</dl>';
   if (st && st.count > 0) {
-    html += `<h4>Duration against ${formatNumber(st.count)} slices of this name</h4><dl class="kv" id="name-stats">`;
+    html += `<h4>Duration against ${formatNumber(st.count)} ${escapeHtml(st.category)} slices of this name</h4><dl class="kv" id="name-stats">`;
     html += kv('percentile', st.percentile === null ? '' : `${st.percentile.toFixed(1)} %`);
     html += kv('mean', formatDuration(st.mean));
     html += kv('median', formatDuration(st.median));
     html += kv('min … max', `${formatDuration(st.min)} … ${formatDuration(st.max)}`);
-    if (st.stddev !== null) html += kv('std. dev.', formatDuration(st.stddev));
+    if (st.stddev !== null) html += kv('std. dev. (population)', formatDuration(st.stddev));
     html += kv('total', formatDuration(st.total));
     html += '</dl><div id="dur-chart"></div>';
   }
@@ -106,14 +106,14 @@ async function showSlice(s: Selection | null): Promise<void> {
     const sel = { id: Number(el.dataset.slice), track: Number(el.dataset.track) };
     void showSlice(sel);
   }));
-  void drawDurations(d.name, d.dur);
+  void drawDurations(d.name, d.category, d.dur);
 }
 
 /** A uPlot scatter of every occurrence's duration over time, with the selected one's duration as a line. */
-async function drawDurations(name: string, selectedDur: number): Promise<void> {
+async function drawDurations(name: string, category: string, selectedDur: number): Promise<void> {
   const host = document.getElementById('dur-chart');
   if (!host) return;
-  const r = await getJson<{ ts: number[]; dur: number[] }>(`${base}/durations`, { name, max: 2000 });
+  const r = await getJson<{ ts: number[]; dur: number[] }>(`${base}/durations`, { name, category, max: 2000 });
   if (durationChart) durationChart.destroy();
   if (r.ts.length < 2) return;
   const opts: uPlot.Options = {

@@ -13,9 +13,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code hetscope gpu FILE}: utilisation per device and stream, and launch latency along API-to-kernel flows. */
-@Command(name = "gpu", description = "GPU utilisation per device and per stream (busy, kernels, copies, overlap, "
-        + "idle, concurrency) and launch latency per API function.")
+/**
+ * {@code hetscope gpu FILE}: utilisation per device and per stream or worker, concurrency, and launch latency along
+ * API-to-kernel flows, as the standard library defines them (docs/stdlib.md).
+ */
+@Command(name = "gpu", description = "Device utilisation per device and per stream, queue or worker (busy, compute "
+        + "= kernels and tasks, copies, overlap, idle, concurrency) and launch latency per API function. "
+        + "Definitions: docs/stdlib.md.")
 public final class GpuCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE")
     Path file;
@@ -33,7 +37,7 @@ public final class GpuCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try (Store store = Store.open(file)) {
             Utilisation utilisation = new Utilisation(store);
-            long[] span = utilisation.traceSpan();
+            long[] span = utilisation.defaultWindow();
             long[] bounds = TraceTime.traceBounds(store);
             long[] w = window.resolve(bounds, span[0], span[1]);
             long w0 = w[0];
@@ -45,6 +49,7 @@ public final class GpuCommand implements Callable<Integer> {
             } else {
                 tables.add(utilisation.table(w0, w1, false));
                 tables.add(utilisation.table(w0, w1, true));
+                tables.add(utilisation.concurrency(w0, w1));
                 tables.add(latency.table());
             }
             TablePrinter.print(System.out, output.style(), tables, bounds[0]);

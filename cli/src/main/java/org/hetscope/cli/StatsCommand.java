@@ -12,8 +12,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code hetscope stats FILE}: duration statistics per kernel, API function and memory-operation kind. */
-@Command(name = "stats", description = "Duration statistics (ns) per kernel name, API function and memcpy/memset kind.")
+/**
+ * {@code hetscope stats FILE}: duration statistics per kernel, API function, memory-operation kind and task codelet,
+ * as the standard library defines them (docs/stdlib.md).
+ */
+@Command(name = "stats", description = "Duration statistics per kernel name, API function, memcpy/memset kind and "
+        + "task codelet per worker kind (definitions: docs/stdlib.md; also 'hetscope sql FILE \"select * from "
+        + "hs_slice_stats\"').")
 public final class StatsCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE")
     Path file;
@@ -27,12 +32,15 @@ public final class StatsCommand implements Callable<Integer> {
     @Option(names = "--memory", description = "Only the memcpy/memset table.")
     boolean memory;
 
+    @Option(names = "--codelets", description = "Only the task codelet table (task runtimes such as StarPU).")
+    boolean codelets;
+
     @Mixin
     OutputOptions output;
 
     @Override
     public Integer call() throws Exception {
-        boolean all = !kernels && !api && !memory;
+        boolean all = !kernels && !api && !memory && !codelets;
         try (Store store = Store.open(file)) {
             DurationStatistics stats = new DurationStatistics(store);
             List<Table> tables = new ArrayList<>();
@@ -44,6 +52,9 @@ public final class StatsCommand implements Callable<Integer> {
             }
             if (all || memory) {
                 tables.add(stats.memoryOperations());
+            }
+            if (codelets || all && stats.hasTasks()) {
+                tables.add(stats.codelets());
             }
             TablePrinter.print(System.out, output.style(), tables);
             if ("true".equals(store.info().get("serialized_by_profiler"))) {

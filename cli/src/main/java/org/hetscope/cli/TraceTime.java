@@ -89,17 +89,10 @@ public record TraceTime(long ns, boolean absolute) {
     /**
      * The trace's bounds [start, end] on its own clock: the earliest and latest time of any timed row (slice starts
      * and ends, instants, counter samples, residencies, transfers), the zero of every relative time and of the time
-     * columns of tables. The one place that reads them, to become {@code SELECT start_ns, end_ns FROM
-     * hs_trace_bounds} once the store's standard library (issue 24) has that view, with the same definition.
+     * columns of tables, as the standard library's {@code hs_trace_bounds} defines them (docs/stdlib.md).
      */
     public static long[] traceBounds(Store store) {
-        Table t = store.query(null, """
-                SELECT min(t0), max(t1) FROM (
-                  SELECT min(ts) t0, max(ts + dur) t1 FROM slice
-                  UNION ALL SELECT min(ts), max(ts) FROM instant
-                  UNION ALL SELECT min(ts), max(ts) FROM counter
-                  UNION ALL SELECT min(ts), max(ts + dur) FROM residency
-                  UNION ALL SELECT min(ts), max(ts + dur) FROM transfer)""");
+        Table t = store.query(null, "SELECT start_ns, end_ns FROM hs_trace_bounds");
         Object[] b = t.rows().get(0);
         return b[0] == null ? new long[] {0, 0} : new long[] {(Long) b[0], (Long) b[1]};
     }

@@ -185,7 +185,7 @@ public final class Store implements AutoCloseable {
      * this again for each further connection.
      */
     private static void afterOpen(Connection c) throws SQLException {
-        // (install hetscope's own SQL library, CREATE TEMP VIEW / CREATE TEMP MACRO statements, here)
+        StandardLibrary.install(c);
         try (Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT current_setting('lock_configuration')")) {
             // JDBC connections to one file in one JVM share the database, and with it the lock

@@ -37,13 +37,16 @@ public final class AnalysisTables {
 
     private final Map<String, Provider> providers = new LinkedHashMap<>();
 
-    /** The built-in statistics: kernels, API calls, transfers, utilisation. */
+    /** The built-in statistics (kernels, API calls, transfers, utilisation, codelets, concurrency), from docs/stdlib.md. */
     public static AnalysisTables standard() {
         AnalysisTables t = new AnalysisTables();
         t.register(new Provider("kernels", "Kernels", "statistics", StatisticsTables::kernels));
         t.register(new Provider("api", "API calls", "statistics", StatisticsTables::apiCalls));
         t.register(new Provider("memcpy", "Memory transfers", "statistics", StatisticsTables::memcpy));
         t.register(new Provider("utilisation", "Utilisation", "statistics", StatisticsTables::utilisation));
+        t.register(new Provider("codelets", "Task codelets", "statistics", StatisticsTables::hasTasks,
+                StatisticsTables::codelets));
+        t.register(new Provider("concurrency", "Concurrency", "statistics", StatisticsTables::concurrency));
         t.register(new Provider("gpu.launch_latency", "Launch latency", "GPU analyses",
                 s -> has(s, "flow"), s -> new LaunchLatency(s).table()));
         t.register(new Provider("memory.heatmap", "Memory heatmap", "memory views",
@@ -67,7 +70,7 @@ public final class AnalysisTables {
                 out.add(p);
             }
         }
-        // Base tables only: readers add tables (TraceSink.defineTable), never views, and a view in a store
+        // Base tables only (the standard library's temporary views are offered above): readers add tables (TraceSink.defineTable), never views, and a view in a store
         // received from someone else is code, not data.
         Table extra = store.query(null, "SELECT table_name FROM information_schema.tables "
                 + "WHERE table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY table_name");

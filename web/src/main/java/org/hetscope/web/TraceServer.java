@@ -198,7 +198,7 @@ public final class TraceServer implements AutoCloseable {
         app.get("/api/t/{trace}/slice/{id}", ctx -> ctx.json(trace(ctx).slice(
                 parseLong("slice id", ctx.pathParam("id")))));
         app.get("/api/t/{trace}/durations", ctx -> ctx.json(trace(ctx).durations(ctx.queryParam("name"),
-                intParam(ctx, "max"))));
+                ctx.queryParam("category"), intParam(ctx, "max"))));
         app.get("/api/t/{trace}/search", ctx -> ctx.json(tableJson("search", trace(ctx).search(
                 ctx.queryParam("q"), 50))));
         app.get("/api/t/{trace}/range", ctx -> ctx.json(tableJson("selection", trace(ctx).range(

@@ -61,11 +61,8 @@ public final class TraceView implements AutoCloseable {
     TraceView(String name, Store store, long lodMinSlices, LevelOfDetail.Settings lodSettings, long residentRows) {
         this.name = name;
         this.store = store;
-        Table bounds = store.query(null, """
-                SELECT min(t0), max(t1) FROM (
-                  SELECT min(ts) t0, max(ts + dur) t1 FROM slice
-                  UNION ALL SELECT min(ts), max(ts) FROM counter
-                  UNION ALL SELECT min(ts), max(ts) FROM instant)""");
+        // The trace's bounds as the standard library defines them (docs/stdlib.md), as info and the report show.
+        Table bounds = store.query(null, "SELECT start_ns, end_ns FROM hs_trace_bounds");
         Object[] b = bounds.rows().get(0);
         this.origin = b[0] == null ? 0 : (Long) b[0];
         this.end = b[1] == null ? 0 : (Long) b[1];
@@ -299,12 +296,16 @@ public final class TraceView implements AutoCloseable {
             partners.add(j);
         }
         out.put("flows", partners);
+        // Compared only with the slices of the same name and category (a kernel with kernels, not with the NVTX
+        // ranges or worker states of that name), with the figures of hs_slice_stats, as 'hetscope stats' shows.
         Table stats = store.query(null, """
-                SELECT count(*), sum(dur), avg(dur), min(dur), max(dur), median(dur), stddev_samp(dur),
-                       count(*) FILTER (WHERE dur < ?), count(*) FILTER (WHERE dur <= ?)
-                FROM slice WHERE name = ?""", dur, dur, r[4]);
-        Object[] s = stats.rows().get(0);
+                SELECT s.count, s.total_ns, s.mean_ns, s.min_ns, s.max_ns, s.p50_ns, s.stddev_ns, p.percentile_pct
+                FROM hs_slice_figures s, hs_slice_percentile(?, ?, ?) p
+                WHERE s.category = ? AND s.name = ?""", r[5], r[4], dur, r[5], r[4]);
         Map<String, Object> st = new LinkedHashMap<>();
+        Object[] s = stats.size() == 0 ? new Object[] {0L, null, null, null, null, null, null, null}
+                : stats.rows().get(0);
+        st.put("category", r[5]);
         st.put("count", s[0]);
         st.put("total", s[1]);
         st.put("mean", s[2]);
@@ -312,9 +313,7 @@ public final class TraceView implements AutoCloseable {
         st.put("max", s[4]);
         st.put("median", s[5]);
         st.put("stddev", s[6]);
-        long n = (Long) s[0];
-        // Mid-rank percentile: a slice equal to all others sits at 50 %, not at 0 % or 100 %.
-        st.put("percentile", n == 0 ? null : 100.0 * ((Long) s[7] + (Long) s[8]) / (2.0 * n));
+        st.put("percentile", s[7]);
         out.put("name_stats", st);
         return out;
     }
@@ -332,14 +331,25 @@ public final class TraceView implements AutoCloseable {
 
     /** Start and duration of the slices of one name (a reservoir sample of at most {@code max}), by start. */
     public synchronized Map<String, Object> durations(String sliceName, int max) {
+        return durations(sliceName, null, max);
+    }
+
+    /**
+     * Start and duration of the slices of one name and, when {@code category} is not null, one category (a
+     * reservoir sample of at most {@code max}), by start.
+     */
+    public synchronized Map<String, Object> durations(String sliceName, String category, int max) {
         if (sliceName == null || sliceName.length() > 10_000) {
             throw new BadQueryException("durations needs a 'name' of at most 10000 characters");
         }
         if (max < 1 || max > 100_000) {
             throw new BadQueryException("max=" + max + " outside 1..100000");
         }
-        Table t = store.query(null, "SELECT ts, dur FROM (SELECT ts, dur FROM slice WHERE name = ?) "
-                + "USING SAMPLE reservoir(" + max + " ROWS) REPEATABLE (7) ORDER BY ts", sliceName);
+        Table t = category == null
+                ? store.query(null, "SELECT ts, dur FROM (SELECT ts, dur FROM slice WHERE name = ?) "
+                        + "USING SAMPLE reservoir(" + max + " ROWS) REPEATABLE (7) ORDER BY ts", sliceName)
+                : store.query(null, "SELECT ts, dur FROM (SELECT ts, dur FROM slice WHERE name = ? AND category = ?) "
+                        + "USING SAMPLE reservoir(" + max + " ROWS) REPEATABLE (7) ORDER BY ts", sliceName, category);
         long[] ts = new long[t.size()];
         long[] dur = new long[t.size()];
         for (int i = 0; i < t.size(); i++) {

@@ -30,7 +30,7 @@ class AnalysisTablesTest {
         try (Store s = Store.open(dir.resolve("a.duckdb"))) {
             AnalysisTables tables = AnalysisTables.standard();
             List<String> names = tables.list(s).stream().map(AnalysisTables.Provider::name).toList();
-            assertEquals(List.of("kernels", "api", "memcpy", "utilisation", "gpu.launch_latency"), names);
+            assertEquals(List.of("kernels", "api", "memcpy", "utilisation", "concurrency", "gpu.launch_latency"), names);
             // Launch latency counts one row per launch flow, grouped by the launching call's name.
             Map<Long, Slice> byId = trace.slices.stream().collect(Collectors.toMap(Slice::id, x -> x));
             Map<String, Long> expected = trace.flows.stream().collect(Collectors.groupingBy(

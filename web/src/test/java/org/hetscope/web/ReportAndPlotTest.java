@@ -74,7 +74,7 @@ class ReportAndPlotTest {
                 .forEach(s -> totals.merge(s.name(), s.dur(), Long::sum));
         String kernelTable = html.substring(html.indexOf("<table id=\"kernels-table\">"));
         kernelTable = kernelTable.substring(0, kernelTable.indexOf("</table>"));
-        Matcher m = Pattern.compile("<tr><td class=\"name\">([^<]+)</td><td class=\"n\">[^<]*</td>"
+        Matcher m = Pattern.compile("<tr><td class=\"name\">([^<]+)</td><td class=\"n\"[^>]*>[^<]*</td>"
                 + "<td class=\"n\" data-ns=\"(\\d+)\"").matcher(kernelTable);
         int rows = 0;
         while (m.find()) {

@@ -277,8 +277,8 @@ class WindowApiTest {
         assertEquals("in", flows.get(0).get("direction"));
         assertEquals(launch.fromSliceId(), ((Map<?, ?>) flows.get(0).get("from")).get("slice"));
         assertEquals("cudaLaunchKernel", flows.get(0).get("partner_name"));
-        List<Long> durs = trace.slices.stream().filter(s -> s.name().equals(kernel.name())).map(Slice::dur)
-                .sorted().toList();
+        List<Long> durs = trace.slices.stream().filter(s -> s.name().equals(kernel.name())
+                && s.category() == kernel.category()).map(Slice::dur).sorted().toList();
         @SuppressWarnings("unchecked")
         Map<String, Object> st = (Map<String, Object>) d.get("name_stats");
         assertEquals((long) durs.size(), st.get("count"));

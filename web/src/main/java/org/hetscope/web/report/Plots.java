@@ -46,9 +46,10 @@ public final class Plots {
         List<BarChart.Bar> bars = new ArrayList<>();
         for (int i = 0; i < Math.min(20, stats.size()); i++) {
             long total = (Long) stats.get(i, "total_ns");
+            Object share = stats.get(i, "share_pct");
             bars.add(new BarChart.Bar((String) stats.get(i, "name"), total, TimeText.duration(total) + "  ("
                     + stats.get(i, "count") + "×, " + String.format(Locale.ROOT, "%.1f %%",
-                    ((Number) stats.get(i, "percent")).doubleValue()) + ")"));
+                    share == null ? 0.0 : ((Number) share).doubleValue()) + ")"));
         }
         return new BarChart(title, bars, 0, width);
     }
@@ -65,7 +66,7 @@ public final class Plots {
         for (int i = 0; i < u.size(); i++) {
             rows.add(i);
         }
-        String title = "Utilisation (busy time / trace span)";
+        String title = "Utilisation (busy time / device activity span)";
         if (rows.size() > MAX_UTILISATION_BARS) {
             rows.sort(java.util.Comparator.comparingInt((Integer i) -> "device".equals(u.get(i, "level")) ? 0 : 1)
                     .thenComparingDouble(i -> -percent(u, i)).thenComparingInt(i -> i));
@@ -76,14 +77,16 @@ public final class Plots {
         List<BarChart.Bar> bars = new ArrayList<>();
         for (int i : rows) {
             double pct = percent(u, i);
-            bars.add(new BarChart.Bar(u.get(i, "level") + ": " + u.get(i, "name"), pct,
-                    String.format(Locale.ROOT, "%.2f %% busy (%s)", pct, TimeText.duration((Long) u.get(i, "busy_ns")))));
+            Object unit = u.get(i, "unit");
+            String label = unit == null ? "device: " + u.get(i, "device") : u.get(i, "level") + ": " + unit;
+            bars.add(new BarChart.Bar(label, pct,
+                    String.format(Locale.ROOT, "%.1f %% busy (%s)", pct, TimeText.duration((Long) u.get(i, "busy_ns")))));
         }
         return new BarChart(title, bars, 100, width);
     }
 
     private static double percent(Table u, int row) {
-        return u.get(row, "percent") == null ? 0 : ((Number) u.get(row, "percent")).doubleValue();
+        return u.get(row, "busy_pct") == null ? 0 : ((Number) u.get(row, "busy_pct")).doubleValue();
     }
 
     private static Picture wrap(TimelineOverview t) {

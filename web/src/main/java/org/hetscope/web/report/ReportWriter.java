@@ -68,6 +68,10 @@ public final class ReportWriter {
         table(b, StatisticsTables.apiCalls(s), "api-table");
         b.append("<h2 id=\"memcpy\">Memory transfers</h2>\n");
         table(b, StatisticsTables.memcpy(s), "memcpy-table");
+        if (StatisticsTables.hasTasks(s)) {
+            b.append("<h2 id=\"codelets\">Task codelets per worker kind</h2>\n");
+            table(b, StatisticsTables.codelets(s), "codelets-table");
+        }
         for (AnalysisTables.Provider p : AnalysisTables.standard().list(s)) {
             if (p.group().equals("store tables")) {
                 b.append("<h2>").append(SvgDrawing.esc(p.title())).append(" <span class=\"muted\">(")
@@ -88,7 +92,14 @@ public final class ReportWriter {
     private static void summary(StringBuilder b, TraceView view) {
         Store s = view.store();
         b.append("<table id=\"summary\">\n");
-        row(b, "trace span", TimeText.duration(view.span()));
+        Long span = s.scalarLong("SELECT dur_ns FROM hs_trace_bounds");
+        b.append("<tr><th>trace span</th><td id=\"trace-span\"").append(span == null ? "" : " data-v=\"" + span + "\"")
+                .append('>').append(span == null ? "" : SvgDrawing.esc(TimeText.duration(span))).append("</td></tr>\n");
+        Table window = s.query(null, "SELECT dur_ns FROM hs_utilisation_window");
+        Object activity = window.size() == 0 ? null : window.rows().get(0)[0];
+        if (activity instanceof Long a) {
+            row(b, "device activity span (utilisation window)", TimeText.duration(a));
+        }
         row(b, "origin (absolute ns)", Long.toString(view.origin()));
         for (Map.Entry<String, String> e : s.info().entrySet()) {
             if (e.getKey().startsWith("source.")) {
@@ -134,8 +145,10 @@ public final class ReportWriter {
                         : v instanceof Double dd && col.endsWith("_ns") ? "≈ " + TimeText.duration(Math.round(dd))
                         : v instanceof Double dd ? String.format(Locale.ROOT, "%.3f", dd)
                         : v instanceof Long l ? String.format(Locale.ROOT, "%,d", l) : v.toString();
+                // data-v: the exact figure behind the text, as 'hetscope stats --json' and the web API give it.
                 b.append("<td class=\"").append(v instanceof Number ? "n" : "name").append("\"")
                         .append(v instanceof Long l && col.endsWith("_ns") ? " data-ns=\"" + l + "\"" : "")
+                        .append(v instanceof Number ? " data-v=\"" + v + "\"" : "")
                         .append('>').append(SvgDrawing.esc(text)).append("</td>");
             }
             b.append("</tr>\n");

@@ -4,16 +4,15 @@ import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 
 /**
- * Duration statistics per kernel name, per API function and per memory-operation kind: count, total, min, max,
- * mean, population standard deviation, median and 95th percentile (linear interpolation between order
- * statistics, R type 7), and each row's share of the group's total time. Durations are integer nanoseconds.
+ * The duration statistics tables every front end shows (CLI {@code stats}, web statistics panel, report), read
+ * from the standard library's views (docs/stdlib.md): per kernel name and per API function
+ * ({@code hs_slice_stats}), per memory-operation kind ({@code hs_transfer_stats}) and per task codelet and worker
+ * kind ({@code hs_task_stats}). Nothing is computed here: this class only picks the rows and orders them.
  */
 public final class DurationStatistics {
-    private static final String AGGREGATES = """
-            count(*) AS count, sum(dur) AS total_ns, min(dur) AS min_ns, max(dur) AS max_ns,
-            avg(dur) AS mean_ns, stddev_pop(dur) AS stddev_ns,
-            quantile_cont(dur, 0.5) AS p50_ns, quantile_cont(dur, 0.95) AS p95_ns,
-            sum(dur) * 100.0 / sum(sum(dur)) OVER () AS share_pct""";
+    /** The figures of every statistics row, in the order tables show them. */
+    static final String FIGURES = "count, total_ns, min_ns, max_ns, mean_ns, stddev_ns, p50_ns, p90_ns, p95_ns, "
+            + "p99_ns, share_pct";
 
     private final Store store;
 
@@ -21,24 +20,37 @@ public final class DurationStatistics {
         this.store = store;
     }
 
-    /** One row per kernel name, longest total first. */
-    public Table kernels() {
-        return store.query("kernels", "SELECT name AS kernel, " + AGGREGATES
-                + " FROM slice WHERE category = 'kernel' GROUP BY name ORDER BY total_ns DESC, kernel");
+    /** One row per name of the slices of one category, longest total first. */
+    public Table byName(String title, String category) {
+        return store.query(title, "SELECT name, " + FIGURES + " FROM hs_slice_stats WHERE category = ?"
+                + " ORDER BY total_ns DESC, name", category);
     }
 
-    /** One row per API function, with the API family (the track it was recorded on). */
+    /** One row per kernel name, longest total first. */
+    public Table kernels() {
+        return byName("kernels", "kernel");
+    }
+
+    /** One row per API function, longest total first. */
     public Table apiCalls() {
-        return store.query("api", "SELECT t.name AS api, s.name AS function, "
-                + AGGREGATES.replace("dur", "s.dur")
-                + " FROM slice s JOIN track t ON t.id = s.track_id WHERE s.category = 'api'"
-                + " GROUP BY t.name, s.name ORDER BY total_ns DESC, api, function");
+        return byName("API calls", "api");
     }
 
     /** One row per memory-operation kind (HtoD, DtoH, ..., memset), with bytes moved and bandwidth. */
     public Table memoryOperations() {
-        return store.query("memory", "SELECT x.kind AS kind, " + AGGREGATES.replace("dur", "s.dur")
-                + ", sum(x.bytes) AS bytes, sum(x.bytes) / nullif(sum(s.dur), 0) AS gb_per_s"
-                + " FROM transfer x JOIN slice s ON s.id = x.slice_id GROUP BY x.kind ORDER BY total_ns DESC, kind");
+        return store.query("memory transfers", "SELECT kind, " + FIGURES + ", bytes, gb_per_s FROM hs_transfer_stats"
+                + " ORDER BY total_ns DESC, kind");
+    }
+
+    /** One row per task name (StarPU codelet) and worker kind; empty for stores without task-runtime data. */
+    public Table codelets() {
+        return store.query("task codelets", "SELECT codelet, worker_kind, workers, " + FIGURES
+                + " FROM hs_task_stats ORDER BY codelet, worker_kind");
+    }
+
+    /** Whether the store holds executed tasks (the codelet table has rows). */
+    public boolean hasTasks() {
+        Long n = store.scalarLong("SELECT count(*) FROM hs_task_stats");
+        return n != null && n > 0;
     }
 }

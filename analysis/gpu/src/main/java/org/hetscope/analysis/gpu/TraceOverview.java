@@ -5,7 +5,8 @@ import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 
 /**
- * What a store holds, for {@code hetscope info}: sources, time span, devices, tracks by kind, event counts by kind
+ * What a store holds, for {@code hetscope info}: sources, time span (the standard library's
+ * {@code hs_trace_bounds}, so a trace of instants only has one too), devices, tracks by kind, event counts by kind
  * and category, and what readers kept only generically or skipped.
  */
 public final class TraceOverview {
@@ -23,9 +24,9 @@ public final class TraceOverview {
         return store.query("trace", """
                 SELECT 'sources' AS item, string_agg(value, ', ') AS value FROM trace_info WHERE key LIKE 'source.%.path'
                 UNION ALL SELECT 'formats', string_agg(DISTINCT value, ', ') FROM trace_info WHERE key LIKE 'source.%.format'
-                UNION ALL SELECT 'first_ns', CAST(min(ts) AS VARCHAR) FROM slice
-                UNION ALL SELECT 'last_ns', CAST(max(ts + dur) AS VARCHAR) FROM slice
-                UNION ALL SELECT 'span_ns', CAST(max(ts + dur) - min(ts) AS VARCHAR) FROM slice
+                UNION ALL SELECT 'first_ns', CAST(start_ns AS VARCHAR) FROM hs_trace_bounds
+                UNION ALL SELECT 'last_ns', CAST(end_ns AS VARCHAR) FROM hs_trace_bounds
+                UNION ALL SELECT 'span_ns', CAST(dur_ns AS VARCHAR) FROM hs_trace_bounds
                 UNION ALL SELECT 'serialized_by_profiler', coalesce(max(value), 'false') FROM trace_info
                           WHERE key = 'serialized_by_profiler'
                 UNION ALL SELECT 'skipped_total', CAST(coalesce(sum(count), 0) AS VARCHAR) FROM skipped""");

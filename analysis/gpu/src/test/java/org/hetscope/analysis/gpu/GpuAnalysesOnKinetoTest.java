@@ -70,31 +70,35 @@ class GpuAnalysesOnKinetoTest {
         return m;
     }
 
-    static double quantile7(List<Long> values, double p) {
+    /** Nearest rank: the value at 1-based rank ceil(percent / 100 * n) of the sorted values (docs/stdlib.md). */
+    static long nearestRank(List<Long> values, int percent) {
         List<Long> v = new ArrayList<>(values);
         v.sort(null);
-        double h = (v.size() - 1) * p;
-        int lo = (int) Math.floor(h);
-        int hi = Math.min(v.size() - 1, lo + 1);
-        return v.get(lo) + (h - lo) * (v.get(hi) - v.get(lo));
+        int rank = Math.max(1, (percent * v.size() + 99) / 100);
+        return v.get(rank - 1);
     }
 
     static void assertStats(Map<String, List<Long>> expected, Table table, String keyColumn) {
         assertEquals(expected.size(), table.size());
+        long all = expected.values().stream().flatMap(List::stream).mapToLong(Long::longValue).sum();
         for (int r = 0; r < table.size(); r++) {
             String key = (String) table.get(r, keyColumn);
             List<Long> d = expected.get(key);
             long total = d.stream().mapToLong(Long::longValue).sum();
             double mean = (double) total / d.size();
+            // population variance, two-pass
             double var = d.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum() / d.size();
             assertEquals((long) d.size(), table.get(r, "count"), key);
             assertEquals(total, ((Number) table.get(r, "total_ns")).longValue(), key);
             assertEquals(d.stream().mapToLong(Long::longValue).min().orElseThrow(), table.get(r, "min_ns"), key);
             assertEquals(d.stream().mapToLong(Long::longValue).max().orElseThrow(), table.get(r, "max_ns"), key);
-            assertEquals(mean, (Double) table.get(r, "mean_ns"), 1e-6, key);
-            assertEquals(Math.sqrt(var), (Double) table.get(r, "stddev_ns"), 1e-6, key);
-            assertEquals(quantile7(d, 0.5), (Double) table.get(r, "p50_ns"), 1e-6, key);
-            assertEquals(quantile7(d, 0.95), (Double) table.get(r, "p95_ns"), 1e-6, key);
+            assertEquals(mean, (Double) table.get(r, "mean_ns"), 1e-9 * Math.max(1, mean), key);
+            assertEquals(Math.sqrt(var), (Double) table.get(r, "stddev_ns"), 1e-6 * Math.max(1, Math.sqrt(var)), key);
+            assertEquals(nearestRank(d, 50), table.get(r, "p50_ns"), key);
+            assertEquals(nearestRank(d, 90), table.get(r, "p90_ns"), key);
+            assertEquals(nearestRank(d, 95), table.get(r, "p95_ns"), key);
+            assertEquals(nearestRank(d, 99), table.get(r, "p99_ns"), key);
+            assertEquals(100.0 * total / all, (Double) table.get(r, "share_pct"), 1e-9, key);
         }
     }
 
@@ -102,13 +106,13 @@ class GpuAnalysesOnKinetoTest {
     void kernelStatisticsMatchTheRawEvents() {
         Map<String, List<Long>> expected = durations("kernel", e -> e.get("name").asText());
         assertTrue(expected.size() > 3);
-        assertStats(expected, new DurationStatistics(store).kernels(), "kernel");
+        assertStats(expected, new DurationStatistics(store).kernels(), "name");
     }
 
     @Test
     void apiStatisticsMatchTheRawEvents() {
         Map<String, List<Long>> expected = durations("cuda_runtime", e -> e.get("name").asText());
-        assertStats(expected, new DurationStatistics(store).apiCalls(), "function");
+        assertStats(expected, new DurationStatistics(store).apiCalls(), "name");
     }
 
     @Test
@@ -135,29 +139,69 @@ class GpuAnalysesOnKinetoTest {
         // Independent union of kernel and copy intervals of device 0 from the raw events.
         List<long[]> kernels = new ArrayList<>();
         List<long[]> copies = new ArrayList<>();
+        List<long[]> anyDevice = new ArrayList<>();
         for (JsonNode e : raw) {
             String cat = e.path("cat").asText();
-            if (!"X".equals(e.path("ph").asText()) || e.path("args").path("device").asInt(-1) != 0) {
+            boolean activity = cat.equals("kernel") || cat.equals("gpu_memcpy") || cat.equals("gpu_memset");
+            if (!"X".equals(e.path("ph").asText()) || !activity) {
                 continue;
             }
             long s = ns(e.get("ts"));
             long[] iv = {s, s + ns(e.get("dur"))};
-            if (cat.equals("kernel")) {
-                kernels.add(iv);
-            } else if (cat.equals("gpu_memcpy") || cat.equals("gpu_memset")) {
-                copies.add(iv);
+            anyDevice.add(iv);
+            if (e.path("args").path("device").asInt(-1) != 0) {
+                continue;
             }
+            (cat.equals("kernel") ? kernels : copies).add(iv);
         }
+        // The default window: first start to last end of device activity on any device.
+        long w0 = anyDevice.stream().mapToLong(iv -> iv[0]).min().orElseThrow();
+        long w1 = anyDevice.stream().mapToLong(iv -> iv[1]).max().orElseThrow();
         Utilisation u = new Utilisation(store);
-        long[] span = u.traceSpan();
-        long deviceId = store.scalarLong("SELECT id FROM device WHERE ordinal = 0");
-        Busy b = u.busy(deviceId, null, span[0], span[1]);
-        assertEquals(unionLength(kernels), b.kernelBusy());
-        assertEquals(unionLength(copies), b.copyBusy());
+        assertEquals(List.of(w0, w1), List.of(u.defaultWindow()[0], u.defaultWindow()[1]));
+        Table t = u.table(w0, w1, false);
+        String label = Utilisation.deviceLabels(store).get(store.scalarLong("SELECT id FROM device WHERE ordinal = 0"));
+        int row = -1;
+        for (int r = 0; r < t.size(); r++) {
+            row = label.equals(t.get(r, "device")) ? r : row;
+        }
+        assertTrue(row >= 0, label);
         List<long[]> all = new ArrayList<>(kernels);
         all.addAll(copies);
-        assertEquals(unionLength(all), b.busy());
-        assertEquals(kernels.stream().mapToLong(k -> k[1] - k[0]).sum(), b.kernelTime());
+        long kernelUnion = unionLength(kernels);
+        long copyUnion = unionLength(copies);
+        long busy = unionLength(all);
+        assertEquals(w1 - w0, t.get(row, "window_ns"));
+        assertEquals(kernelUnion, t.get(row, "compute_ns"));
+        assertEquals(copyUnion, t.get(row, "copy_ns"));
+        assertEquals(busy, t.get(row, "busy_ns"));
+        assertEquals(kernelUnion + copyUnion - busy, t.get(row, "overlap_ns"));
+        assertEquals(w1 - w0 - busy, t.get(row, "idle_ns"));
+        assertEquals(100.0 * busy / (w1 - w0), (Double) t.get(row, "busy_pct"), 1e-9);
+        assertEquals((double) kernels.stream().mapToLong(k -> k[1] - k[0]).sum() / kernelUnion,
+                (Double) t.get(row, "mean_concurrency"), 1e-12);
+    }
+
+    @Test
+    void traceBoundsSpanEveryTimedEvent() {
+        // complete events from ts to ts + dur; instants and counter samples at ts (docs/stdlib.md, hs_trace_bounds)
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (JsonNode e : raw) {
+            String ph = e.path("ph").asText();
+            if (ph.equals("X")) {
+                long s = ns(e.get("ts"));
+                first = Math.min(first, s);
+                last = Math.max(last, s + ns(e.get("dur")));
+            } else if (ph.equals("i") || ph.equals("I") || ph.equals("C")) {
+                first = Math.min(first, ns(e.get("ts")));
+                last = Math.max(last, ns(e.get("ts")));
+            }
+        }
+        Table t = store.query("SELECT start_ns, end_ns, dur_ns FROM hs_trace_bounds");
+        assertEquals(first, t.rows().get(0)[0]);
+        assertEquals(last, t.rows().get(0)[1]);
+        assertEquals(last - first, t.rows().get(0)[2]);
     }
 
     static long unionLength(List<long[]> intervals) {

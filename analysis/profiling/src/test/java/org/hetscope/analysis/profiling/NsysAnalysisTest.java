@@ -169,11 +169,11 @@ class NsysAnalysisTest {
         Set<String> streams = new HashSet<>(raw("SELECT 'Stream ' || streamId FROM CUPTI_ACTIVITY_KIND_KERNEL UNION "
                 + "SELECT 'Stream ' || streamId FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
         org.hetscope.analysis.gpu.Utilisation u = new org.hetscope.analysis.gpu.Utilisation(store);
-        long[] span = u.traceSpan();
+        long[] span = u.defaultWindow();
         Table t = u.table(span[0], span[1], true);
         Set<String> listed = new HashSet<>();
         for (int r = 0; r < t.rows().size(); r++) {
-            listed.add((String) t.get(r, "stream"));
+            listed.add((String) t.get(r, "unit"));
         }
         // the export's synchronisation row (CUPTI SYNCHRONIZATION) is not a stream and is not listed as one
         assertEquals(streams, listed);

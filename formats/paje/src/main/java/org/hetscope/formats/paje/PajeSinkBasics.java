@@ -46,6 +46,11 @@ public final class PajeSinkBasics {
 
     /** Emits the track of a container (and a process or thread record for those kinds); returns its id. */
     public long track(PajeContainer c, TrackKind kind) {
+        return track(c, kind, null);
+    }
+
+    /** As {@link #track(PajeContainer, TrackKind)}, for a container that is (or runs on) the device {@code deviceId}. */
+    public long track(PajeContainer c, TrackKind kind, Long deviceId) {
         long id = sink.newId(Entity.TRACK);
         c.userId = id;
         Long parent = c.parent() == null || c.parent().userId < 0 ? null : c.parent().userId;
@@ -66,7 +71,7 @@ public final class PajeSinkBasics {
             tid = t;
             pid = processId;
         }
-        sink.track(new Track(id, parent, kind, c.name(), pid, tid, null, null, sortIndex++, null));
+        sink.track(new Track(id, parent, kind, c.name(), pid, tid, deviceId, null, sortIndex++, null));
         return id;
     }
 

@@ -164,8 +164,10 @@ public final class StarpuImport implements PajeListener {
             case "W" -> TrackKind.WORKER;
             default -> TrackKind.GENERIC;
         };
-        long trackId = basics.track(c, kind);
         int n = number(c.alias());
+        // A worker is a device: its track names it, so that utilisation counts the tasks it runs (docs/stdlib.md).
+        Long workerDevice = t.equals("W") && n >= 0 ? sink.newId(Entity.DEVICE) : null;
+        long trackId = basics.track(c, kind, workerDevice);
         switch (t) {
             case "Mn" -> {
                 if (n >= 0) {
@@ -189,7 +191,7 @@ public final class StarpuImport implements PajeListener {
                     if (p != null && number(p.alias()) >= 0) {
                         workerNode.put(n, number(p.alias()));
                     }
-                    long dev = sink.newId(Entity.DEVICE);
+                    long dev = workerDevice;
                     String name = c.name();
                     String digits = name.replaceAll("\\D", "");
                     DeviceKind dk = name.startsWith("CPU") ? DeviceKind.CPU

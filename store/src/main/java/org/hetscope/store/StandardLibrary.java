@@ -1,0 +1,98 @@
+package org.hetscope.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * hetscope's standard library of analyses: views and table macros (named {@code hs_*}) that define every figure
+ * the CLI, the web server and the report show, written once in SQL (resources {@code stdlib/*.sql}, documented in
+ * docs/stdlib.md). They are installed as TEMP objects on each read connection: the store itself stays read-only
+ * and unchanged, and temporary objects are no configuration, so this works before or after the connection's
+ * configuration is locked.
+ */
+public final class StandardLibrary {
+    /** The library's files, in the order they are installed (later files use earlier views). */
+    static final List<String> FILES = List.of("bounds.sql", "devices.sql", "durations.sql", "launch.sql");
+
+    private static final List<String> STATEMENTS = load();
+
+    private StandardLibrary() {
+    }
+
+    /**
+     * Creates the library's views and macros on {@code connection}. A statement that does not bind (a store of an
+     * older schema lacking a table it reads) is left out, and the views built on it with it; the others install.
+     *
+     * @return the messages of the statements left out (empty when all installed)
+     */
+    public static List<String> install(Connection connection) {
+        List<String> failed = new ArrayList<>();
+        for (String sql : STATEMENTS) {
+            // A statement per statement: DuckDB's JDBC driver closes a Statement whose execution failed.
+            try (Statement st = connection.createStatement()) {
+                st.execute(sql);
+            } catch (SQLException e) {
+                failed.add(firstLine(e.getMessage()));
+            }
+        }
+        return failed;
+    }
+
+    /** The statements of all files, in installation order. */
+    public static List<String> statements() {
+        return STATEMENTS;
+    }
+
+    private static List<String> load() {
+        List<String> out = new ArrayList<>();
+        for (String file : FILES) {
+            String text;
+            try (InputStream in = StandardLibrary.class.getResourceAsStream("stdlib/" + file)) {
+                if (in == null) {
+                    throw new IllegalStateException("stdlib/" + file + " missing from the store module");
+                }
+                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            out.addAll(split(text));
+        }
+        return List.copyOf(out);
+    }
+
+    /** Splits a file into statements at lines ending in ';' (the files keep ';' out of comments and strings). */
+    static List<String> split(String text) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        for (String line : text.split("\n", -1)) {
+            String trimmed = line.strip();
+            if (trimmed.startsWith("--") || trimmed.isEmpty()) {
+                continue;
+            }
+            cur.append(line).append('\n');
+            if (trimmed.endsWith(";")) {
+                out.add(cur.toString().strip());
+                cur.setLength(0);
+            }
+        }
+        if (!cur.toString().isBlank()) {
+            out.add(cur.toString().strip());
+        }
+        return out;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}
