@@ -48,6 +48,23 @@ final class JdbcRows implements TableRows {
     }
 
     @Override
+    public int type(int column) throws IOException {
+        try {
+            return switch (rs.getObject(column + 1)) {
+                case null -> TableCursor.NULL;
+                case Integer i -> TableCursor.INTEGER;
+                case Long l -> TableCursor.INTEGER;
+                case Double d -> TableCursor.FLOAT;
+                case Float f -> TableCursor.FLOAT;
+                case String t -> TableCursor.TEXT;
+                default -> TableCursor.BLOB;
+            };
+        } catch (SQLException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    @Override
     public long getLong(int column) throws IOException {
         try {
             return rs.getLong(column + 1);

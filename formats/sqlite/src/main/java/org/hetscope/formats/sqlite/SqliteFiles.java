@@ -45,6 +45,24 @@ public final class SqliteFiles {
         }
     }
 
+    /**
+     * As {@link #hasSchema(Path, Predicate)}, and when SQLite cannot read the schema (a file cut short, a damaged
+     * schema page), as far as the file scanner reads it: for a reader that reads such files with the scanner.
+     */
+    public static boolean hasSchemaEvenDamaged(Path input, Predicate<SqliteSchema> test) throws IOException {
+        if (hasSchema(input, test)) {
+            return true;
+        }
+        if (!isSqlite(input)) {
+            return false;
+        }
+        try (SqliteFile f = SqliteFile.open(input)) {
+            return test.test(SqliteSchema.of(f));
+        } catch (SqliteFormatException unreadable) {
+            return false;
+        }
+    }
+
     public static Connection openReadOnly(Path file) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
