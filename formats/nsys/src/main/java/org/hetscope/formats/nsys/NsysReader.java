@@ -122,6 +122,12 @@ final class NsysReader {
             }
         }
         // Everything is checked before the first record goes to the sink, so a wrong file imports nothing.
+        if (!isNsysExport(schema) && !rows.fileDamage().isEmpty()) {
+            // cut short or damaged before the schema entries that would tell: say where, not "not an export"
+            var first = rows.fileDamage().get(0);
+            throw new TraceFormatException(file, first.page() > 0 ? "page " + first.page() : "SQLite file",
+                    "the tables cannot be told apart from what is left of the schema: " + first.getMessage(), first);
+        }
         if (!isNsysExport(schema)) {
             throw new TraceFormatException(file, "sqlite_master",
                     "not an Nsight Systems export: it has no StringIds table together with CUPTI_ACTIVITY_KIND_*, "
@@ -138,8 +144,10 @@ final class NsysReader {
         for (var damage : rows.fileDamage()) {
             sink.damaged("SQLite file: " + reasonOf(damage), damage.getMessage(), 1);
         }
-        rows.skipDamagedPages((table, e) -> sink.damaged("rows of " + table + " on an unreadable SQLite page, stepped "
-                + "over (rows lost unknown; one count per page)", e.getMessage(), 1));
+        // a page of a table that cannot be read (beyond the end of a file cut short, or damaged) loses its rows only:
+        // one count per page, the first page as where
+        rows.skipDamagedPages((table, e) -> sink.damaged("rows of " + table + " on a damaged SQLite page, stepped "
+                + "over (rows lost unknown, counted per page)", e.getMessage(), 1));
         sink.info("nsys.tables", String.valueOf(schema.tables().size()));
         // Each table is read on its own: a damaged page cuts that table short (what came before it is kept, the
         // rest is counted as damage) and the import goes on with the other tables.

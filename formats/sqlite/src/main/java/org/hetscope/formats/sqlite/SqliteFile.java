@@ -107,6 +107,10 @@ public final class SqliteFile implements AutoCloseable {
         if (encoding != 0 && encoding != 1) {
             throw new SqliteFormatException(file, "header offset 56: unknown text encoding " + encoding);
         }
+        if (size < pageSize) {
+            throw new SqliteFormatException(file, 1, 0, "file truncated: " + size + " bytes, less than its first page "
+                    + "of " + pageSize + " bytes (the page size its header declares)");
+        }
         SqliteFile f = new SqliteFile(file, channel, pageSize, usable, size / pageSize);
         // The header's page count is valid when its version-valid-for number equals the change counter (SQLite
         // 3.7.0 and later): a file shorter than that was cut short.

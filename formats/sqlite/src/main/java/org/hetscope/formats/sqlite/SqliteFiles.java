@@ -63,6 +63,22 @@ public final class SqliteFiles {
         }
     }
 
+    /**
+     * Why the file scanner finds {@code input} damaged (cut short, schema pages unreadable), naming the page and its
+     * byte offset; null when it finds nothing wrong or {@code input} is not an SQLite file. For messages about a file
+     * that no reader recognises.
+     */
+    public static String damage(Path input) throws IOException {
+        if (!isSqlite(input)) {
+            return null;
+        }
+        try (SqliteFile f = SqliteFile.open(input)) {
+            return f.damage().isEmpty() ? null : f.damage().get(0).getMessage();
+        } catch (SqliteFormatException e) {
+            return e.getMessage();
+        }
+    }
+
     public static Connection openReadOnly(Path file) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
