@@ -367,7 +367,8 @@ class PacketResyncTest {
         assertEquals(intact.slices.size(), sink.slices.size());
         Map.Entry<String, Long> damage = sink.skipped.entrySet().stream()
                 .filter(e -> e.getKey().startsWith(TraceSink.DAMAGE)).findFirst().orElseThrow();
-        assertTrue(damage.getKey().contains("unreadable packet header") && damage.getKey().contains("skipped 4096 bytes"),
+        assertTrue(damage.getKey().contains("CTF stream ust_channel_0 at byte " + starts.get(2)
+                + ": unreadable packet header") && damage.getKey().contains("skipped 4096 bytes"),
                 damage.getKey());
         assertEquals(1L, damage.getValue());
         assertEquals("4096", sink.info.get("ctf.stream.trace/ust_channel_0.skipped_bytes"));

@@ -142,7 +142,7 @@ final class NsysReader {
                 + count(NVTX);
         progress.start("nsys " + file.getFileName(), rowsTotal);
         for (var damage : rows.fileDamage()) {
-            sink.damaged("SQLite file: " + reasonOf(damage), damage.getMessage(), 1);
+            sink.damaged("SQLite file: " + damage.reason(), damage.getMessage(), 1);
         }
         // a page of a table that cannot be read (beyond the end of a file cut short, or damaged) loses its rows only:
         // one count per page, the first page as where
@@ -248,13 +248,6 @@ final class NsysReader {
             return placeholder;
         }
         return s;
-    }
-
-    /** The reason of a scanner exception without the file and page its message starts with. */
-    private static String reasonOf(org.hetscope.formats.sqlite.SqliteFormatException e) {
-        String m = e.getMessage();
-        int at = m.indexOf("): ");
-        return at > 0 ? m.substring(at + 3) : m;
     }
 
     private long count(String table) {

@@ -129,7 +129,9 @@ public final class SqliteFile implements AutoCloseable {
 
     private void readSchema() throws IOException {
         // A schema page that cannot be read loses the tables described on it, not the file (page 1 still must be read)
-        TableCursor c = new TableCursor(this, SCHEMA, 1).skipDamagedPages(damage::add);
+        TableCursor c = new TableCursor(this, SCHEMA, 1).skipDamagedPages(e -> damage.add(new SqliteFormatException(
+                path, e.page(), e.fileOffset(), "schema page unreadable, the tables it describes are not read ("
+                        + e.reason() + ")")));
         while (c.next()) {
             String name = c.getText(1);
             String sql = c.getText(4);

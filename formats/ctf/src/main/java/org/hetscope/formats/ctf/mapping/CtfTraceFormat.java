@@ -161,7 +161,13 @@ public final class CtfTraceFormat implements TraceFormat {
         for (int i = 0; i < problems.size(); i++) {
             CtfProblem p = problems.get(i);
             // a skipped region counts the packets it lost, and at least one item even when only bytes were inserted
-            sink.damaged("CTF packet: " + p.reason(), p.where(), p.isSkip() ? Math.max(1, p.skippedPackets()) : 1);
+            if (p.isSkip()) {
+                // the stream file and offset in the reason too: the import's summary lists reasons only
+                sink.damaged("CTF stream " + p.file().getFileName() + " at byte " + p.packetOffset() + ": "
+                        + p.reason(), p.where(), Math.max(1, p.skippedPackets()));
+            } else {
+                sink.damaged("CTF packet: " + p.reason(), p.where(), 1);
+            }
             if (p.isSkip()) {
                 long[] sum = skippedOfFile.computeIfAbsent(p.file(), f -> new long[2]);
                 sum[0] += p.skippedPackets();
