@@ -277,8 +277,8 @@ final class StreamDecoder implements AutoCloseable {
     /**
      * The packet header at {@code bad} could not be read: finds the next packet whose header checks out, so that one
      * damaged header (or bytes inserted or deleted between packets) costs only the damaged packet, not the rest of
-     * the stream. Candidates are the places holding the packet magic number, the offsets of the packet index and, for
-     * headers without a magic number, the multiples of the last packet's size; the search starts where the last valid
+     * the stream. Candidates are the places holding the packet magic number, the offsets of the packet index and the
+     * multiples of the last packet's size (for headers without a magic number); the search starts where the last valid
      * packet's content ends (a packet after deleted bytes starts before {@code bad}). A candidate is taken when its
      * header decodes with the magic number, the stream class and instance of this file and packet sizes that fit in
      * the file. What was stepped over is reported as one problem. Runs only on damage: the normal path is unchanged.
@@ -298,15 +298,12 @@ final class StreamDecoder implements AutoCloseable {
             long m = magic.next(at);
             long c = m;
             if (fileIndex != null) {
-                for (int i = 0; i < fileIndex.size(); i++) {
-                    long o = fileIndex.offset(i);
-                    if (o >= at && (c < 0 || o < c)) {
-                        c = o;
-                        break;
-                    }
+                long o = fileIndex.firstAtOrAfter(at);
+                if (o >= 0 && (c < 0 || o < c)) {
+                    c = o;
                 }
             }
-            if (!headerHasMagic && lastPacketBytes > 0) {
+            if (lastPacketBytes > 0) {
                 long k = Math.max(1, (at - bad + lastPacketBytes - 1) / lastPacketBytes);
                 long o = bad + k * lastPacketBytes;
                 if (o < fileSize && (c < 0 || o < c)) {
@@ -331,11 +328,7 @@ final class StreamDecoder implements AutoCloseable {
             lost = roleValue[Role.SEQ_NUM] - prevSeq - 1;
             lostText = lost + " packet(s) (by packet_seq_num)";
         } else if (fileIndex != null) {
-            lost = 0;
-            for (int i = 0; i < fileIndex.size(); i++) {
-                long o = fileIndex.offset(i);
-                lost += o >= bad && o < end ? 1 : 0;
-            }
+            lost = fileIndex.countIn(bad, end);
             lostText = lost + " packet(s) (by the packet index)";
         } else {
             // no sequence numbers nor index: the damaged packet and the packet starts in between that were unreadable

@@ -204,6 +204,76 @@ class PacketResyncTest {
         assertEquals(1, after.problems().size(), "nothing else reported: " + after.problems());
     }
 
+    /**
+     * Every packet of every stream file of every fixture with more than one packet, in turn: its header zeroed, the
+     * events of all other packets of all streams are still read, and one skip is reported with the packet's bytes.
+     */
+    @ParameterizedTest(name = "{0} {1} packet {2}")
+    @org.junit.jupiter.params.provider.MethodSource("everyPacket")
+    void everyPacketOfEveryFixtureCanBeLostAlone(String trace, String streamName, int k, @TempDir Path tmp)
+            throws Exception {
+        Path dir = copy(trace, tmp, true);
+        Path stream = dir.resolve(streamName);
+        List<Long> starts = packets(stream);
+        Map<Long, List<String>> intact = eventsByPacket(dir, stream);
+        Read before = read(dir);
+        long damaged = starts.get(k);
+        byte[] b = Files.readAllBytes(stream);
+        Arrays.fill(b, (int) damaged, (int) Math.min(b.length, damaged + 64), (byte) 0);
+        write(stream, b);
+        Read after = read(dir);
+        assertEquals(flatten(intact, damaged), after.events().getOrDefault(streamName, List.of()),
+                "every event outside the damaged packet, in order");
+        for (String other : before.events().keySet()) {
+            if (!other.equals(streamName)) {
+                assertEquals(before.events().get(other), after.events().get(other), "stream " + other + " untouched");
+            }
+        }
+        List<CtfProblem> skips = skips(after.problems());
+        assertEquals(1, skips.size(), after.problems().toString());
+        long end = k + 1 < starts.size() ? starts.get(k + 1) : b.length;
+        assertEquals(end - damaged, skips.get(0).skippedBytes(), skips.toString());
+        assertEquals(1, after.problems().size(), after.problems().toString());
+    }
+
+    /** Junk inserted in front of every packet of every fixture with more than one packet, in turn: nothing lost. */
+    @ParameterizedTest(name = "{0} {1} packet {2}")
+    @org.junit.jupiter.params.provider.MethodSource("everyPacket")
+    void junkBeforeAnyPacketOfAnyFixtureLosesNothing(String trace, String streamName, int k, @TempDir Path tmp)
+            throws Exception {
+        Path dir = copy(trace, tmp, true);
+        Path stream = dir.resolve(streamName);
+        long at = packets(stream).get(k);
+        Read before = read(dir);
+        write(stream, insert(Files.readAllBytes(stream), (int) at, junk(4096 + 3 * k, 100 + k)));
+        Read after = read(dir);
+        assertEquals(before.events(), after.events(), "every event of every stream");
+        List<CtfProblem> skips = skips(after.problems());
+        assertEquals(1, skips.size(), after.problems().toString());
+        assertEquals(4096 + 3 * k, skips.get(0).skippedBytes(), skips.toString());
+        assertEquals(1, after.problems().size(), after.problems().toString());
+    }
+
+    static Stream<org.junit.jupiter.params.provider.Arguments> everyPacket() throws IOException {
+        List<org.junit.jupiter.params.provider.Arguments> out = new ArrayList<>();
+        for (String trace : Fixtures.expected().keySet()) {
+            Path dir = Fixtures.ctf(trace);
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                    if (f.getFileName().toString().equals("metadata")) {
+                        continue;
+                    }
+                    List<Long> starts = packets(f);
+                    for (int k = 0; starts.size() > 1 && k < starts.size(); k++) {
+                        out.add(org.junit.jupiter.params.provider.Arguments.of(trace,
+                                f.getFileName().toString(), k));
+                    }
+                }
+            }
+        }
+        return out.stream();
+    }
+
     /** 4,096 bytes of junk inserted in front of a packet: nothing is lost, the junk is counted as skipped bytes. */
     @ParameterizedTest(name = "{0} {1} packet {2} index {3}")
     @CsvSource({
