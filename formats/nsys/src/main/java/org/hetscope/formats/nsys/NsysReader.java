@@ -185,10 +185,20 @@ final class NsysReader {
         }
     }
 
-    /** Counts row {@code row} (1-based, in rowid order) of {@code table} as damaged; {@code detail} only for the first. */
-    private void damagedRow(String table, long row, String reason, String detail) {
-        damagedRows.computeIfAbsent(table + "\u0000" + reason, k -> new DamagedRows(table, reason,
-                file + " table " + table + ", row " + row + (detail == null ? "" : " (" + detail + ")"))).count++;
+    /** The values of a damaged row shown with the first one. */
+    private interface Detail {
+        String get() throws IOException;
+    }
+
+    /** Counts row {@code row} (1-based, in rowid order) of {@code table} as damaged; {@code detail} of the first. */
+    private void damagedRow(String table, long row, String reason, Detail detail) throws IOException {
+        String key = table + "\u0000" + reason;
+        DamagedRows d = damagedRows.get(key);
+        if (d == null) {
+            d = new DamagedRows(table, reason, file + " table " + table + ", row " + row + " (" + detail.get() + ")");
+            damagedRows.put(key, d);
+        }
+        d.count++;
     }
 
     /**
@@ -220,18 +230,21 @@ final class NsysReader {
         };
     }
 
-    /** The values of the first damaged row, for its message (quoted text cut to 40 characters). */
-    private static String values(TableRows rs, String... names) throws IOException {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < names.length; i++) {
-            String v = rs.getText(i);
-            if (v != null && v.length() > 40) {
-                v = v.substring(0, 40) + "...";
+    /** Start and end (columns 0 and 1) of a damaged row, for its message (text cut to 40 characters). */
+    private static String span(TableRows rs) throws IOException {
+        return "start = " + value(rs, 0) + ", end = " + value(rs, 1);
+    }
+
+    private static String value(TableRows rs, int column) throws IOException {
+        return switch (rs.type(column)) {
+            case TableCursor.NULL -> "NULL";
+            case TableCursor.BLOB -> "a blob";
+            case TableCursor.TEXT -> {
+                String v = rs.getText(column);
+                yield "'" + (v.length() > 40 ? v.substring(0, 40) + "..." : v) + "'";
             }
-            b.append(i == 0 ? "" : ", ").append(names[i]).append(" = ")
-                    .append(v == null ? "NULL" : rs.type(i) == TableCursor.TEXT ? "'" + v + "'" : v);
-        }
-        return b.toString();
+            default -> rs.getText(column);
+        };
     }
 
     /** The string of id column {@code column}, or {@code placeholder} (and the row counted) when StringIds lacks it. */
@@ -244,7 +257,7 @@ final class NsysReader {
         String s = strings.get(id);
         if (s == null) {
             damagedRow(table, row, what + " id not in StringIds (deleted or damaged), kept as " + placeholder,
-                    what + " id " + id);
+                    () -> what + " id " + id);
             return placeholder;
         }
         return s;
@@ -502,7 +515,7 @@ final class NsysReader {
                 row++;
                 String bad = badSpan(rs, 0, 1, false);
                 if (bad != null) {
-                    damagedRow(table, row, bad, values(rs, "start", "end"));
+                    damagedRow(table, row, bad, () -> span(rs));
                     continue;
                 }
                 long start = rs.getLong(0);
@@ -568,7 +581,7 @@ final class NsysReader {
                 n++;
                 String bad = badSpan(rs, 0, 1, false);
                 if (bad != null) {
-                    damagedRow(t, n, bad, values(rs, "start", "end"));
+                    damagedRow(t, n, bad, () -> span(rs));
                     continue;
                 }
                 row.accept(rs, rs.getLong(0), rs.getLong(1), rs.getLong(2), rs.longOr(3, MISSING),
@@ -701,7 +714,7 @@ final class NsysReader {
                 row++;
                 String bad = badSpan(rs, 0, 1, true);
                 if (bad != null) {
-                    damagedRow(t, row, bad, values(rs, "start", "end"));
+                    damagedRow(t, row, bad, () -> span(rs));
                     continue;
                 }
                 long start = rs.getLong(0);
