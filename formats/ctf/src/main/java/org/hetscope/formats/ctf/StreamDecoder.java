@@ -69,6 +69,8 @@ final class StreamDecoder implements AutoCloseable {
     private long prevDiscarded = -1;
     private long prevSeq = -1;
     long streamClassId = -1;
+    /** The stream class of the header just read; it becomes {@link #streamClassId} once the packet is accepted. */
+    private long headerStreamClass = -1;
     /** The stream instance id of the packets read so far, when their header has one. */
     private long instanceId = -1;
     /** Byte offset where the content of the last valid packet ends, and that packet's size in bytes. */
@@ -249,6 +251,7 @@ final class StreamDecoder implements AutoCloseable {
     private void acceptPacket(long off) {
         inPacket = true;
         packets++;
+        streamClassId = headerStreamClass;
         lastPacketStart = off;
         lastContentEnd = off + ((declaredContentBits + 7) >>> 3);
         lastPacketBytes = (nextPacket - off);
@@ -453,7 +456,7 @@ final class StreamDecoder implements AutoCloseable {
             if (probe && streamClassId >= 0 && sid != streamClassId) {
                 throw new DecodeException("stream class id " + sid + " of another stream");
             }
-            streamClassId = sid;
+            headerStreamClass = sid;
             packetContextStart = tapeLen;
             if (stream.packetContext != null) {
                 stream.packetContext.decode(this);
