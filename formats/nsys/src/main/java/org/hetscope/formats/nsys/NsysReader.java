@@ -202,22 +202,19 @@ final class NsysReader {
     }
 
     /**
-     * Why columns {@code startColumn} and {@code endColumn} of the current row are not a time span (integers, end
-     * not before start), or null when they are. {@code endOptional}: a NULL end is fine (an instant).
+     * Why {@code start} and {@code end}, read from columns 0 and 1 of the current row, are not a time span (integers,
+     * end not before start), or null when they are. {@code endOptional}: a NULL end is fine (an instant).
      */
-    private static String badSpan(TableRows rs, int startColumn, int endColumn, boolean endOptional)
-            throws IOException {
-        if (!rs.isInteger(startColumn)) {
-            return "skipped: start " + notAnInteger(rs, startColumn);
+    private static String badSpan(TableRows rs, long start, long end, boolean endOptional) throws IOException {
+        if (!rs.isInteger(0)) {
+            return "skipped: start " + notAnInteger(rs, 0);
         }
-        if (endOptional && rs.isNull(endColumn)) {
+        if (endOptional && rs.isNull(1)) {
             return null;
         }
-        if (!rs.isInteger(endColumn)) {
-            return "skipped: end " + notAnInteger(rs, endColumn);
+        if (!rs.isInteger(1)) {
+            return "skipped: end " + notAnInteger(rs, 1);
         }
-        long start = rs.getLong(startColumn);
-        long end = rs.getLong(endColumn);
         return end < start ? "skipped: end before start" : end - start < 0 ? "skipped: span beyond the ns range" : null;
     }
 
@@ -513,13 +510,13 @@ final class NsysReader {
             while (rs.next()) {
                 tick();
                 row++;
-                String bad = badSpan(rs, 0, 1, false);
+                long start = rs.getLong(0);
+                long end = rs.getLong(1);
+                String bad = badSpan(rs, start, end, false);
                 if (bad != null) {
                     damagedRow(table, row, bad, () -> span(rs));
                     continue;
                 }
-                long start = rs.getLong(0);
-                long end = rs.getLong(1);
                 long gtid = rs.getLong(2);
                 Long corr = rs.longOrNull(3);
                 String name = string(rs, 4, "<unknown API>", table, row, "API name");
@@ -579,12 +576,14 @@ final class NsysReader {
             while (rs.next()) {
                 tick();
                 n++;
-                String bad = badSpan(rs, 0, 1, false);
+                long start = rs.getLong(0);
+                long end = rs.getLong(1);
+                String bad = badSpan(rs, start, end, false);
                 if (bad != null) {
                     damagedRow(t, n, bad, () -> span(rs));
                     continue;
                 }
-                row.accept(rs, rs.getLong(0), rs.getLong(1), rs.getLong(2), rs.longOr(3, MISSING),
+                row.accept(rs, start, end, rs.getLong(2), rs.longOr(3, MISSING),
                         rs.longOrNull(4), rs.longOr(5, MISSING), n);
             }
         }
@@ -712,13 +711,13 @@ final class NsysReader {
             while (rs.next()) {
                 tick();
                 row++;
-                String bad = badSpan(rs, 0, 1, true);
+                long start = rs.getLong(0);
+                Long end = rs.longOrNull(1);
+                String bad = badSpan(rs, start, end == null ? start : end, true);
                 if (bad != null) {
                     damagedRow(t, row, bad, () -> span(rs));
                     continue;
                 }
-                long start = rs.getLong(0);
-                Long end = rs.longOrNull(1);
                 long gtid = rs.longOr(2, 0);
                 String text = rs.getText(3);
                 if (text == null && !rs.isNull(4)) {
