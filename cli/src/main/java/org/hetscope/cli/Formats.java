@@ -41,9 +41,11 @@ final class Formats {
         }
         if (SqliteFiles.isSqlite(input)) {
             // the SQLite readers recognise a file by its tables: a damaged file fails that before any reader runs
+            String damage = SqliteFiles.damage(input);
             throw new IOException(input + ": an SQLite database that no reader recognises by its tables (nsys export, "
                     + "rocpd, RPD), or whose schema cannot be read (truncated or damaged?); name the format with "
-                    + "--format to see the reader's own error");
+                    + "--format to see the reader's own error" + (damage == null ? "" : ". The file scanner finds: "
+                    + damage));
         }
         if (Files.isRegularFile(input) && org.hetscope.store.Store.isDuckDbFile(input)) {
             throw new IOException(input + ": a DuckDB database, not a trace (a hetscope store is read as it is: "

@@ -65,6 +65,43 @@ public final class CtfTrace implements AutoCloseable {
         return !traceDirs(path).isEmpty() && isMetadata(traceDirs(path).get(0).resolve("metadata"));
     }
 
+    /**
+     * The CTF data stream file at {@code path}, or in the folder {@code path} (not below it), when there is no
+     * metadata to go with it: a file that starts with the packet magic number. Null when there is none, or when
+     * {@code path} has a trace folder (then it is read as usual). This lets a trace whose metadata was left behind
+     * be named as such instead of as an unknown format.
+     */
+    public static Path streamWithoutMetadata(Path path) throws IOException {
+        if (!traceDirs(path).isEmpty()) {
+            return null;
+        }
+        if (Files.isRegularFile(path)) {
+            return startsWithPacketMagic(path) ? path : null;
+        }
+        if (!Files.isDirectory(path)) {
+            return null;
+        }
+        try (Stream<Path> files = Files.list(path)) {
+            for (Path f : files.sorted().limit(256).toList()) {
+                if (Files.isRegularFile(f) && startsWithPacketMagic(f)) {
+                    return f;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean startsWithPacketMagic(Path f) throws IOException {
+        byte[] head = new byte[4];
+        try (var in = Files.newInputStream(f)) {
+            if (in.readNBytes(head, 0, 4) < 4) {
+                return false;
+            }
+        }
+        int le = (head[0] & 0xff) | (head[1] & 0xff) << 8 | (head[2] & 0xff) << 16 | (head[3] & 0xff) << 24;
+        return le == 0xC1FC1FC1 || Integer.reverseBytes(le) == 0xC1FC1FC1;
+    }
+
     private static boolean isMetadata(Path m) throws IOException {
         byte[] head = new byte[64];
         int n;
@@ -102,7 +139,15 @@ public final class CtfTrace implements AutoCloseable {
     public static CtfTrace open(Path path) throws IOException, TraceFormatException {
         List<Path> dirs = traceDirs(path);
         if (dirs.isEmpty()) {
-            throw new TraceFormatException(path, "", "no CTF 'metadata' file in this folder");
+            Path stream = streamWithoutMetadata(path);
+            if (stream != null) {
+                Path folder = stream.toAbsolutePath().getParent();
+                throw new TraceFormatException(path, "", "metadata missing: " + stream.getFileName() + " is a CTF data "
+                        + "stream (packet magic number at byte 0), but its folder " + folder + " has no 'metadata' "
+                        + "file describing it; copy the trace's metadata file there");
+            }
+            throw new TraceFormatException(path, "", "metadata missing: no CTF 'metadata' file in " + path
+                    + " or the folders below it");
         }
         List<CompiledTrace> compiled = new ArrayList<>();
         for (Path dir : dirs) {
@@ -198,7 +243,12 @@ public final class CtfTrace implements AutoCloseable {
                 CompiledTrace t = streamOwners.get(i);
                 Path f = streamFiles.get(i);
                 long[] offsets;
-                StreamDecoder scan = new StreamDecoder(t, f, p -> { });
+                // the scan meets damaged packet headers first (the ranges hold only valid packets): it reports those
+                StreamDecoder scan = new StreamDecoder(t, f, p -> {
+                    if (p.isSkip()) {
+                        problems.add(p);
+                    }
+                });
                 try (scan) {
                     offsets = scan.scanPackets();
                 }

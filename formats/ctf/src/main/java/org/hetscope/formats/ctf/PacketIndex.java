@@ -26,6 +26,22 @@ final class PacketIndex {
         return offsets[i];
     }
 
+    /** The first offset at or after {@code off}, or -1 (offsets ascend). */
+    long firstAtOrAfter(long off) {
+        int i = java.util.Arrays.binarySearch(offsets, off);
+        if (i < 0) {
+            i = -i - 1;
+        }
+        return i < offsets.length ? offsets[i] : -1;
+    }
+
+    /** How many offsets lie in [{@code from}, {@code to}). */
+    int countIn(long from, long to) {
+        int a = java.util.Arrays.binarySearch(offsets, from);
+        int b = java.util.Arrays.binarySearch(offsets, to);
+        return (b < 0 ? -b - 1 : b) - (a < 0 ? -a - 1 : a);
+    }
+
     static PacketIndex of(long[] offsets) {
         return new PacketIndex(offsets);
     }

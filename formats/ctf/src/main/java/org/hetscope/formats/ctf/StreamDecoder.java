@@ -28,6 +28,8 @@ final class StreamDecoder implements AutoCloseable {
     private final Consumer<CtfProblem> problems;
     private PacketIndex index;
     private int indexPos;
+    /** Whether {@link #index} lists packets already found valid ({@link #onlyPackets}): no resynchronising. */
+    private boolean trustedIndex;
 
     ByteBuffer le;
     ByteBuffer be;
@@ -67,6 +69,18 @@ final class StreamDecoder implements AutoCloseable {
     private long prevDiscarded = -1;
     private long prevSeq = -1;
     long streamClassId = -1;
+    /** The stream class of the header just read; it becomes {@link #streamClassId} once the packet is accepted. */
+    private long headerStreamClass = -1;
+    /** The stream instance id of the packets read so far, when their header has one. */
+    private long instanceId = -1;
+    /** Byte offset where the content of the last valid packet ends, and that packet's size in bytes. */
+    private long lastContentEnd;
+    private long lastPacketBytes;
+    private long lastPacketStart = -1;
+    /** Whether the packet headers carry the magic number (known once one was read). */
+    private boolean headerHasMagic;
+    /** Content bits of the packet just opened, as declared (clipped to the file only). */
+    private long declaredContentBits;
     /** Position among the streams of a merge, to order events of equal time. */
     int rank;
 
@@ -84,6 +98,7 @@ final class StreamDecoder implements AutoCloseable {
     StreamDecoder onlyPackets(long[] offsets) {
         index = PacketIndex.of(offsets);
         indexPos = 0;
+        trustedIndex = true;
         return this;
     }
 
@@ -218,18 +233,183 @@ final class StreamDecoder implements AutoCloseable {
             }
             packetOffset = off;
             try {
-                if (readPacketHeader(off)) {
-                    inPacket = true;
-                    packets++;
+                if (readPacketHeader(off, false)) {
+                    acceptPacket(off);
                     return true;
                 }
                 return false;
             } catch (DecodeException e) {
+                if (!trustedIndex) {
+                    return resync(off, e.getMessage());
+                }
                 problem(-1, e.getMessage());
-                if (index == null && nextPacket <= off) {
-                    return false;
+            }
+        }
+    }
+
+    /** Makes the packet whose header was just read at {@code off} the current one and counts it. */
+    private void acceptPacket(long off) {
+        inPacket = true;
+        packets++;
+        streamClassId = headerStreamClass;
+        lastPacketStart = off;
+        lastContentEnd = off + ((declaredContentBits + 7) >>> 3);
+        lastPacketBytes = (nextPacket - off);
+        headerHasMagic |= roleSeen[Role.MAGIC];
+        if (roleSeen[Role.STREAM_INSTANCE_ID]) {
+            instanceId = roleValue[Role.STREAM_INSTANCE_ID];
+        }
+        if (roleSeen[Role.DISCARDED]) {
+            long v = roleValue[Role.DISCARDED];
+            if (prevDiscarded >= 0 && v > prevDiscarded) {
+                discarded += v - prevDiscarded;
+            } else if (prevDiscarded < 0 && v > 0) {
+                discarded += v;
+            }
+            prevDiscarded = v;
+        }
+        if (roleSeen[Role.SEQ_NUM]) {
+            long v = roleValue[Role.SEQ_NUM];
+            if (prevSeq >= 0 && v > prevSeq + 1) {
+                lostPackets += v - prevSeq - 1;
+            }
+            prevSeq = v;
+        }
+    }
+
+    /**
+     * The packet header at {@code bad} could not be read: finds the next packet whose header checks out, so that one
+     * damaged header (or bytes inserted or deleted between packets) costs only the damaged packet, not the rest of
+     * the stream. Candidates are the places holding the packet magic number, the offsets of the packet index and the
+     * multiples of the last packet's size (for headers without a magic number); the search starts where the last valid
+     * packet's content ends (a packet after deleted bytes starts before {@code bad}). A candidate is taken when its
+     * header decodes with the magic number, the stream class and instance of this file and packet sizes that fit in
+     * the file. What was stepped over is reported as one problem. Runs only on damage: the normal path is unchanged.
+     *
+     * @return whether a packet was found (it is then the current one); false ends the stream
+     */
+    private boolean resync(long bad, String reason) throws IOException {
+        PacketIndex fileIndex = index;
+        // from here on packets are followed by their sizes: after inserted or deleted bytes the index is off
+        index = null;
+        long from = Math.max(lastPacketStart + 1, lastContentEnd < bad ? lastContentEnd : bad + 1);
+        MagicScan magic = new MagicScan(from);
+        long found = -1;
+        // packet starts (the magic number) in the skipped region whose header did not check out either
+        long rejected = 0;
+        for (long at = from; at < fileSize; ) {
+            long m = magic.next(at);
+            long c = m;
+            if (fileIndex != null) {
+                long o = fileIndex.firstAtOrAfter(at);
+                if (o >= 0 && (c < 0 || o < c)) {
+                    c = o;
                 }
             }
+            if (lastPacketBytes > 0) {
+                long k = Math.max(1, (at - bad + lastPacketBytes - 1) / lastPacketBytes);
+                long o = bad + k * lastPacketBytes;
+                if (o < fileSize && (c < 0 || o < c)) {
+                    c = o;
+                }
+            }
+            if (c < 0) {
+                break;
+            }
+            if (probe(c)) {
+                found = c;
+                break;
+            }
+            rejected += c == m && c > bad ? 1 : 0;
+            at = c + 1;
+        }
+        long end = found < 0 ? fileSize : found;
+        long bytes = Math.max(0, end - bad);
+        long lost;
+        String lostText;
+        if (found >= 0 && prevSeq >= 0 && roleSeen[Role.SEQ_NUM] && roleValue[Role.SEQ_NUM] > prevSeq) {
+            lost = roleValue[Role.SEQ_NUM] - prevSeq - 1;
+            lostText = lost + " packet(s) (by packet_seq_num)";
+        } else if (fileIndex != null) {
+            lost = fileIndex.countIn(bad, end);
+            lostText = lost + " packet(s) (by the packet index)";
+        } else {
+            // no sequence numbers nor index: the damaged packet and the packet starts in between that were unreadable
+            lost = bytes > 0 ? 1 + rejected : 0;
+            lostText = "about " + lost + " packet(s)";
+        }
+        String what = "unreadable packet header (" + reason + "): " + (found < 0
+                ? "no valid packet header after it, the rest of the stream file (" + bytes + " bytes) is skipped"
+                : found < bad ? "the next packet was found at byte " + found + ", " + (bad - found)
+                        + " bytes before where the previous packet's size put it (bytes deleted?)"
+                : "skipped " + bytes + " bytes, " + lostText + ", to the next valid packet at byte " + found);
+        problems.accept(new CtfProblem(file, bad, -1, what, lost, bytes));
+        if (found < 0) {
+            packetOffset = bad;
+            nextPacket = fileSize;
+            return false;
+        }
+        // the sequence gap over the skipped region is damage counted above, not packets the tracer lost
+        prevSeq = -1;
+        packetOffset = found;
+        acceptPacket(found);
+        return true;
+    }
+
+    /** Whether the packet header at {@code off} is valid for this stream file; if so it is left decoded. */
+    private boolean probe(long off) throws IOException {
+        packetOffset = off;
+        try {
+            return readPacketHeader(off, true) && (!headerHasMagic || roleSeen[Role.MAGIC])
+                    && (instanceId < 0 || !roleSeen[Role.STREAM_INSTANCE_ID]
+                            || roleValue[Role.STREAM_INSTANCE_ID] == instanceId);
+        } catch (DecodeException e) {
+            return false;
+        }
+    }
+
+    /** Finds the packet magic number (either byte order) at any byte offset, reading ahead in blocks. */
+    private final class MagicScan {
+        private final ByteBuffer block = ByteBuffer.allocate(1 << 16);
+        private long blockStart;
+        private int blockLen;
+
+        MagicScan(long from) {
+            blockStart = from;
+        }
+
+        /** The first offset at or after {@code at} holding the magic number, or -1. */
+        long next(long at) throws IOException {
+            long pos = Math.max(at, blockStart);
+            while (pos + 4 <= fileSize) {
+                if (pos < blockStart || pos + 4 > blockStart + blockLen) {
+                    block.clear();
+                    blockStart = pos;
+                    while (block.hasRemaining() && blockStart + block.position() < fileSize) {
+                        if (channel.read(block, blockStart + block.position()) < 0) {
+                            break;
+                        }
+                    }
+                    blockLen = block.position();
+                    if (blockLen < 4) {
+                        return -1;
+                    }
+                }
+                for (int i = (int) (pos - blockStart); i + 4 <= blockLen; i++) {
+                    if ((block.get(i) & 0xff) == 0xC1 && (block.get(i + 3) & 0xff) == 0xC1) {
+                        int b1 = block.get(i + 1) & 0xff;
+                        int b2 = block.get(i + 2) & 0xff;
+                        if (b1 == 0x1F && b2 == 0xFC || b1 == 0xFC && b2 == 0x1F) {
+                            return blockStart + i;
+                        }
+                    }
+                }
+                pos = blockStart + blockLen - 3;
+                if (blockStart + blockLen >= fileSize) {
+                    return -1;
+                }
+            }
+            return -1;
         }
     }
 
@@ -245,8 +425,11 @@ final class StreamDecoder implements AutoCloseable {
         winEnd = off + len;
     }
 
-    /** Decodes packet header and context at {@code off}; returns false when the stream must end here. */
-    private boolean readPacketHeader(long off) throws IOException {
+    /**
+     * Decodes packet header and context at {@code off}; returns false when the stream must end here. A {@code probe}
+     * (a candidate while resynchronising) must also belong to this file's stream class and fit in the file.
+     */
+    private boolean readPacketHeader(long off, boolean probe) throws IOException {
         if (le == null || off < winStart || off + 65536 > winEnd && winEnd < fileSize) {
             map(off, 65536);
         }
@@ -270,7 +453,10 @@ final class StreamDecoder implements AutoCloseable {
                 nextPacket = fileSize;
                 throw new DecodeException("unknown stream class id " + sid);
             }
-            streamClassId = sid;
+            if (probe && streamClassId >= 0 && sid != streamClassId) {
+                throw new DecodeException("stream class id " + sid + " of another stream");
+            }
+            headerStreamClass = sid;
             packetContextStart = tapeLen;
             if (stream.packetContext != null) {
                 stream.packetContext.decode(this);
@@ -287,31 +473,19 @@ final class StreamDecoder implements AutoCloseable {
                 continue;
             }
             boolean pastEnd = Long.compareUnsigned(packetBits, remainingBits) > 0;
+            if (pastEnd && probe) {
+                throw new DecodeException("packet runs past the end of the file");
+            }
             nextPacket = pastEnd ? fileSize : off + (packetBits >>> 3);
             if (pastEnd) {
                 problem(-1, "packet size " + (packetBits >>> 3) + " bytes runs past the end of the file ("
                         + (fileSize - off) + " bytes left); decoding what is there");
                 content = Math.min(content, remainingBits);
             }
+            declaredContentBits = content;
             contentBits = Math.min(content, (winEnd - off) * 8);
             limitBits = contentBits;
             packetTapeLen = tapeLen;
-            if (roleSeen[Role.DISCARDED]) {
-                long v = roleValue[Role.DISCARDED];
-                if (prevDiscarded >= 0 && v > prevDiscarded) {
-                    discarded += v - prevDiscarded;
-                } else if (prevDiscarded < 0 && v > 0) {
-                    discarded += v;
-                }
-                prevDiscarded = v;
-            }
-            if (roleSeen[Role.SEQ_NUM]) {
-                long v = roleValue[Role.SEQ_NUM];
-                if (prevSeq >= 0 && v > prevSeq + 1) {
-                    lostPackets += v - prevSeq - 1;
-                }
-                prevSeq = v;
-            }
             if (bitPos > contentBits) {
                 throw new DecodeException("packet context runs past the packet content");
             }

@@ -37,7 +37,9 @@ public final class NsysFormat implements TraceFormat {
 
     @Override
     public boolean accepts(Path input) throws IOException {
-        return SqliteFiles.hasSchema(input, NsysReader::isNsysExport);
+        // a file cut short is recognised by what the file scanner reads of its schema, so that the reader keeps its
+        // intact tables instead of the whole file being refused as an unknown SQLite database
+        return SqliteFiles.hasSchemaEvenDamaged(input, NsysReader::isNsysExport);
     }
 
     @Override

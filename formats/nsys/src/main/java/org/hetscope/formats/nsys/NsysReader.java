@@ -12,6 +12,7 @@ import java.util.Map;
 import org.hetscope.formats.sqlite.RowSource;
 import org.hetscope.formats.sqlite.TableByTable;
 import org.hetscope.formats.sqlite.SqliteSchema;
+import org.hetscope.formats.sqlite.TableCursor;
 import org.hetscope.formats.sqlite.TableRows;
 import org.hetscope.model.Category;
 import org.hetscope.model.Device;
@@ -74,6 +75,12 @@ final class NsysReader {
     private final Map<Long, String> memKinds = new HashMap<>();
     private final Map<Long, String> syncTypes = new HashMap<>();
     private LongLongMap apiByCorrelation;
+    /**
+     * Rows counted as damaged input, by table and reason: how many and where the first was. A row whose times are not
+     * integers, or that ends before it starts, is skipped (a default would put it at 0 or at Long.MAX_VALUE); a row
+     * naming a string id that StringIds lacks is kept with its placeholder name. Reported when the read ends.
+     */
+    private final Map<String, DamagedRows> damagedRows = new LinkedHashMap<>();
     private long rowsDone;
     /** Rows read from any table so far, lookups included (what a table cut short by damage kept). */
     private long tableRows;
@@ -101,8 +108,26 @@ final class NsysReader {
     }
 
     void read() throws SQLException, IOException, TraceFormatException {
-        schema = new SqliteSchema(db);
+        try {
+            schema = new SqliteSchema(db);
+        } catch (SQLException e) {
+            // SQLite refuses the whole file when any page of its schema is missing (a file cut short): read what the
+            // file scanner can, table by table
+            schema = rows.scannedSchema();
+            if (schema == null) {
+                if (rows.scannerRefusal() != null) {
+                    throw rows.scannerRefusal();
+                }
+                throw e;
+            }
+        }
         // Everything is checked before the first record goes to the sink, so a wrong file imports nothing.
+        if (!isNsysExport(schema) && !rows.fileDamage().isEmpty()) {
+            // cut short or damaged before the schema entries that would tell: say where, not "not an export"
+            var first = rows.fileDamage().get(0);
+            throw new TraceFormatException(file, first.page() > 0 ? "page " + first.page() : "SQLite file",
+                    "the tables cannot be told apart from what is left of the schema: " + first.getMessage(), first);
+        }
         if (!isNsysExport(schema)) {
             throw new TraceFormatException(file, "sqlite_master",
                     "not an Nsight Systems export: it has no StringIds table together with CUPTI_ACTIVITY_KIND_*, "
@@ -116,6 +141,13 @@ final class NsysReader {
         rowsTotal = count(KERNEL) + count(MEMCPY) + count(MEMSET) + count(SYNC) + count(RUNTIME) + count(DRIVER)
                 + count(NVTX);
         progress.start("nsys " + file.getFileName(), rowsTotal);
+        for (var damage : rows.fileDamage()) {
+            sink.damaged("SQLite file: " + damage.reason(), damage.getMessage(), 1);
+        }
+        // a page of a table that cannot be read (beyond the end of a file cut short, or damaged) loses its rows only:
+        // one count per page, the first page as where
+        rows.skipDamagedPages((table, e) -> sink.damaged("rows of " + table + " on a damaged SQLite page, stepped "
+                + "over (rows lost unknown, counted per page)", e.getMessage(), 1));
         sink.info("nsys.tables", String.valueOf(schema.tables().size()));
         // Each table is read on its own: a damaged page cuts that table short (what came before it is kept, the
         // rest is counted as damage) and the import goes on with the other tables.
@@ -136,7 +168,96 @@ final class NsysReader {
         tables.read(MEMSET, this::readMemset);
         tables.read(SYNC, this::readSync);
         tables.read(NVTX, this::readNvtx);
+        damagedRows.values().forEach(d -> sink.damaged(d.table + " row " + d.reason, d.where, d.count));
         progress.advance(rowsTotal);
+    }
+
+    private static final class DamagedRows {
+        final String table;
+        final String reason;
+        final String where;
+        long count;
+
+        DamagedRows(String table, String reason, String where) {
+            this.table = table;
+            this.reason = reason;
+            this.where = where;
+        }
+    }
+
+    /** The values of a damaged row shown with the first one. */
+    private interface Detail {
+        String get() throws IOException;
+    }
+
+    /** Counts row {@code row} (1-based, in rowid order) of {@code table} as damaged; {@code detail} of the first. */
+    private void damagedRow(String table, long row, String reason, Detail detail) throws IOException {
+        String key = table + "\u0000" + reason;
+        DamagedRows d = damagedRows.get(key);
+        if (d == null) {
+            d = new DamagedRows(table, reason, file + " table " + table + ", row " + row + " (" + detail.get() + ")");
+            damagedRows.put(key, d);
+        }
+        d.count++;
+    }
+
+    /**
+     * Why {@code start} and {@code end}, read from columns 0 and 1 of the current row, are not a time span (integers,
+     * end not before start), or null when they are. {@code endOptional}: a NULL end is fine (an instant).
+     */
+    private static String badSpan(TableRows rs, long start, long end, boolean endOptional) throws IOException {
+        if (!rs.isInteger(0)) {
+            return "skipped: start " + notAnInteger(rs, 0);
+        }
+        if (endOptional && rs.isNull(1)) {
+            return null;
+        }
+        if (!rs.isInteger(1)) {
+            return "skipped: end " + notAnInteger(rs, 1);
+        }
+        return end < start ? "skipped: end before start" : end - start < 0 ? "skipped: span beyond the ns range" : null;
+    }
+
+    private static String notAnInteger(TableRows rs, int column) throws IOException {
+        return switch (rs.type(column)) {
+            case TableCursor.NULL -> "is NULL";
+            case TableCursor.FLOAT -> "is a real number, not an integer time (out of range?)";
+            case TableCursor.TEXT -> "is text, not a number";
+            default -> "is a blob, not a number";
+        };
+    }
+
+    /** Start and end (columns 0 and 1) of a damaged row, for its message (text cut to 40 characters). */
+    private static String span(TableRows rs) throws IOException {
+        return "start = " + value(rs, 0) + ", end = " + value(rs, 1);
+    }
+
+    private static String value(TableRows rs, int column) throws IOException {
+        return switch (rs.type(column)) {
+            case TableCursor.NULL -> "NULL";
+            case TableCursor.BLOB -> "a blob";
+            case TableCursor.TEXT -> {
+                String v = rs.getText(column);
+                yield "'" + (v.length() > 40 ? v.substring(0, 40) + "..." : v) + "'";
+            }
+            default -> rs.getText(column);
+        };
+    }
+
+    /** The string of id column {@code column}, or {@code placeholder} (and the row counted) when StringIds lacks it. */
+    private String string(TableRows rs, int column, String placeholder, String table, long row, String what)
+            throws IOException {
+        if (rs.isNull(column)) {
+            return placeholder;
+        }
+        long id = rs.getLong(column);
+        String s = strings.get(id);
+        if (s == null) {
+            damagedRow(table, row, what + " id not in StringIds (deleted or damaged), kept as " + placeholder,
+                    () -> what + " id " + id);
+            return placeholder;
+        }
+        return s;
     }
 
     private long count(String table) {
@@ -150,43 +271,44 @@ final class NsysReader {
         }
     }
 
-    private void loadKeyValue(String table, String key, String value, Map<Long, String> into) throws SQLException {
+    // The lookups go through RowSource like the big tables: from the file scanner where it reads the table, so that
+    // a file SQLite refuses as a whole (cut short) still gives its intact lookup tables.
+
+    private void loadKeyValue(String table, String key, String value, Map<Long, String> into) throws IOException {
         if (!schema.has(table, key) || !schema.has(table, value)) {
             return;
         }
-        try (Statement st = db.createStatement();
-             ResultSet rs = st.executeQuery("SELECT \"" + key + "\", \"" + value + "\" FROM " + table)) {
+        try (TableRows rs = rows.rows(table, key, value)) {
             while (rs.next()) {
                 tableRows++;
                 // a NULL value (damaged, or written so) counts as absent: readers fall back to their "<unknown>" names
                 if (into != null) {
-                    String v = rs.getString(2);
+                    String v = rs.getText(1);
                     if (v != null) {
-                        into.put(rs.getLong(1), v);
+                        into.put(rs.getLong(0), v);
                     }
                 } else {
-                    String name = strings.get(rs.getLong(2));
+                    String name = strings.get(rs.getLong(1));
                     if (name != null) {
-                        threadNames.put(rs.getLong(1), name);
+                        threadNames.put(rs.getLong(0), name);
                     }
                 }
             }
         }
     }
 
-    private void loadProcessNames() throws SQLException {
+    private void loadProcessNames() throws IOException {
         if (schema.has("PROCESSES", "globalPid") && schema.has("PROCESSES", "name")) {
-            try (Statement st = db.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT globalPid, name FROM PROCESSES")) {
+            try (TableRows rs = rows.rows("PROCESSES", "globalPid", "name")) {
                 while (rs.next()) {
                     tableRows++;
-                    processNames.put(rs.getLong(1), rs.getString(2));
+                    processNames.put(rs.getLong(0), rs.getText(1));
                 }
             }
         }
     }
 
-    private void loadEnum(String table, Map<Long, String> into) throws SQLException {
+    private void loadEnum(String table, Map<Long, String> into) throws IOException {
         if (!schema.has(table, "id")) {
             return;
         }
@@ -194,32 +316,29 @@ final class NsysReader {
         if (label == null) {
             return;
         }
-        try (Statement st = db.createStatement();
-             ResultSet rs = st.executeQuery("SELECT id, " + label + " FROM " + table)) {
+        try (TableRows rs = rows.rows(table, "id", label)) {
             while (rs.next()) {
                 tableRows++;
-                into.put(rs.getLong(1), rs.getString(2));
+                into.put(rs.getLong(0), rs.getText(1));
             }
         }
     }
 
-    private void readMetadata() throws SQLException {
+    private void readMetadata() throws IOException {
         if (schema.has("META_DATA_EXPORT", "name") && schema.has("META_DATA_EXPORT", "value")) {
-            try (Statement st = db.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT name, value FROM META_DATA_EXPORT")) {
+            try (TableRows rs = rows.rows("META_DATA_EXPORT", "name", "value")) {
                 while (rs.next()) {
-                    String name = rs.getString(1);
+                    String name = rs.getText(0);
                     if (name != null && (name.startsWith("EXPORT_") || name.contains("VERSION"))) {
-                        sink.info("nsys." + name, rs.getString(2));
+                        sink.info("nsys." + name, rs.getText(1));
                     }
                 }
             }
         }
         if (schema.has("TARGET_INFO_SESSION_START_TIME", "utcEpochNs")) {
-            try (Statement st = db.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME")) {
-                if (rs.next() && rs.getObject(1) != null) {
-                    sink.info("nsys.session_start_utc_ns", Long.toString(rs.getLong(1)));
+            try (TableRows rs = rows.rows("TARGET_INFO_SESSION_START_TIME", "utcEpochNs")) {
+                if (rs.next() && !rs.isNull(0)) {
+                    sink.info("nsys.session_start_utc_ns", Long.toString(rs.getLong(0)));
                 }
             }
         }
@@ -228,45 +347,48 @@ final class NsysReader {
 
     // ---- devices, processes, threads and their tracks --------------------------------------------------------
 
-    private void readDevices() throws SQLException {
+    private void readDevices() throws IOException {
         String t = "TARGET_INFO_GPU";
         if (!schema.has(t, "id")) {
             return;
         }
         String[] props = {"busLocation", "chipName", "uuid", "l2CacheSize", "computeMajor", "computeMinor",
             "maxThreadsPerBlock", "maxWarpsPerSm", "maxShmemPerBlock", "asyncEngines", "cuDevice"};
-        StringBuilder sql = new StringBuilder("SELECT id");
-        for (String c : new String[] {"name", "smCount", "totalMemory", "threadsPerWarp", "memoryBandwidth",
-            "clockRate"}) {
-            sql.append(", ").append(schema.column(t, c, "NULL"));
-        }
-        for (String p : props) {
-            sql.append(", ").append(schema.column(t, p, "NULL"));
-        }
-        sql.append(" FROM ").append(t).append(" ORDER BY id");
-        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql.toString())) {
+        String[] columns = new String[7 + props.length];
+        String[] common = {"id", "name", "smCount", "totalMemory", "threadsPerWarp", "memoryBandwidth", "clockRate"};
+        System.arraycopy(common, 0, columns, 0, common.length);
+        System.arraycopy(props, 0, columns, common.length, props.length);
+        // rows in rowid order; several rows of one device (one per VM in multi-node exports) keep the first
+        java.util.TreeMap<Long, Object[]> byOrdinal = new java.util.TreeMap<>();
+        try (TableRows rs = rows.rows(t, columns)) {
             while (rs.next()) {
-                long ordinal = rs.getLong(1);
-                if (deviceIds.containsKey(ordinal)) {
-                    continue; // one row per VM in multi-node exports; the first describes the device
+                long ordinal = rs.getLong(0);
+                if (byOrdinal.containsKey(ordinal)) {
+                    continue;
                 }
                 Map<String, String> properties = new LinkedHashMap<>();
                 for (int i = 0; i < props.length; i++) {
-                    String v = rs.getString(8 + i);
+                    String v = rs.getText(7 + i);
                     if (v != null) {
                         properties.put(props[i], v);
                     }
                 }
-                Long clock = longOrNull(rs, 7);
-                Long bandwidth = longOrNull(rs, 6);
-                Long memory = longOrNull(rs, 4);
-                Long sms = longOrNull(rs, 3);
-                Long warp = longOrNull(rs, 5);
-                addDevice(ordinal, rs.getString(2), sms == null ? null : sms.intValue(), memory,
-                        warp == null ? null : warp.intValue(), bandwidth == null ? null : bandwidth.doubleValue(),
-                        clock == null ? null : clock / 1e6, properties);
+                byOrdinal.put(ordinal, new Object[] {rs.getText(1), rs.longOrNull(2), rs.longOrNull(3),
+                    rs.longOrNull(4), rs.longOrNull(5), rs.longOrNull(6), properties});
             }
         }
+        // devices in ordinal order, as the track and device ids were given before
+        byOrdinal.forEach((ordinal, d) -> {
+            Long sms = (Long) d[1];
+            Long warp = (Long) d[3];
+            Long bandwidth = (Long) d[4];
+            Long clock = (Long) d[5];
+            @SuppressWarnings("unchecked")
+            Map<String, String> properties = (Map<String, String>) d[6];
+            addDevice(ordinal, (String) d[0], sms == null ? null : sms.intValue(), (Long) d[2],
+                    warp == null ? null : warp.intValue(), bandwidth == null ? null : bandwidth.doubleValue(),
+                    clock == null ? null : clock / 1e6, properties);
+        });
     }
 
     private long addDevice(long ordinal, String name, Integer sms, Long memory, Integer warp, Double bandwidth,
@@ -382,15 +504,22 @@ final class NsysReader {
         }
         JsonText args = new JsonText();
         long duplicates = 0;
+        long row = 0;
         try (TableRows rs = rows.rows(table, "start", "end", "globalTid", "correlationId", "nameId",
                 "returnValue")) {
             while (rs.next()) {
                 tick();
+                row++;
                 long start = rs.getLong(0);
                 long end = rs.getLong(1);
+                String bad = badSpan(rs, start, end, false);
+                if (bad != null) {
+                    damagedRow(table, row, bad, () -> span(rs));
+                    continue;
+                }
                 long gtid = rs.getLong(2);
                 Long corr = rs.longOrNull(3);
-                String name = strings.getOrDefault(rs.getLong(4), "<unknown API>");
+                String name = string(rs, 4, "<unknown API>", table, row, "API name");
                 Long ret = rs.longOrNull(5);
                 args.reset();
                 if (ret != null && ret != 0) {
@@ -429,7 +558,7 @@ final class NsysReader {
 
     /** Receives one row of a CUPTI activity table: the columns they all have, then the table's own from 6 on. */
     private interface ActivityRow {
-        void accept(TableRows rs, long start, long end, long dev, long stream, Long corr, long gpid)
+        void accept(TableRows rs, long start, long end, long dev, long stream, Long corr, long gpid, long row)
                 throws IOException;
     }
 
@@ -442,11 +571,20 @@ final class NsysReader {
         String[] common = {"start", "end", "deviceId", "streamId", "correlationId", "globalPid"};
         System.arraycopy(common, 0, columns, 0, 6);
         System.arraycopy(extraColumns, 0, columns, 6, extraColumns.length);
+        long n = 0;
         try (TableRows rs = rows.rows(t, columns)) {
             while (rs.next()) {
                 tick();
-                row.accept(rs, rs.getLong(0), rs.getLong(1), rs.getLong(2), rs.longOr(3, MISSING),
-                        rs.longOrNull(4), rs.longOr(5, MISSING));
+                n++;
+                long start = rs.getLong(0);
+                long end = rs.getLong(1);
+                String bad = badSpan(rs, start, end, false);
+                if (bad != null) {
+                    damagedRow(t, n, bad, () -> span(rs));
+                    continue;
+                }
+                row.accept(rs, start, end, rs.getLong(2), rs.longOr(3, MISSING),
+                        rs.longOrNull(4), rs.longOr(5, MISSING), n);
             }
         }
     }
@@ -458,11 +596,9 @@ final class NsysReader {
         }
         String nameColumn = schema.has(t, "shortName") ? "shortName" : schema.has(t, "demangledName")
                 ? "demangledName" : null;
-        forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
-            long nameId = rs.getLong(6);
-            long demangledId = rs.getLong(7);
-            String name = strings.getOrDefault(nameId, "<unknown kernel>");
-            String demangled = strings.get(demangledId);
+        forEachActivity(t, (rs, start, end, dev, stream, corr, gpid, row) -> {
+            String name = string(rs, 6, "<unknown kernel>", t, row, "kernel name");
+            String demangled = rs.isNull(7) ? null : string(rs, 7, null, t, row, "kernel demangled name");
             long id = sink.newId(Entity.SLICE);
             // The full name is a dispatch attribute, stored once per launch in `kernel`: in the slice's args it
             // travelled with every slice through the store's sort by (track, ts), 20 of 45 s of a 10 M import.
@@ -483,7 +619,7 @@ final class NsysReader {
             return;
         }
         JsonText args = new JsonText();
-        forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
+        forEachActivity(t, (rs, start, end, dev, stream, corr, gpid, row) -> {
             long bytes = rs.getLong(6);
             Long copyKind = rs.longOrNull(7);
             TransferKind kind = transferKind(copyKind);
@@ -519,7 +655,7 @@ final class NsysReader {
             return;
         }
         JsonText args = new JsonText();
-        forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
+        forEachActivity(t, (rs, start, end, dev, stream, corr, gpid, row) -> {
             long bytes = rs.getLong(6);
             args.reset().put("bytes", bytes);
             Long value = rs.longOrNull(7);
@@ -546,7 +682,7 @@ final class NsysReader {
             return;
         }
         JsonText args = new JsonText();
-        forEachActivity(t, (rs, start, end, dev, stream, corr, gpid) -> {
+        forEachActivity(t, (rs, start, end, dev, stream, corr, gpid, row) -> {
             Long type = rs.longOrNull(6);
             Long event = rs.longOrNull(7);
             String label = type == null ? "Synchronization" : syncTypes.getOrDefault(type, "sync type " + type);
@@ -570,16 +706,22 @@ final class NsysReader {
             return;
         }
         long ignored = 0;
+        long row = 0;
         try (TableRows rs = rows.rows(t, "start", "end", "globalTid", "text", "textId", "eventType")) {
             while (rs.next()) {
                 tick();
+                row++;
                 long start = rs.getLong(0);
                 Long end = rs.longOrNull(1);
+                String bad = badSpan(rs, start, end == null ? start : end, true);
+                if (bad != null) {
+                    damagedRow(t, row, bad, () -> span(rs));
+                    continue;
+                }
                 long gtid = rs.longOr(2, 0);
                 String text = rs.getText(3);
-                Long textId = rs.longOrNull(4);
-                if (text == null && textId != null) {
-                    text = strings.get(textId);
+                if (text == null && !rs.isNull(4)) {
+                    text = string(rs, 4, null, t, row, "NVTX text");
                 }
                 long type = rs.longOr(5, -1);
                 // 34 = mark, 59 = push/pop range, 60 = start/end range; the rest are domain/category/thread names

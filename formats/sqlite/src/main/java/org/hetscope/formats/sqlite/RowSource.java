@@ -18,23 +18,53 @@ import java.util.Set;
 public final class RowSource implements AutoCloseable {
     private final Connection db;
     private final SqliteFile scanner;
+    /** Why the scanner could not open the file (it names the page), or null. */
+    private final SqliteFormatException scannerRefusal;
+    /** Where pages stepped over in the tables go; null: damage ends the table's rows. */
+    private java.util.function.BiConsumer<String, SqliteFormatException> skippedPages;
 
-    private RowSource(Connection db, SqliteFile scanner) {
+    private RowSource(Connection db, SqliteFile scanner, SqliteFormatException scannerRefusal) {
         this.db = db;
         this.scanner = scanner;
+        this.scannerRefusal = scannerRefusal;
+    }
+
+    /**
+     * Rows of tables read by the scanner step over child pages that cannot be read (see
+     * {@link TableCursor#skipDamagedPages}); each such page goes to {@code onSkipped} with its table.
+     */
+    public RowSource skipDamagedPages(java.util.function.BiConsumer<String, SqliteFormatException> onSkipped) {
+        this.skippedPages = onSkipped;
+        return this;
+    }
+
+    /** The schema as the scanner read it (see {@link SqliteSchema#of}), or null without the scanner. */
+    public SqliteSchema scannedSchema() {
+        return scanner == null ? null : SqliteSchema.of(scanner);
+    }
+
+    /** Damage the scanner found on opening (truncation, schema pages), each with its page; empty without it. */
+    public java.util.List<SqliteFormatException> fileDamage() {
+        return scanner == null ? java.util.List.of() : scanner.damage();
+    }
+
+    /** Why the scanner could not open the file, naming the page where it can; null when it did or was not asked to. */
+    public SqliteFormatException scannerRefusal() {
+        return scannerRefusal;
     }
 
     /** Rows of {@code file} through {@code db}, and through the scanner where possible if {@code scan}. */
     public static RowSource open(Path file, Connection db, boolean scan) throws IOException {
         SqliteFile f = null;
+        SqliteFormatException refusal = null;
         if (scan) {
             try {
                 f = SqliteFile.open(file);
             } catch (SqliteFormatException leftToSqlite) {
-                f = null;
+                refusal = leftToSqlite;
             }
         }
-        return new RowSource(db, f);
+        return new RowSource(db, f, refusal);
     }
 
     /** Whether rows of {@code table} come from the file scanner. */
@@ -53,7 +83,11 @@ public final class RowSource implements AutoCloseable {
             for (int i = 0; i < columns.length; i++) {
                 declared[i] = columns[i] == null ? -1 : t.indexOf(columns[i]);
             }
-            return new ScannedRows(scanner.cursor(table), declared);
+            TableCursor cursor = scanner.cursor(table);
+            if (skippedPages != null) {
+                cursor.skipDamagedPages(e -> skippedPages.accept(table, e));
+            }
+            return new ScannedRows(cursor, declared);
         }
         boolean[] present = new boolean[columns.length];
         try (Statement st = db.createStatement();

@@ -25,6 +25,12 @@ final class ScannedRows implements TableRows {
     }
 
     @Override
+    public int type(int column) {
+        int c = declared[column];
+        return c < 0 ? TableCursor.NULL : cursor.type(c);
+    }
+
+    @Override
     public long getLong(int column) {
         int c = declared[column];
         return c < 0 ? 0 : cursor.getLong(c);

@@ -32,6 +32,10 @@ public final class SqliteFile implements AutoCloseable {
     private final long pageCount;
     private final Map<String, TableDefinition> tables = new LinkedHashMap<>();
     private final Map<String, Long> rootPages = new LinkedHashMap<>();
+    /** Table names as written, to their lower-case keys. */
+    private final Map<String, String> names = new LinkedHashMap<>();
+    /** Damage met while opening: the file cut short of its declared size, schema pages that could not be read. */
+    private final java.util.List<SqliteFormatException> damage = new java.util.ArrayList<>();
 
     private SqliteFile(Path path, FileChannel channel, int pageSize, int usableSize, long pageCount) {
         this.path = path;
@@ -103,11 +107,31 @@ public final class SqliteFile implements AutoCloseable {
         if (encoding != 0 && encoding != 1) {
             throw new SqliteFormatException(file, "header offset 56: unknown text encoding " + encoding);
         }
-        return new SqliteFile(file, channel, pageSize, usable, size / pageSize);
+        if (size < pageSize) {
+            throw new SqliteFormatException(file, 1, 0, "file truncated: " + size + " bytes, less than its first page "
+                    + "of " + pageSize + " bytes (the page size its header declares)");
+        }
+        SqliteFile f = new SqliteFile(file, channel, pageSize, usable, size / pageSize);
+        // The header's page count is valid when its version-valid-for number equals the change counter (SQLite
+        // 3.7.0 and later): a file shorter than that was cut short.
+        long declaredPages = ByteBuffer.wrap(h, 28, 4).getInt() & 0xFFFFFFFFL;
+        boolean valid = ByteBuffer.wrap(h, 92, 4).getInt() == ByteBuffer.wrap(h, 24, 4).getInt();
+        if (valid && declaredPages > 0 && declaredPages * pageSize > size) {
+            long firstMissing = size / pageSize + 1;
+            f.damage.add(new SqliteFormatException(file, firstMissing, (firstMissing - 1) * pageSize, "file truncated: "
+                    + "the header declares " + declaredPages + " pages of " + pageSize + " bytes (" + declaredPages
+                    + " * " + pageSize + " = " + declaredPages * pageSize + " bytes), the file has " + size
+                    + " bytes; pages " + firstMissing + " to " + declaredPages + " are missing"
+                    + (size % pageSize != 0 ? " (page " + firstMissing + " in part)" : "")));
+        }
+        return f;
     }
 
     private void readSchema() throws IOException {
-        TableCursor c = new TableCursor(this, SCHEMA, 1);
+        // A schema page that cannot be read loses the tables described on it, not the file (page 1 still must be read)
+        TableCursor c = new TableCursor(this, SCHEMA, 1).skipDamagedPages(e -> damage.add(new SqliteFormatException(
+                path, e.page(), e.fileOffset(), "schema page unreadable, the tables it describes are not read ("
+                        + e.reason() + ")")));
         while (c.next()) {
             String name = c.getText(1);
             String sql = c.getText(4);
@@ -116,6 +140,7 @@ public final class SqliteFile implements AutoCloseable {
                 continue; // views, indexes, triggers and virtual tables have no rowid b-tree of their own
             }
             String key = name.toLowerCase(Locale.ROOT);
+            names.put(name, key);
             rootPages.put(key, root);
             try {
                 tables.put(key, CreateTableParser.parse(sql));
@@ -127,6 +152,19 @@ public final class SqliteFile implements AutoCloseable {
 
     public Path path() {
         return path;
+    }
+
+    /**
+     * Damage found while opening, each naming the page and its byte offset: a file shorter than its header declares
+     * (truncated), schema pages that could not be read (the tables described there are unknown to the scanner).
+     */
+    public java.util.List<SqliteFormatException> damage() {
+        return java.util.List.copyOf(damage);
+    }
+
+    /** The names of the tables whose schema entry was read (declaration understood or not), as written. */
+    public java.util.Set<String> tableNames() {
+        return java.util.Collections.unmodifiableSet(names.keySet());
     }
 
     public int pageSize() {

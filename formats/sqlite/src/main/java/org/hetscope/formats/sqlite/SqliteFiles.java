@@ -45,6 +45,40 @@ public final class SqliteFiles {
         }
     }
 
+    /**
+     * As {@link #hasSchema(Path, Predicate)}, and when SQLite cannot read the schema (a file cut short, a damaged
+     * schema page), as far as the file scanner reads it: for a reader that reads such files with the scanner.
+     */
+    public static boolean hasSchemaEvenDamaged(Path input, Predicate<SqliteSchema> test) throws IOException {
+        if (hasSchema(input, test)) {
+            return true;
+        }
+        if (!isSqlite(input)) {
+            return false;
+        }
+        try (SqliteFile f = SqliteFile.open(input)) {
+            return test.test(SqliteSchema.of(f));
+        } catch (SqliteFormatException unreadable) {
+            return false;
+        }
+    }
+
+    /**
+     * Why the file scanner finds {@code input} damaged (cut short, schema pages unreadable), naming the page and its
+     * byte offset; null when it finds nothing wrong or {@code input} is not an SQLite file. For messages about a file
+     * that no reader recognises.
+     */
+    public static String damage(Path input) throws IOException {
+        if (!isSqlite(input)) {
+            return null;
+        }
+        try (SqliteFile f = SqliteFile.open(input)) {
+            return f.damage().isEmpty() ? null : f.damage().get(0).getMessage();
+        } catch (SqliteFormatException e) {
+            return e.getMessage();
+        }
+    }
+
     public static Connection openReadOnly(Path file) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);

@@ -10,11 +10,15 @@ import java.nio.file.Path;
 public final class SqliteFormatException extends IOException {
     private final Path file;
     private final long page;
+    private final long fileOffset;
+    private final String reason;
 
     public SqliteFormatException(Path file, long page, long fileOffset, String reason) {
         super(file + (page > 0 ? ": page " + page + " (file offset " + fileOffset + ")" : "") + ": " + reason);
         this.file = file;
         this.page = page;
+        this.fileOffset = fileOffset;
+        this.reason = reason;
     }
 
     public SqliteFormatException(Path file, String reason) {
@@ -28,5 +32,15 @@ public final class SqliteFormatException extends IOException {
     /** The page at fault (1-based), or 0 when the fault is not on one page. */
     public long page() {
         return page;
+    }
+
+    /** The byte offset in the file of the fault (0 when not on a page). */
+    public long fileOffset() {
+        return fileOffset;
+    }
+
+    /** What is wrong, without the file and the page. */
+    public String reason() {
+        return reason;
     }
 }

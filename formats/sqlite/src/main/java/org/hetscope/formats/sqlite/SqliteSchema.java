@@ -36,6 +36,28 @@ public final class SqliteSchema {
         }
     }
 
+    private SqliteSchema() {
+    }
+
+    /**
+     * The schema as the file scanner read it, for a file SQLite itself cannot open (cut short, or with a damaged schema
+     * page): the tables whose entries were read, with the columns of those whose declaration it understood.
+     */
+    public static SqliteSchema of(SqliteFile file) {
+        SqliteSchema s = new SqliteSchema();
+        for (String name : file.tableNames()) {
+            Set<String> cols = new LinkedHashSet<>();
+            TableDefinition t = file.table(name);
+            if (t != null) {
+                for (TableDefinition.Column c : t.columns()) {
+                    cols.add(c.name().toLowerCase(Locale.ROOT));
+                }
+            }
+            s.columns.put(name, cols);
+        }
+        return s;
+    }
+
     public boolean has(String table) {
         return columns.containsKey(table);
     }

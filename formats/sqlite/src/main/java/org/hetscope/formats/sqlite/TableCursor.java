@@ -49,6 +49,8 @@ public final class TableCursor {
     private int nextCell;
     private long pagesVisited;
     private boolean started;
+    /** Receives the damage of a child page that is stepped over; null: damage ends the walk. */
+    private java.util.function.Consumer<SqliteFormatException> skipped;
 
     // the current row
     private byte[] record;
@@ -117,6 +119,16 @@ public final class TableCursor {
         return rowid;
     }
 
+    /**
+     * Steps over a child page that cannot be read (past the end of a truncated file, or not a b-tree page) instead of
+     * ending the walk: its rows are lost, the rows of the pages after it are still read. Each page stepped over goes
+     * to {@code onSkipped}. Damage on the root page, or inside a leaf being read, still ends the walk.
+     */
+    public TableCursor skipDamagedPages(java.util.function.Consumer<SqliteFormatException> onSkipped) {
+        this.skipped = onSkipped;
+        return this;
+    }
+
     // ---- b-tree walk ----------------------------------------------------------------------------------------
 
     /** Loads the next leaf page in key order into {@link #leaf}; false when the tree is done. */
@@ -147,8 +159,16 @@ public final class TableCursor {
             } else {
                 childPage = u32(p, h + 8);
             }
-            if (descend(childPage)) {
-                return true;
+            try {
+                if (descend(childPage)) {
+                    return true;
+                }
+            } catch (SqliteFormatException damaged) {
+                // descend changes the walk only once the page checks out, so the walk can go on with the next child
+                if (skipped == null) {
+                    throw damaged;
+                }
+                skipped.accept(damaged);
             }
         }
         return false;

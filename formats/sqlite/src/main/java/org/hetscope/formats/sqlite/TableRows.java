@@ -12,6 +12,18 @@ public interface TableRows extends AutoCloseable {
 
     boolean isNull(int column) throws IOException;
 
+    /**
+     * The storage class of the value: {@link TableCursor#NULL}, {@link TableCursor#INTEGER}, {@link TableCursor#FLOAT},
+     * {@link TableCursor#TEXT} or {@link TableCursor#BLOB}. Readers ask it where {@link #getLong} alone would turn
+     * damage into a number silently (text reads as its leading digits or 0, a huge real as Long.MAX_VALUE).
+     */
+    int type(int column) throws IOException;
+
+    /** Whether the value is stored as an integer, so that {@link #getLong} is exactly it. */
+    default boolean isInteger(int column) throws IOException {
+        return type(column) == TableCursor.INTEGER;
+    }
+
     /** The value as an integer; 0 for NULL, as JDBC's getLong. */
     long getLong(int column) throws IOException;
 

@@ -38,7 +38,8 @@ public final class CtfTraceFormat implements TraceFormat {
 
     @Override
     public boolean accepts(Path input) throws IOException {
-        return CtfTrace.isCtf(input);
+        // stream files without their metadata are taken too, so that the reader says what is missing
+        return CtfTrace.isCtf(input) || CtfTrace.streamWithoutMetadata(input) != null;
     }
 
     @Override
@@ -156,12 +157,30 @@ public final class CtfTraceFormat implements TraceFormat {
             }
         }
         List<CtfProblem> problems = trace.problems();
+        java.util.Map<Path, long[]> skippedOfFile = new java.util.TreeMap<>();
         for (int i = 0; i < problems.size(); i++) {
             CtfProblem p = problems.get(i);
-            sink.damaged("CTF packet: " + p.reason(), p.where(), 1);
+            // a skipped region counts the packets it lost, and at least one item even when only bytes were inserted
+            if (p.isSkip()) {
+                // the stream file and offset in the reason too: the import's summary lists reasons only
+                sink.damaged("CTF stream " + p.file().getFileName() + " at byte " + p.packetOffset() + ": "
+                        + p.reason(), p.where(), Math.max(1, p.skippedPackets()));
+            } else {
+                sink.damaged("CTF packet: " + p.reason(), p.where(), 1);
+            }
+            if (p.isSkip()) {
+                long[] sum = skippedOfFile.computeIfAbsent(p.file(), f -> new long[2]);
+                sum[0] += p.skippedPackets();
+                sum[1] += p.skippedBytes();
+            }
             if (i < 100) {
                 sink.info("ctf.problem." + i, p.toString());
             }
         }
+        skippedOfFile.forEach((f, sum) -> {
+            String key = "ctf.stream." + f.getParent().getFileName() + "/" + f.getFileName();
+            sink.info(key + ".skipped_packets", Long.toString(sum[0]));
+            sink.info(key + ".skipped_bytes", Long.toString(sum[1]));
+        });
     }
 }

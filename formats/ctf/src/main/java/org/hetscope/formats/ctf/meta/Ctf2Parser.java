@@ -34,6 +34,8 @@ public final class Ctf2Parser {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final TraceClass trace = new TraceClass();
     private final Map<String, JsonNode> aliases = new HashMap<>();
+    /** Field classes being read inside one another (aliases count: a cycle of aliases is refused the same way). */
+    private int depth;
 
     private Ctf2Parser() {
         trace.ctfVersion = 2;
@@ -50,8 +52,14 @@ public final class Ctf2Parser {
             index++;
             try {
                 parser.fragment(JSON.readTree(f));
+            } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+                // the JSON parser's own limits (nesting, token sizes), in words rather than its settings' names
+                throw new MetadataException("fragment " + index + at(e), "bad CTF 2 fragment: JSON nested or sized "
+                        + "beyond the parser's limits (damaged or hostile metadata)");
             } catch (IOException | RuntimeException e) {
                 throw new MetadataException("fragment " + index, "bad CTF 2 fragment: " + e.getMessage());
+            } catch (MetadataException e) {
+                throw new MetadataException("fragment " + index + ", " + e.position(), e.getMessage());
             }
         }
         return parser.trace;
@@ -138,7 +146,26 @@ public final class Ctf2Parser {
         return b.toString();
     }
 
+    private static String at(com.fasterxml.jackson.core.JacksonException e) {
+        var loc = e.getLocation();
+        return loc == null || loc.getLineNr() < 0 ? "" : ", line " + loc.getLineNr() + " column " + loc.getColumnNr();
+    }
+
     private FieldType field(JsonNode n) throws MetadataException {
+        if (++depth > Nesting.MAX_DEPTH) {
+            throw new MetadataException("field class", Nesting.tooDeep() + " (or field aliases naming each other)");
+        }
+        try {
+            return fieldAt(n);
+        } finally {
+            depth--;
+        }
+    }
+
+    private FieldType fieldAt(JsonNode n) throws MetadataException {
+        if (n == null) {
+            throw new MetadataException("field class", "missing field class");
+        }
         if (n.isTextual()) {
             JsonNode a = aliases.get(n.asText());
             if (a == null) {

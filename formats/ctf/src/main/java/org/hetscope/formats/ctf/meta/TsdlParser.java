@@ -34,6 +34,9 @@ public final class TsdlParser {
     private int p;
     private final Deque<Map<String, FieldType>> scopes = new ArrayDeque<>();
     private final TraceClass trace = new TraceClass();
+    private final Nesting nesting = new Nesting();
+    /** Type specifiers being parsed inside one another (nested braces). */
+    private int depth;
 
     private TsdlParser(List<Token> toks) {
         this.toks = toks;
@@ -348,6 +351,25 @@ public final class TsdlParser {
 
     private FieldType typeSpecifier() throws MetadataException {
         Token t = peek();
+        if (++depth > Nesting.MAX_DEPTH) {
+            throw error(t, Nesting.tooDeep());
+        }
+        try {
+            return checked(typeSpecifierAt(t), t);
+        } finally {
+            depth--;
+        }
+    }
+
+    /** {@code type}, unless it nests too deeply (built from named types used inside one another). */
+    private FieldType checked(FieldType type, Token at) throws MetadataException {
+        if (nesting.tooDeep(type)) {
+            throw error(at, Nesting.tooDeep());
+        }
+        return type;
+    }
+
+    private FieldType typeSpecifierAt(Token t) throws MetadataException {
         if (t.kind() != Kind.IDENT) {
             throw error(t, "expected a type but found '" + t.text() + "'");
         }
@@ -384,8 +406,10 @@ public final class TsdlParser {
                 return variant();
             }
             case "const", "volatile" -> {
-                next();
-                return typeSpecifier();
+                while (peek().is("const") || peek().is("volatile")) {
+                    next();
+                }
+                return typeSpecifierAt(peek());
             }
             default -> {
                 StringBuilder name = new StringBuilder(ident());
@@ -650,6 +674,15 @@ public final class TsdlParser {
     }
 
     private FieldType applyDims(FieldType type, List<String> dims) throws MetadataException {
+        if (dims.size() > Nesting.MAX_DEPTH) {
+            throw error(peek(), Nesting.tooDeep());
+        }
+        Token at = peek();
+        FieldType out = applyDimsUnchecked(type, dims);
+        return dims.isEmpty() ? out : checked(out, at);
+    }
+
+    private FieldType applyDimsUnchecked(FieldType type, List<String> dims) throws MetadataException {
         for (int i = dims.size() - 1; i >= 0; i--) {
             String d = dims.get(i);
             if (!d.isEmpty() && Character.isDigit(d.charAt(0))) {
