@@ -3,11 +3,18 @@
 -- standard deviation), p50/p90/p95/p99_ns (nearest rank: the value at rank ceil(q * count) of the sorted
 -- durations, a duration that occurred) and share_pct (the row's part of its group's total).
 
+-- The population standard deviation of integer durations, from exact integer sums: sqrt(n*sum(x^2) - sum(x)^2) / n.
+-- DuckDB's stddev_pop folds rows in floating point in whatever order its threads meet them, so two queries of one
+-- store could differ in the last bit; this is the same figure on every run, engine and front end.
+CREATE OR REPLACE TEMP MACRO hs_stddev_pop(x) AS
+    sqrt(CAST(count(x) * sum(CAST(x AS HUGEINT) * x) - sum(CAST(x AS HUGEINT)) * sum(CAST(x AS HUGEINT)) AS DOUBLE))
+    / count(x);
+
 -- Per (category, name) over all slices, without share_pct: a filter on category and name reaches the scan, so one
 -- name's figures (the web's selection panel) cost a scan of that name only.
 CREATE OR REPLACE TEMP VIEW hs_slice_figures AS
 SELECT category, name, count(*) AS count, CAST(sum(dur) AS BIGINT) AS total_ns, min(dur) AS min_ns,
-       max(dur) AS max_ns, avg(dur) AS mean_ns, stddev_pop(dur) AS stddev_ns,
+       max(dur) AS max_ns, avg(dur) AS mean_ns, hs_stddev_pop(dur) AS stddev_ns,
        quantile_disc(dur, 0.5) AS p50_ns, quantile_disc(dur, 0.9) AS p90_ns, quantile_disc(dur, 0.95) AS p95_ns,
        quantile_disc(dur, 0.99) AS p99_ns
 FROM slice GROUP BY category, name;
@@ -29,7 +36,7 @@ FROM slice WHERE category = cat AND name = nm;
 -- while transferring: bytes / total_ns (bytes per ns = GB/s, 10^9 bytes per second).
 CREATE OR REPLACE TEMP VIEW hs_transfer_stats AS
 SELECT kind, count(*) AS count, CAST(sum(bytes) AS BIGINT) AS bytes, CAST(sum(dur) AS BIGINT) AS total_ns,
-       min(dur) AS min_ns, max(dur) AS max_ns, avg(dur) AS mean_ns, stddev_pop(dur) AS stddev_ns,
+       min(dur) AS min_ns, max(dur) AS max_ns, avg(dur) AS mean_ns, hs_stddev_pop(dur) AS stddev_ns,
        quantile_disc(dur, 0.5) AS p50_ns, quantile_disc(dur, 0.9) AS p90_ns, quantile_disc(dur, 0.95) AS p95_ns,
        quantile_disc(dur, 0.99) AS p99_ns,
        100.0 * sum(dur) / nullif(sum(sum(dur)) OVER (), 0) AS share_pct,
@@ -43,7 +50,7 @@ SELECT t.name AS codelet, coalesce(d.kind, 'unknown') AS worker_kind, count(*) A
        count(DISTINCT t.worker_track_id) AS workers,
        CAST(sum(t.end_ts - t.start_ts) AS BIGINT) AS total_ns, min(t.end_ts - t.start_ts) AS min_ns,
        max(t.end_ts - t.start_ts) AS max_ns, avg(t.end_ts - t.start_ts) AS mean_ns,
-       stddev_pop(t.end_ts - t.start_ts) AS stddev_ns,
+       hs_stddev_pop(t.end_ts - t.start_ts) AS stddev_ns,
        quantile_disc(t.end_ts - t.start_ts, 0.5) AS p50_ns, quantile_disc(t.end_ts - t.start_ts, 0.9) AS p90_ns,
        quantile_disc(t.end_ts - t.start_ts, 0.95) AS p95_ns, quantile_disc(t.end_ts - t.start_ts, 0.99) AS p99_ns,
        100.0 * sum(t.end_ts - t.start_ts) / nullif(sum(sum(t.end_ts - t.start_ts)) OVER (), 0) AS share_pct

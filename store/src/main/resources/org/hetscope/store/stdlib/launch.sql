@@ -11,6 +11,6 @@ WHERE f.kind = 'launch';
 -- Per launching API function, activity category and flow rule (so that guessed links stay visible).
 CREATE OR REPLACE TEMP VIEW hs_launch_latency_stats AS
 SELECT api_function, activity_category, rule, count(*) AS count, min(latency_ns) AS min_ns,
-       max(latency_ns) AS max_ns, avg(latency_ns) AS mean_ns, stddev_pop(latency_ns) AS stddev_ns,
+       max(latency_ns) AS max_ns, avg(latency_ns) AS mean_ns, hs_stddev_pop(latency_ns) AS stddev_ns,
        quantile_disc(latency_ns, 0.5) AS p50_ns, quantile_disc(latency_ns, 0.95) AS p95_ns
 FROM hs_launch_latency GROUP BY api_function, activity_category, rule;
