@@ -13,14 +13,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code hetscope flows STORE}: API -> GPU activity arrows and synchronisation arrows, with their rules. */
-@Command(name = "flows", description = "API call -> GPU activity arrows (correlation id, else FIFO per stream, "
-        + "else time match; guesses marked) and synchronisation arrows.")
+@Command(name = "flows", description = "API call -> GPU activity arrows (correlation id, else launch order per "
+        + "stream, else launch order per process; guesses marked) and synchronisation arrows.")
 public final class FlowsCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "STORE", description = "A store written by 'hetscope import'.")
     Path file;
 
     @Option(names = "--tolerance", paramLabel = "NS", defaultValue = "1000",
-            description = "Time-match tolerance in ns (default: ${DEFAULT-VALUE}).")
+            description = "How long (ns) an activity may seem to start before the call that launched it, and the "
+                    + "sync arrows' tolerance (default: ${DEFAULT-VALUE}).")
     long tolerance;
 
     @Option(names = "--sync", description = "Print the synchronisation arrows instead of launch arrows.")
