@@ -13,15 +13,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code hetscope flows STORE}: API -> GPU activity arrows and synchronisation arrows, with their rules. */
-@Command(name = "flows", description = "API call -> GPU activity arrows (correlation id, else FIFO per stream, "
-        + "else time match; guesses marked) and synchronisation arrows.")
+@Command(name = "flows", description = "API call -> GPU activity arrows (correlation id, else launch order per "
+        + "stream, else launch order per process; guesses marked) and synchronisation arrows.")
 public final class FlowsCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "STORE", description = "A store written by 'hetscope import'.")
     Path file;
 
     @Option(names = "--tolerance", paramLabel = "DURATION", defaultValue = "1us",
             converter = org.hetscope.cli.TraceTime.DurationConverter.class,
-            description = "Time-match tolerance: 1us, 500ns (a bare number is ns; default: ${DEFAULT-VALUE}).")
+            description = "How long an activity may seem to start before the call that launched it, and the sync "
+                    + "arrows' tolerance: 1us, 500ns (a bare number is ns; default: ${DEFAULT-VALUE}).")
     long tolerance;
 
     @Option(names = "--sync", description = "Print the synchronisation arrows instead of launch arrows.")

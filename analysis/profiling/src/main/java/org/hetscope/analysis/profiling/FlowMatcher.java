@@ -1,29 +1,38 @@
 package org.hetscope.analysis.profiling;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.hetscope.model.FlowRule;
 
 /**
  * Links host API calls to the GPU activities they caused (spec §2.4), trying three rules in order: the same
- * correlation id ({@link FlowRule#CORRELATION}); the k-th launch to a stream paired with the k-th activity on
- * it ({@link FlowRule#FIFO}, a guess); the latest unmatched launch-type call that started no later than the
- * activity plus a tolerance ({@link FlowRule#TIME}, a guess).
+ * correlation id ({@link FlowRule#CORRELATION}); then, for what is left, launch order, a guess resting on the one
+ * thing a device guarantees: it runs the work of a stream in the order it was launched. Activities are taken in start
+ * order, each pairing with the earliest unpaired launch call of its kind (kernel launch, copy call, memset call) and
+ * process that comes after the launch of the previous activity on its stream: first among the calls that name that
+ * stream ({@link FlowRule#FIFO}), then among all the calls left, whose stream is not known ({@link FlowRule#TIME}:
+ * the launch order of the whole process, the streams told apart only by the order of their own activities).
+ *
+ * <p>Time only checks causality: a call that started later than the activity plus the tolerance cannot have
+ * launched it, so the activity stays unpaired (it was launched before the trace began). Pairing by time alone (the
+ * latest call before the activity) goes wrong as soon as launches run ahead of the device, as they do whenever the
+ * host queues work faster than the GPU runs it. A call passed over because a later call of the same stream was
+ * already paired launched nothing that was recorded (a zero-byte memset, say) and stays unpaired.
  */
 public final class FlowMatcher {
     /** One arrow from a call to an activity. */
     public record Match(Span call, Span activity, FlowRule rule) {}
 
     public static final long DEFAULT_TOLERANCE_NS = 1_000;
+
+    private static final int KERNEL = 0;
+    private static final int COPY = 1;
+    private static final int MEMSET = 2;
 
     private final long tolerance;
 
@@ -33,14 +42,20 @@ public final class FlowMatcher {
 
     /** Whether a call can launch this kind of activity (kernel launches for kernels, copy calls for copies). */
     static boolean launches(Span call, Span activity) {
+        return launches(call, kind(activity));
+    }
+
+    private static int kind(Span activity) {
+        return activity.isKernel() ? KERNEL : activity.isCopy() ? COPY : MEMSET;
+    }
+
+    private static boolean launches(Span call, int kind) {
         String n = call.name().toLowerCase(Locale.ROOT);
-        if (activity.isKernel()) {
-            return n.contains("launch") || n.contains("dispatch") || n.contains("enqueuendrange");
-        }
-        if (activity.isCopy()) {
-            return n.contains("memcpy") || n.contains("copy") || n.contains("prefetch");
-        }
-        return n.contains("memset") || n.contains("fill");
+        return switch (kind) {
+            case KERNEL -> n.contains("launch") || n.contains("dispatch") || n.contains("enqueuendrange");
+            case COPY -> n.contains("memcpy") || n.contains("copy") || n.contains("prefetch");
+            default -> n.contains("memset") || n.contains("fill");
+        };
     }
 
     private static boolean sameProcess(Span a, Span b) {
@@ -53,116 +68,170 @@ public final class FlowMatcher {
      */
     public List<Match> match(List<Span> calls, List<Span> activities) {
         List<Match> out = new ArrayList<>();
-        Set<Long> matchedActivities = new HashSet<>();
-        Set<Long> usedCalls = new HashSet<>();
+        boolean[] matched = new boolean[activities.size()];
+        boolean[] used = new boolean[calls.size()];
         // 1. exact: correlation id, within one process when both sides know theirs
-        Map<Long, List<Span>> byCorrelation = new HashMap<>();
-        for (Span c : calls) {
+        Map<Long, List<Integer>> byCorrelation = new HashMap<>();
+        for (int i = 0; i < calls.size(); i++) {
+            Span c = calls.get(i);
             if (c.correlationId() != null && c.correlationId() != 0) {
-                byCorrelation.computeIfAbsent(c.correlationId(), k -> new ArrayList<>(1)).add(c);
+                byCorrelation.computeIfAbsent(c.correlationId(), k -> new ArrayList<>(1)).add(i);
             }
         }
-        for (Span a : activities) {
+        for (int j = 0; j < activities.size(); j++) {
+            Span a = activities.get(j);
             if (a.correlationId() == null || a.correlationId() == 0) {
                 continue;
             }
-            List<Span> candidates = byCorrelation.get(a.correlationId());
-            if (candidates == null) {
-                continue;
-            }
-            Span chosen = null;
-            for (Span c : candidates) {
-                if (sameProcess(c, a)) {
-                    chosen = c;
+            for (int i : byCorrelation.getOrDefault(a.correlationId(), List.of())) {
+                if (sameProcess(calls.get(i), a)) {
+                    out.add(new Match(calls.get(i), a, FlowRule.CORRELATION));
+                    matched[j] = true;
+                    used[i] = true;
                     break;
                 }
             }
-            if (chosen != null) {
-                out.add(new Match(chosen, a, FlowRule.CORRELATION));
-                matchedActivities.add(a.id());
-                usedCalls.add(chosen.id());
+        }
+        // 2. launch order per (process, stream), for launch calls that name their stream
+        Lanes named = new Lanes(calls, used);
+        for (int i = 0; i < calls.size(); i++) {
+            Span c = calls.get(i);
+            if (!used[i] && c.stream() != null && isLaunchType(c)) {
+                named.add(i, c.stream());
             }
         }
-        // 2. FIFO per stream: launch calls that name their stream, paired in order with activities on it
-        Map<String, Deque<Span>> launchesByStream = new LinkedHashMap<>();
-        for (Span c : calls) {
-            if (c.stream() != null && !usedCalls.contains(c.id()) && isLaunchType(c)) {
-                launchesByStream.computeIfAbsent(c.process() + "/" + c.stream(), k -> new ArrayDeque<>()).add(c);
-            }
-        }
-        if (!launchesByStream.isEmpty()) {
-            for (Span a : activities) {
-                if (matchedActivities.contains(a.id()) || a.stream() == null) {
-                    continue;
-                }
-                Deque<Span> q = null;
-                if (a.process() != null) {
-                    q = launchesByStream.get(a.process() + "/" + a.stream());
-                } else {
-                    for (Map.Entry<String, Deque<Span>> e : launchesByStream.entrySet()) {
-                        if (e.getKey().endsWith("/" + a.stream()) && !e.getValue().isEmpty()) {
-                            q = e.getValue();
-                            break;
-                        }
-                    }
-                }
-                while (q != null && !q.isEmpty() && !launches(q.peekFirst(), a)) {
-                    q.pollFirst(); // a call of another kind on this stream: it launched something else
-                }
-                if (q != null && !q.isEmpty()) {
-                    Span c = q.pollFirst();
-                    out.add(new Match(c, a, FlowRule.FIFO));
-                    matchedActivities.add(a.id());
-                    usedCalls.add(c.id());
+        Map<StreamKey, Integer> lastLaunch = new HashMap<>();
+        if (!named.isEmpty()) {
+            for (int j = 0; j < activities.size(); j++) {
+                Span a = activities.get(j);
+                if (!matched[j] && a.stream() != null) {
+                    matched[j] = pair(named, a, a.stream(), lastLaunch, FlowRule.FIFO, out);
                 }
             }
         }
-        // 3. time: the latest unmatched launch-type call of the process starting by activity start + tolerance
-        List<Span> open = new ArrayList<>();
-        for (Span c : calls) {
-            if (!usedCalls.contains(c.id()) && isLaunchType(c)) {
-                open.add(c);
+        // 3. launch order per process, for the launch calls left (their stream unknown or not seen on the device)
+        Lanes any = new Lanes(calls, used);
+        for (int i = 0; i < calls.size(); i++) {
+            if (!used[i] && isLaunchType(calls.get(i))) {
+                any.add(i, null);
             }
         }
-        boolean[] used = new boolean[open.size()];
-        for (Span a : activities) {
-            if (matchedActivities.contains(a.id())) {
-                continue;
-            }
-            long limit = a.ts() + tolerance;
-            int hi = upperBound(open, limit) - 1;
-            int best = -1;
-            for (int i = hi; i >= 0; i--) {
-                Span c = open.get(i);
-                if (best >= 0 && c.ts() < open.get(best).ts()) {
-                    break; // only calls at the best start time can still win (by lower sequence number)
+        if (!any.isEmpty()) {
+            for (int j = 0; j < activities.size(); j++) {
+                if (!matched[j]) {
+                    matched[j] = pair(any, activities.get(j), null, lastLaunch, FlowRule.TIME, out);
                 }
-                if (!used[i] && sameProcess(c, a) && launches(c, a)) {
-                    best = i;
-                }
-            }
-            if (best >= 0) {
-                used[best] = true;
-                out.add(new Match(open.get(best), a, FlowRule.TIME));
-                matchedActivities.add(a.id());
             }
         }
         return out;
     }
 
-    /** The index of the first call starting after {@code limit}. */
-    private static int upperBound(List<Span> calls, long limit) {
-        int lo = 0;
-        int hi = calls.size();
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (calls.get(mid).ts() <= limit) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+    /** A device stream: its activities ran in the order of their launch calls. */
+    private record StreamKey(Long process, Long device, Long stream) {}
+
+    /**
+     * Pairs the activity with the earliest unused call of its lanes that comes after the launch of the previous
+     * activity on its stream and could have launched it (started by the activity's start plus the tolerance).
+     */
+    private boolean pair(Lanes lanes, Span a, Long stream, Map<StreamKey, Integer> lastLaunch, FlowRule rule,
+                         List<Match> out) {
+        int k = kind(a);
+        StreamKey sk = a.stream() == null ? null : new StreamKey(a.process(), a.device(), a.stream());
+        int after = sk == null ? -1 : lastLaunch.getOrDefault(sk, -1);
+        int best;
+        if (a.process() == null) {
+            best = lanes.first(new Key(k, true, null, stream), after);
+        } else {
+            // calls of the activity's process, or of no known process: the earlier of the two
+            int own = lanes.first(new Key(k, false, a.process(), stream), after);
+            int anyOwner = lanes.first(new Key(k, false, null, stream), after);
+            best = own < 0 ? anyOwner : anyOwner < 0 ? own : Math.min(own, anyOwner);
+        }
+        // the first candidate started too late: so did every later one (lanes are in start order)
+        if (best < 0 || lanes.calls.get(best).ts() > a.ts() + tolerance) {
+            return false;
+        }
+        lanes.used[best] = true;
+        if (sk != null) {
+            lastLaunch.put(sk, best);
+        }
+        out.add(new Match(lanes.calls.get(best), a, rule));
+        return true;
+    }
+
+    /** A lane of launch calls: by kind, process (or every process, for activities of unknown process), stream. */
+    private record Key(int kind, boolean everyProcess, Long process, Long stream) {}
+
+    /**
+     * Launch calls in (ts, id) order, in several lanes at once (a call is in its process's lane and in the lane of
+     * every process, once per kind it can launch); one used flag per call is shared by them all. Finding the first
+     * unused call after a given one is a binary search and a skip over used calls with path compression, so pairing
+     * n activities costs O(n log n).
+     */
+    private static final class Lanes {
+        final List<Span> calls;
+        final boolean[] used;
+        private final Map<Key, Lane> lanes = new HashMap<>();
+
+        Lanes(List<Span> calls, boolean[] used) {
+            this.calls = calls;
+            this.used = used;
+        }
+
+        void add(int call, Long stream) {
+            Span c = calls.get(call);
+            for (int k = KERNEL; k <= MEMSET; k++) {
+                if (launches(c, k)) {
+                    lanes.computeIfAbsent(new Key(k, false, c.process(), stream), x -> new Lane()).add(call);
+                    lanes.computeIfAbsent(new Key(k, true, null, stream), x -> new Lane()).add(call);
+                }
             }
         }
-        return lo;
+
+        boolean isEmpty() {
+            return lanes.isEmpty();
+        }
+
+        /** The index of the first unused call of the lane that comes after call {@code after}, or -1. */
+        int first(Key key, int after) {
+            Lane lane = lanes.get(key);
+            if (lane == null) {
+                return -1;
+            }
+            int pos = Arrays.binarySearch(lane.calls, 0, lane.size, after + 1);
+            int j = lane.firstUnused(pos < 0 ? -pos - 1 : pos, used);
+            return j < lane.size ? lane.calls[j] : -1;
+        }
+    }
+
+    private static final class Lane {
+        int[] calls = new int[4];
+        /** For a used call: a position at or before the next unused one (path-compressed skip links). */
+        int[] next = new int[4];
+        int size;
+
+        void add(int call) {
+            if (size == calls.length) {
+                calls = Arrays.copyOf(calls, size * 2);
+                next = Arrays.copyOf(next, size * 2);
+            }
+            next[size] = size + 1;
+            calls[size++] = call;
+        }
+
+        int firstUnused(int from, boolean[] used) {
+            int j = from;
+            while (j < size && used[calls[j]]) {
+                j = next[j];
+            }
+            // calls only ever become used, so every used call passed on the way can skip straight to j
+            for (int i = from; i < j && used[calls[i]]; ) {
+                int n = next[i];
+                next[i] = j;
+                i = n;
+            }
+            return j;
+        }
     }
 
     /**

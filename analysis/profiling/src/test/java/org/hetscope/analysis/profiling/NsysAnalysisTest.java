@@ -59,7 +59,7 @@ class NsysAnalysisTest {
     }
 
     @Test
-    void withoutCorrelationIdsTheTimeRuleGuessesAndIsMarked() {
+    void withoutCorrelationIdsLaunchOrderGuessesAndIsMarked() {
         List<Span> calls = strip(data.calls);
         List<Span> acts = strip(data.activities);
         Map<Long, Long> truth = new HashMap<>();
@@ -67,22 +67,26 @@ class NsysAnalysisTest {
             truth.put(m.activity().id(), m.call().id());
         }
         List<FlowMatcher.Match> guessed = new FlowMatcher(1000).match(calls, acts);
-        // brute force of spec rule 3: in activity order, the unmatched launch-type call of the right kind that
-        // started latest but no later than activity start + tolerance; ties to the lower sequence number
+        // brute force of the launch-order rule: in activity order, the first unmatched call of the right kind that
+        // comes after the call paired with the previous activity on the same stream; none if that call started
+        // later than activity start + tolerance
         Map<Long, Long> expected = new HashMap<>();
         Set<Long> taken = new HashSet<>();
+        Map<String, Integer> lastOnStream = new HashMap<>();
         for (Span a : acts) {
-            Span best = null;
-            for (Span c : calls) {
+            String stream = a.device() + "/" + a.stream();
+            int from = lastOnStream.getOrDefault(stream, -1) + 1;
+            for (int i = from; i < calls.size(); i++) {
+                Span c = calls.get(i);
                 boolean kind = a.isKernel() ? c.name().contains("Launch") : c.name().contains("Memcpy");
-                if (kind && !taken.contains(c.id()) && c.ts() <= a.ts() + 1000
-                        && (best == null || c.ts() > best.ts())) {
-                    best = c;
+                if (kind && !taken.contains(c.id())) {
+                    if (c.ts() <= a.ts() + 1000) {
+                        taken.add(c.id());
+                        expected.put(a.id(), c.id());
+                        lastOnStream.put(stream, i);
+                    }
+                    break;
                 }
-            }
-            if (best != null) {
-                taken.add(best.id());
-                expected.put(a.id(), best.id());
             }
         }
         Map<Long, Long> actual = new HashMap<>();
@@ -96,10 +100,9 @@ class NsysAnalysisTest {
         }
         assertEquals(expected, actual);
         assertEquals(truth.size(), guessed.size());
-        // a guess: kernels queued behind each other take a later launch; most guesses are still right
-        assertTrue(right > 0.8 * guessed.size(), right + " of " + guessed.size() + " guesses right");
-        System.out.println("time rule on nsys fixture without correlation ids: " + right + " of " + guessed.size()
-                + " guesses equal the correlation-id truth");
+        assertTrue(right >= 0.99 * guessed.size(), right + " of " + guessed.size() + " guesses right");
+        System.out.println("launch order on nsys fixture without correlation ids: " + right + " of "
+                + guessed.size() + " guesses equal the correlation-id truth");
     }
 
     private static List<Span> strip(List<Span> in) {

@@ -155,9 +155,35 @@ class SpecExamplesTest {
         // two calls at 1000: the lower sequence number wins the tie; the memcpy call cannot launch a kernel
         assertEquals("4:" + FlowRule.TIME, got.get(13L));
         assertEquals("5:" + FlowRule.TIME, got.get(14L));
-        // 4500 + 1000 tolerance reaches the call at 5000? no: 5000 > 5500 is false, so call 7 qualifies
+        // launch order: call 7 is the next launch; it started at 5000, within 4500 + 1000 tolerance
         assertEquals("7:" + FlowRule.TIME, got.get(15L));
         assertEquals(6, m.size());
+    }
+
+    /**
+     * Issue 27 item 5: launches running ahead of the device pair in launch order, not with the latest call before
+     * each activity; a memset call passed over by its stream's order launched nothing; an activity that starts
+     * before any launch call stays unpaired.
+     */
+    @Test
+    void launchesRunningAheadPairInOrder() {
+        List<Span> calls = List.of(
+                call(1, 0, "cudaLaunchKernel", null, null),
+                call(2, 5, "cudaMemsetAsync", null, null),
+                call(3, 10, "cudaLaunchKernel", null, null),
+                call(4, 20, "cudaLaunchKernel", null, null),
+                call(5, 25, "cudaMemsetAsync", null, null));
+        List<Span> acts = List.of(
+                kernel(9, -5000, null, 8),
+                kernel(10, 100, null, 7),
+                kernel(11, 110, null, 7),
+                kernel(12, 120, null, 7),
+                new Span(13, 130, 2, "Memset", "memset", null, 1L, 7L, 7L, 2, false, null));
+        Map<Long, String> got = new LinkedHashMap<>();
+        for (FlowMatcher.Match x : new FlowMatcher(1000).match(calls, acts)) {
+            got.put(x.activity().id(), x.call().id() + ":" + x.rule());
+        }
+        assertEquals(Map.of(10L, "1:TIME", 11L, "3:TIME", 12L, "4:TIME", 13L, "5:TIME"), got);
     }
 
     @Test
