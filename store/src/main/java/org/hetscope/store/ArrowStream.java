@@ -138,7 +138,7 @@ final class ArrowStream implements BatchLoader {
             Objects.requireNonNull(Stubs.GET_NEXT);
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             throw new StoreException("this DuckDB JDBC driver lacks the Arrow stream registration hetscope was"
-                    + " built against: " + e, e);
+                    + " built against (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", e);
         }
         ArrowStream loader = new ArrowStream(connection, register, connectionRef);
         loader.probe();

@@ -40,8 +40,8 @@ interface BatchLoader {
         try {
             return ArrowStream.loader(connection);
         } catch (RuntimeException | LinkageError e) {
-            ArrowStream.warnOnce("hetscope: the DuckDB driver's Arrow stream entry point is not usable (" + e
-                    + "); writing the store through its public appender instead (slower, same store)");
+            ArrowStream.warnOnce("hetscope: " + e.getMessage() + "; writing the store through the driver's public"
+                    + " appender instead (slower, same store)");
             return new AppenderLoader(connection);
         }
     }
