@@ -168,7 +168,7 @@ final class ArrowStream implements BatchLoader {
                 st.execute("DROP TABLE " + PROBE_TABLE);
             }
         } catch (SQLException e) {
-            throw new StoreException("the Arrow stream round trip failed", e);
+            throw new StoreException("the Arrow stream round trip failed: " + e.getMessage(), e);
         }
     }
 
