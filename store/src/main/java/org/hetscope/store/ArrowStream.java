@@ -19,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Objects;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -26,8 +27,15 @@ import org.duckdb.DuckDBConnection;
  * call per value. The structs of the C data interface are laid out by hand in native memory of an arena (no
  * Arrow Java library, no {@code --add-opens}); the stream yields the batch once. Everything lives until the
  * caller closes the arena, after DuckDB has finished reading: the release callbacks only mark structs released.
+ *
+ * <p>DuckDB's public {@code registerArrowStream} insists on an object of the Arrow Java library; the native call
+ * behind it only needs the struct's address, so it is found by reflection and called directly. That ties this
+ * path to the driver's internals: {@link #loader} checks them (and a one-batch round trip) when a store is
+ * started, and {@link BatchLoader#choose} falls back to the public appender when they are not there.
  */
-final class ArrowStream {
+final class ArrowStream implements BatchLoader {
+    static final String NAME = "arrow-stream";
+
     // Offsets of the C data interface structs on 64-bit platforms (arrow/c/abi.h).
     private static final long SCHEMA_SIZE = 72;
     private static final long SCHEMA_FORMAT = 0;
@@ -51,70 +59,139 @@ final class ArrowStream {
     /** The stream's private block: schema pointer, array pointer, and whether the batch was handed out. */
     private static final long PRIVATE_SIZE = 24;
 
-    private static final MemorySegment GET_SCHEMA;
-    private static final MemorySegment GET_NEXT;
-    private static final MemorySegment GET_LAST_ERROR;
-    private static final MemorySegment RELEASE_STREAM;
-    private static final MemorySegment RELEASE_SCHEMA;
-    private static final MemorySegment RELEASE_ARRAY;
+    /** The callbacks of the stream, made once; a platform without them fails here, when first used. */
+    private static final class Stubs {
+        static final MemorySegment GET_SCHEMA;
+        static final MemorySegment GET_NEXT;
+        static final MemorySegment GET_LAST_ERROR;
+        static final MemorySegment RELEASE_STREAM;
+        static final MemorySegment RELEASE_SCHEMA;
+        static final MemorySegment RELEASE_ARRAY;
 
-    static {
-        Linker linker = Linker.nativeLinker();
-        MethodHandles.Lookup lookup = MethodHandles.lookup();
-        try {
-            GET_SCHEMA = linker.upcallStub(
-                    lookup.findStatic(ArrowStream.class, "getSchema",
-                            MethodType.methodType(int.class, MemorySegment.class, MemorySegment.class)),
-                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Arena.global());
-            GET_NEXT = linker.upcallStub(
-                    lookup.findStatic(ArrowStream.class, "getNext",
-                            MethodType.methodType(int.class, MemorySegment.class, MemorySegment.class)),
-                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Arena.global());
-            GET_LAST_ERROR = linker.upcallStub(
-                    lookup.findStatic(ArrowStream.class, "getLastError",
-                            MethodType.methodType(MemorySegment.class, MemorySegment.class)),
-                    FunctionDescriptor.of(ADDRESS, ADDRESS), Arena.global());
-            RELEASE_STREAM = releaseStub(linker, lookup, "releaseStream");
-            RELEASE_SCHEMA = releaseStub(linker, lookup, "releaseSchema");
-            RELEASE_ARRAY = releaseStub(linker, lookup, "releaseArray");
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
+        static {
+            if (ADDRESS.byteSize() != 8) {
+                throw new UnsupportedOperationException("the Arrow structs are laid out for 64-bit platforms");
+            }
+            Linker linker = Linker.nativeLinker();
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            try {
+                GET_SCHEMA = linker.upcallStub(
+                        lookup.findStatic(ArrowStream.class, "getSchema",
+                                MethodType.methodType(int.class, MemorySegment.class, MemorySegment.class)),
+                        FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Arena.global());
+                GET_NEXT = linker.upcallStub(
+                        lookup.findStatic(ArrowStream.class, "getNext",
+                                MethodType.methodType(int.class, MemorySegment.class, MemorySegment.class)),
+                        FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Arena.global());
+                GET_LAST_ERROR = linker.upcallStub(
+                        lookup.findStatic(ArrowStream.class, "getLastError",
+                                MethodType.methodType(MemorySegment.class, MemorySegment.class)),
+                        FunctionDescriptor.of(ADDRESS, ADDRESS), Arena.global());
+                RELEASE_STREAM = releaseStub(linker, lookup, "releaseStream");
+                RELEASE_SCHEMA = releaseStub(linker, lookup, "releaseSchema");
+                RELEASE_ARRAY = releaseStub(linker, lookup, "releaseArray");
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
         }
     }
 
     /**
-     * DuckDB's public {@code registerArrowStream} insists on an object of the Arrow Java library; the native call
-     * behind it only needs the struct's address, so it is called directly. Pinned to the DuckDB JDBC version of
-     * the build; the store's tests fail loudly if an upgrade moves it.
+     * The driver's native registration method, looked up by this name in {@code org.duckdb.DuckDBNative}. Tests
+     * name a missing one to see a driver without it.
      */
-    private static final MethodHandle REGISTER;
-    private static final Field CONNECTION_REF;
+    static volatile String registerMethod = "duckdb_jdbc_arrow_register";
+    private static final java.util.concurrent.atomic.AtomicBoolean WARNED =
+            new java.util.concurrent.atomic.AtomicBoolean();
+    private static final String PROBE_TABLE = "hetscope_loader_probe";
 
-    static {
+    private final DuckDBConnection connection;
+    private final MethodHandle register;
+    private final Field connectionRef;
+
+    private ArrowStream(DuckDBConnection connection, MethodHandle register, Field connectionRef) {
+        this.connection = connection;
+        this.register = register;
+        this.connectionRef = connectionRef;
+    }
+
+    /**
+     * The Arrow stream loader for {@code connection}, after finding the driver's internals it needs and writing
+     * and reading back one small batch through them.
+     *
+     * @throws StoreException if this driver lacks them or the round trip does not give the rows back
+     */
+    static ArrowStream loader(DuckDBConnection connection) {
+        MethodHandle register;
+        Field connectionRef;
         try {
             Class<?> nativeClass = Class.forName("org.duckdb.DuckDBNative");
-            Method register = nativeClass.getDeclaredMethod(
-                    "duckdb_jdbc_arrow_register", ByteBuffer.class, long.class, byte[].class);
-            register.setAccessible(true);
-            REGISTER = MethodHandles.lookup().unreflect(register);
-            CONNECTION_REF = DuckDBConnection.class.getDeclaredField("connRef");
-            CONNECTION_REF.setAccessible(true);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new ExceptionInInitializerError(
-                    "this DuckDB JDBC driver lacks the Arrow stream registration hetscope was built against: " + e);
+            Method m = nativeClass.getDeclaredMethod(registerMethod, ByteBuffer.class, long.class, byte[].class);
+            m.setAccessible(true);
+            register = MethodHandles.lookup().unreflect(m)
+                    .asType(MethodType.methodType(void.class, ByteBuffer.class, long.class, byte[].class));
+            connectionRef = DuckDBConnection.class.getDeclaredField("connRef");
+            connectionRef.setAccessible(true);
+            if (connectionRef.getType() != ByteBuffer.class) {
+                throw new NoSuchFieldException("DuckDBConnection.connRef is a " + connectionRef.getType());
+            }
+            Objects.requireNonNull(Stubs.GET_NEXT);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            throw new StoreException("this DuckDB JDBC driver lacks the Arrow stream registration hetscope was"
+                    + " built against (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", e);
+        }
+        ArrowStream loader = new ArrowStream(connection, register, connectionRef);
+        loader.probe();
+        return loader;
+    }
+
+    /** Writes two rows (a null, multi-byte text) to a temporary table and checks they come back as written. */
+    private void probe() {
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TEMP TABLE " + PROBE_TABLE + "(n BIGINT, t VARCHAR)");
+            try {
+                ColumnBatch b = new ColumnBatch(PROBE_TABLE, java.util.List.of(
+                        new ColumnBatch.Column("n", ColumnBatch.Type.BIGINT),
+                        new ColumnBatch.Column("t", ColumnBatch.Type.VARCHAR)));
+                b.beginRow().append(-42L).append("é漢").endRow();
+                b.beginRow().appendNull().append("x").endRow();
+                insert(b);
+                try (java.sql.ResultSet rs = st.executeQuery("SELECT count(*), count(n), sum(n),"
+                        + " string_agg(t, '|' ORDER BY t) FROM " + PROBE_TABLE)) {
+                    rs.next();
+                    String got = rs.getLong(1) + " " + rs.getLong(2) + " " + rs.getLong(3) + " " + rs.getString(4);
+                    if (!got.equals("2 1 -42 x|é漢")) {
+                        throw new StoreException("an Arrow batch of 2 rows came back as " + got);
+                    }
+                }
+            } finally {
+                st.execute("DROP TABLE " + PROBE_TABLE);
+            }
+        } catch (SQLException e) {
+            throw new StoreException("the Arrow stream round trip failed: " + e.getMessage(), e);
         }
     }
 
-    private ArrowStream() {}
+    /** Prints {@code message} on standard error the first time only. */
+    static void warnOnce(String message) {
+        if (WARNED.compareAndSet(false, true)) {
+            System.err.println(message);
+        }
+    }
 
-    /** Appends the batch's rows to its table; the batch is left as it was. */
-    static void insert(DuckDBConnection connection, ColumnBatch batch) {
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void insert(ColumnBatch batch) {
         if (batch.rows() == 0) {
             return;
         }
         String view = "hetscope_batch_" + batch.table;
         try (Arena arena = Arena.ofConfined(); Statement st = connection.createStatement()) {
-            register(connection, view, export(batch, arena));
+            register(view, export(batch, arena));
             int inserted = st.executeUpdate("INSERT INTO " + batch.table + " SELECT * FROM " + view);
             st.execute("DROP VIEW " + view);
             if (inserted != batch.rows()) {
@@ -125,10 +202,10 @@ final class ArrowStream {
         }
     }
 
-    /** Makes {@code stream} readable as the view {@code name} on {@code connection} (one scan only). */
-    static void register(DuckDBConnection connection, String name, MemorySegment stream) {
+    /** Makes {@code stream} readable as the view {@code name} on the connection (one scan only). */
+    private void register(String name, MemorySegment stream) {
         try {
-            REGISTER.invokeExact((ByteBuffer) CONNECTION_REF.get(connection), stream.address(),
+            register.invokeExact((ByteBuffer) connectionRef.get(connection), stream.address(),
                     name.getBytes(StandardCharsets.UTF_8));
         } catch (RuntimeException | Error e) {
             throw e;
@@ -157,7 +234,7 @@ final class ArrowStream {
             schema.set(ADDRESS, SCHEMA_FORMAT, arena.allocateFrom(column.type().arrowFormat));
             schema.set(ADDRESS, SCHEMA_NAME, arena.allocateFrom(column.name()));
             schema.set(JAVA_LONG, SCHEMA_FLAGS, FLAG_NULLABLE);
-            schema.set(ADDRESS, SCHEMA_RELEASE, RELEASE_SCHEMA);
+            schema.set(ADDRESS, SCHEMA_RELEASE, Stubs.RELEASE_SCHEMA);
             schemaChildren.setAtIndex(ADDRESS, c, schema);
             arrayChildren.setAtIndex(ADDRESS, c, columnArray(batch, c, arena));
         }
@@ -167,7 +244,7 @@ final class ArrowStream {
         schema.set(ADDRESS, SCHEMA_NAME, arena.allocateFrom(""));
         schema.set(JAVA_LONG, SCHEMA_N_CHILDREN, width);
         schema.set(ADDRESS, SCHEMA_CHILDREN, schemaChildren);
-        schema.set(ADDRESS, SCHEMA_RELEASE, RELEASE_SCHEMA);
+        schema.set(ADDRESS, SCHEMA_RELEASE, Stubs.RELEASE_SCHEMA);
 
         MemorySegment array = arena.allocate(ARRAY_SIZE, 8);
         MemorySegment structBuffers = arena.allocate(ADDRESS.byteSize(), 8); // one null validity buffer
@@ -176,16 +253,16 @@ final class ArrowStream {
         array.set(JAVA_LONG, ARRAY_N_CHILDREN, width);
         array.set(ADDRESS, ARRAY_BUFFERS, structBuffers);
         array.set(ADDRESS, ARRAY_CHILDREN, arrayChildren);
-        array.set(ADDRESS, ARRAY_RELEASE, RELEASE_ARRAY);
+        array.set(ADDRESS, ARRAY_RELEASE, Stubs.RELEASE_ARRAY);
 
         MemorySegment state = arena.allocate(PRIVATE_SIZE, 8);
         state.set(ADDRESS, 0, schema);
         state.set(ADDRESS, 8, array);
         MemorySegment stream = arena.allocate(STREAM_SIZE, 8);
-        stream.set(ADDRESS, 0, GET_SCHEMA);
-        stream.set(ADDRESS, 8, GET_NEXT);
-        stream.set(ADDRESS, 16, GET_LAST_ERROR);
-        stream.set(ADDRESS, STREAM_RELEASE, RELEASE_STREAM);
+        stream.set(ADDRESS, 0, Stubs.GET_SCHEMA);
+        stream.set(ADDRESS, 8, Stubs.GET_NEXT);
+        stream.set(ADDRESS, 16, Stubs.GET_LAST_ERROR);
+        stream.set(ADDRESS, STREAM_RELEASE, Stubs.RELEASE_STREAM);
         stream.set(ADDRESS, STREAM_PRIVATE, state);
         return stream;
     }
@@ -237,7 +314,7 @@ final class ArrowStream {
         array.set(JAVA_LONG, ARRAY_NULL_COUNT, nulls);
         array.set(JAVA_LONG, ARRAY_N_BUFFERS, nBuffers);
         array.set(ADDRESS, ARRAY_BUFFERS, buffers);
-        array.set(ADDRESS, ARRAY_RELEASE, RELEASE_ARRAY);
+        array.set(ADDRESS, ARRAY_RELEASE, Stubs.RELEASE_ARRAY);
         return array;
     }
 

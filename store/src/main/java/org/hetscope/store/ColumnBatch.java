@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Rows of one table gathered column by column in plain Java arrays, until they go to DuckDB in one piece as an
- * Arrow batch ({@link ArrowStream}). Values are converted to the column's type as they arrive, so the store's
+ * Rows of one table gathered column by column in plain Java arrays, until they go to DuckDB in one piece
+ * ({@link BatchLoader}: an Arrow batch, or the driver's appender). Values are converted to the column's type as they arrive, so the store's
  * writer can hand over whatever Java type the model record holds.
  */
 final class ColumnBatch {
@@ -36,8 +36,15 @@ final class ColumnBatch {
         }
     }
 
-    /** A column's name and type, as the table declares them. */
-    record Column(String name, Type type) {}
+    /**
+     * A column's name, the type the batch holds it in, and its SQL type as the table declares it (the appender
+     * needs to know when the two differ).
+     */
+    record Column(String name, Type type, String sqlType) {
+        Column(String name, Type type) {
+            this(name, type, type.name());
+        }
+    }
 
     /** Rows per batch: large enough that the per-insert cost vanishes, small enough to stay a few MB. */
     static final int ROWS = 1 << 17;

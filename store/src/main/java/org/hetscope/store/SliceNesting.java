@@ -24,7 +24,7 @@ final class SliceNesting {
     private SliceNesting() {}
 
     /** Creates the temporary table {@code slice_nesting(id, depth, parent_id)} for every slice of {@code tracks}. */
-    static void compute(DuckDBConnection connection, java.util.Collection<Long> tracks) throws SQLException {
+    static void compute(DuckDBConnection connection, BatchLoader loader, java.util.Collection<Long> tracks) throws SQLException {
         try (Statement st = connection.createStatement()) {
             st.execute("CREATE TEMP TABLE slice_nesting(id BIGINT, depth INTEGER, parent_id BIGINT)");
             st.execute("CREATE TEMP TABLE slice_nesting_track(track_id BIGINT)");
@@ -33,12 +33,12 @@ final class SliceNesting {
                 List.of(new ColumnBatch.Column("track_id", ColumnBatch.Type.BIGINT)));
         for (long track : tracks) {
             if (which.isFull()) {
-                ArrowStream.insert(connection, which);
+                loader.insert(which);
                 which.clear();
             }
             which.beginRow().append(track).endRow();
         }
-        ArrowStream.insert(connection, which);
+        loader.insert(which);
         ColumnBatch out = new ColumnBatch("slice_nesting", List.of(
                 new ColumnBatch.Column("id", ColumnBatch.Type.BIGINT),
                 new ColumnBatch.Column("depth", ColumnBatch.Type.INTEGER),
@@ -59,13 +59,13 @@ final class SliceNesting {
                 long id = rs.getLong(1);
                 sweep.start(id, rs.getLong(3), rs.getLong(4));
                 if (out.isFull()) {
-                    ArrowStream.insert(connection, out);
+                    loader.insert(out);
                     out.clear();
                 }
                 out.beginRow().append(id).append(sweep.depth).append(sweep.parent).endRow();
             }
         }
-        ArrowStream.insert(connection, out);
+        loader.insert(out);
     }
 
     /**

@@ -42,7 +42,9 @@ import org.hetscope.model.Transfer;
  * Writes the model into a new store file. Everything goes to {@code FILE.partial} first; only {@link #commit()}
  * finishes the derived columns, marks the store complete and renames it into place, so a failed or interrupted
  * import never leaves a file that opens as if complete. Rows are gathered per table in {@link ColumnBatch}es and
- * handed to DuckDB a batch at a time through {@link ArrowStream}. Not thread-safe: one thread feeds it.
+ * handed to DuckDB a batch at a time through the {@link BatchLoader} chosen when the writer starts (Arrow stream,
+ * else the driver's appender; {@code trace_info} {@value BatchLoader#INFO_KEY} names it). Not thread-safe: one
+ * thread feeds it.
  */
 public final class StoreWriter implements TraceSink, AutoCloseable {
     static final String COMPLETE_KEY = "import_complete";
@@ -50,6 +52,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     private final Path target;
     private final Path partial;
     private final DuckDBConnection connection;
+    private final BatchLoader loader;
     /** Last id handed out per entity, by ordinal (a boxed map here cost ~4 % of a CTF import's samples). */
     private final long[] nextIds = new long[Entity.values().length];
     private final Map<String, List<ColumnBatch.Column>> columnsOf = new HashMap<>();
@@ -86,10 +89,12 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         // Unique per import: another process never deletes or reuses this one's partial file.
         this.partial = this.target.resolveSibling(this.target.getFileName() + "."
                 + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() & 0xffffffL) + ".partial");
+        DuckDBConnection opened = null;
         try {
             removeStale();
             Properties props = new Properties();
-            connection = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + partial, props);
+            opened = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + partial, props);
+            connection = opened;
             try (Statement st = connection.createStatement()) {
                 st.execute("SET preserve_insertion_order = false");
                 String limit = System.getProperty("hetscope.duckdb.memory", "512MB");
@@ -97,10 +102,18 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             }
             Schema.create(connection);
             readColumns(null);
+            loader = BatchLoader.choose(connection);
             // One transaction for the whole import: appended rows then go straight to the database file at
             // commit instead of through the write-ahead log and its repeated automatic checkpoints.
             connection.setAutoCommit(false);
         } catch (SQLException | IOException | RuntimeException e) {
+            if (opened != null) {
+                try {
+                    opened.close(); // before deleting its file
+                } catch (SQLException ignored) {
+                    // the file is deleted below all the same
+                }
+            }
             deletePartial();
             lock.release();
             throw new IOException("cannot create store " + partial + ": " + e.getMessage(), e);
@@ -136,6 +149,11 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         return new StoreWriter(target);
     }
 
+    /** The name of the way rows reach DuckDB in this store ({@code arrow-stream} or {@code appender}). */
+    public String loaderName() {
+        return loader.name();
+    }
+
     public Path partialPath() {
         return partial;
     }
@@ -158,7 +176,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
 
     private void flush(ColumnBatch b) {
         long t0 = System.nanoTime();
-        ArrowStream.insert(connection, b);
+        loader.insert(b);
         if (DEBUG) {
             insertNanos.merge(b.table, System.nanoTime() - t0, Long::sum);
         }
@@ -177,7 +195,8 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 Map<String, List<ColumnBatch.Column>> found = new LinkedHashMap<>();
                 while (rs.next()) {
                     found.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(
-                            new ColumnBatch.Column(rs.getString(2), ColumnBatch.Type.ofSql(rs.getString(3))));
+                            new ColumnBatch.Column(rs.getString(2), ColumnBatch.Type.ofSql(rs.getString(3)),
+                            rs.getString(3)));
                 }
                 columnsOf.putAll(found);
             }
@@ -472,7 +491,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             }
             boolean nest = !nestLater.isEmpty();
             if (nest) {
-                SliceNesting.compute(connection, nestLater);
+                SliceNesting.compute(connection, loader, nestLater);
                 phase("slice nesting (" + nestLater.size() + " tracks)");
             }
             sortSlices(nest);
@@ -485,6 +504,9 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 }
                 ps.setString(1, "schema_version");
                 ps.setString(2, Integer.toString(Schema.VERSION));
+                ps.addBatch();
+                ps.setString(1, BatchLoader.INFO_KEY);
+                ps.setString(2, loader.name());
                 ps.addBatch();
                 ps.executeBatch();
             }

@@ -12,11 +12,14 @@ import java.sql.Statement;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Rows go to DuckDB in Arrow batches laid out by hand ({@link ArrowStream}); this checks every value that comes
- * back against the values the test generated, over several batches, nulls in every column, multi-byte text and
- * batches cut early by their text size.
+ * Rows go to DuckDB in Arrow batches laid out by hand ({@link ArrowStream}), or through the driver's appender
+ * ({@link AppenderLoader}) where that path is not available; this checks every value that comes back against the
+ * values the test generated, over several batches, nulls in every column, multi-byte text and batches cut early
+ * by their text size.
  */
 class ArrowBatchRoundTripTest {
     @TempDir
@@ -53,12 +56,20 @@ class ArrowBatchRoundTripTest {
         };
     }
 
-    @Test
-    void everyValueComesBackOverSeveralBatches() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"arrow-stream", "appender"})
+    void everyValueComesBackOverSeveralBatches(String loader) throws Exception {
         long seed = 7;
         int rows = ColumnBatch.ROWS * 2 + 4321;
         Path file = dir.resolve("t.duckdb");
-        StoreWriter w = StoreWriter.create(file);
+        System.setProperty(BatchLoader.PROPERTY, loader);
+        StoreWriter w;
+        try {
+            w = StoreWriter.create(file);
+        } finally {
+            System.clearProperty(BatchLoader.PROPERTY);
+        }
+        assertEquals(loader, w.loaderName());
         w.defineTable("sample", "r BIGINT, a BIGINT, b INTEGER, c DOUBLE, d BOOLEAN, e VARCHAR, f SMALLINT");
         w.defineTable("never_written", "x BIGINT");
         for (int r = 0; r < rows; r++) {
