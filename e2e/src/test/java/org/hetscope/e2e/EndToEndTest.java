@@ -197,7 +197,7 @@ class EndToEndTest {
         long count = 0;
         for (JsonNode row : kernels) {
             count += row.get("count").asLong();
-            String name = row.get("kernel").asText().replace("'", "''");
+            String name = row.get("name").asText().replace("'", "''");
             assertEquals(storeLong(store("kineto"), "select sum(dur) from slice where category = 'kernel' and name = '"
                     + name + "'"), row.get("total_ns").asLong(), name);
             assertTrue(row.get("min_ns").asLong() <= row.get("max_ns").asLong(), name);
@@ -213,7 +213,7 @@ class EndToEndTest {
         assertTrue(devices.size() >= 1);
         for (JsonNode d : devices) {
             assertTrue(d.get("busy_ns").asLong() <= d.get("window_ns").asLong(), d.toString());
-            assertTrue(d.get("kernel_ns").asLong() <= d.get("busy_ns").asLong(), d.toString());
+            assertTrue(d.get("compute_ns").asLong() <= d.get("busy_ns").asLong(), d.toString());
         }
         // one launch latency per kernel launched by correlation
         long launches = 0;

@@ -15,6 +15,9 @@ public record Device(long id, DeviceKind kind, int ordinal, String vendor, Strin
                      Double peakFlops, Double peakBandwidth, Double clockMhz,
                      Map<String, String> properties) {
     public Device {
-        properties = properties == null ? Map.of() : Map.copyOf(properties);
+        // sorted by key: Map.copyOf's iteration order changes from one run to the next, and the store's properties JSON
+        // (and so two imports of one file) must not
+        properties = properties == null ? Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(properties));
     }
 }
