@@ -586,6 +586,10 @@ final class NsysReader {
     private final class RuntimeLayer {
         private final ApiCalls calls;
         private final Map<Long, ThreadCalls> threads = new LinkedHashMap<>();
+        /** Public name per name seen (the name itself when it has no version), as the same few names repeat. */
+        private final Map<String, String> publicNames = new HashMap<>();
+        private long lastGtid;
+        private ThreadCalls lastThread;
         private long merged;
         private long firstMergedRow;
 
@@ -609,8 +613,15 @@ final class NsysReader {
         }
 
         void call(long gtid, long start, long end, Long corr, String name, Long ret, long row) {
-            ThreadCalls t = threads.computeIfAbsent(gtid, k -> new ThreadCalls());
-            String publicName = publicName(name);
+            ThreadCalls t = lastThread != null && lastGtid == gtid ? lastThread
+                    : threads.computeIfAbsent(gtid, k -> new ThreadCalls());
+            lastGtid = gtid;
+            lastThread = t;
+            String known = publicNames.computeIfAbsent(name, n -> {
+                String p = NsysReader.publicName(n);
+                return p == null ? n : p;
+            });
+            String publicName = known.equals(name) ? null : known;
             if (t.hasPending) {
                 t.hasPending = false;
                 if (publicName == null && corr != null && corr.equals(t.pendingCorr) && start <= t.pendingStart
