@@ -274,6 +274,24 @@ class VersionedRuntimeLayerTest {
         assertFalse(s.skipped.containsKey(NsysReader.RUNTIME_MERGED));
     }
 
+    @ParameterizedTest(name = "scanner {0}")
+    @ValueSource(booleans = {true, false})
+    void aRuntimeTableCutShortKeepsTheCallHeldForItsTwin(boolean scan) throws Exception {
+        // the fixture's calls are all versioned records, each held until the next row of its thread: the one held
+        // when a damaged page ends the table is stored too
+        Path copy = dir.resolve("damaged.sqlite");
+        java.nio.file.Files.copy(NsysFormatTest.FIXTURE, copy);
+        copy.toFile().setWritable(true);
+        long runtime = one(copy, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+        org.hetscope.formats.sqlite.SqliteDamage.LostLeaf lost =
+                org.hetscope.formats.sqlite.SqliteDamage.breakLastLeaf(copy, NsysReader.RUNTIME);
+        assertTrue(lost.rows() > 0 && lost.rows() < runtime);
+        CollectingSink s = new CollectingSink();
+        new NsysFormat(scan).read(copy, s, Progress.NONE);
+        assertEquals(runtime - lost.rows(), storedCalls(s).values().stream().mapToLong(v -> v.get(0)).sum());
+        assertTrue(s.skipped.keySet().stream().anyMatch(k -> k.startsWith(TraceSink.DAMAGE)));
+    }
+
     @Test
     void publicNameDropsOnlyAVersionSuffix() {
         assertEquals("cudaMemcpy", NsysReader.publicName("cudaMemcpy_v3020"));
