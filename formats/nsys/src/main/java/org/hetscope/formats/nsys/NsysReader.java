@@ -502,8 +502,10 @@ final class NsysReader {
         if (!schema.has(table)) {
             return;
         }
-        JsonText args = new JsonText();
-        long duplicates = 0;
+        ApiCalls calls = new ApiCalls(table, api, sourceCategory);
+        // only the runtime has versioned entry points nested in the public ones; driver names such as cuMemAlloc_v2
+        // are the real entry points
+        RuntimeLayer layer = table.equals(RUNTIME) ? new RuntimeLayer(calls) : null;
         long row = 0;
         try (TableRows rs = rows.rows(table, "start", "end", "globalTid", "correlationId", "nameId",
                 "returnValue")) {
@@ -521,22 +523,182 @@ final class NsysReader {
                 Long corr = rs.longOrNull(3);
                 String name = string(rs, 4, "<unknown API>", table, row, "API name");
                 Long ret = rs.longOrNull(5);
-                args.reset();
-                if (ret != null && ret != 0) {
-                    args.put("returnValue", ret);
-                }
-                long id = sink.newId(Entity.SLICE);
-                sink.slice(new Slice(id, apiTrack(gtid, api), start, Math.max(0, end - start), name,
-                        apiCategory(name), sourceCategory, -1, corr, args.toStringOrNull()));
-                if (corr != null && !apiByCorrelation.putIfAbsent(correlationKey(gtid, corr), id)) {
-                    duplicates++;
+                if (layer != null) {
+                    layer.call(gtid, start, end, corr, name, ret, row);
+                } else {
+                    calls.store(gtid, start, end, corr, name, ret);
                 }
             }
+        } finally {
+            // also when a damaged page cuts the table short: the calls read before it are intact
+            if (layer != null) {
+                layer.finish();
+            }
+            calls.finish();
         }
-        if (duplicates > 0) {
-            sink.skipped("API call with a correlation id already used (no flow drawn from it)",
-                    file + " table " + table, duplicates);
+    }
+
+    /** Stores the calls of one API table as slices, indexed by correlation id for the flows. */
+    private final class ApiCalls {
+        final String table;
+        final String api;
+        final String sourceCategory;
+        final JsonText args = new JsonText();
+        long duplicates;
+
+        ApiCalls(String table, String api, String sourceCategory) {
+            this.table = table;
+            this.api = api;
+            this.sourceCategory = sourceCategory;
         }
+
+        void store(long gtid, long start, long end, Long corr, String name, Long ret) {
+            args.reset();
+            if (ret != null && ret != 0) {
+                args.put("returnValue", ret);
+            }
+            long id = sink.newId(Entity.SLICE);
+            sink.slice(new Slice(id, apiTrack(gtid, api), start, Math.max(0, end - start), name,
+                    apiCategory(name), sourceCategory, -1, corr, args.toStringOrNull()));
+            if (corr != null && !apiByCorrelation.putIfAbsent(correlationKey(gtid, corr), id)) {
+                duplicates++;
+            }
+        }
+
+        void finish() {
+            if (duplicates > 0) {
+                sink.skipped("API call with a correlation id already used (no flow drawn from it)",
+                        file + " table " + table, duplicates);
+                duplicates = 0;
+            }
+        }
+    }
+
+    /**
+     * Newer Nsight exports record a runtime call twice: the public entry ({@code cudaMemcpy}) and, nested in it on the
+     * same thread with the same correlation id, the versioned entry point it calls ({@code cudaMemcpy_v3020}).
+     * Storing both would double every API statistic, so each call is stored once, under its public name, with the
+     * outer record's times; the inner record is counted as merged. A versioned record without a public wrapper is
+     * stored under the public name. Rows of a thread come in time order, so the twin of a call is the next row of its
+     * thread; a versioned record that comes first (same start, or an export in end order) waits for that next row.
+     * One call per thread is held at a time.
+     */
+    private final class RuntimeLayer {
+        private final ApiCalls calls;
+        private final Map<Long, ThreadCalls> threads = new LinkedHashMap<>();
+        /** Public name per name seen (the name itself when it has no version), as the same few names repeat. */
+        private final Map<String, String> publicNames = new HashMap<>();
+        private long lastGtid;
+        private ThreadCalls lastThread;
+        private long merged;
+        private long firstMergedRow;
+
+        RuntimeLayer(ApiCalls calls) {
+            this.calls = calls;
+        }
+
+        /** What a thread of the table last stored and the versioned record waiting for its next row. */
+        private static final class ThreadCalls {
+            boolean hasLast;
+            long lastCorr;
+            long lastStart;
+            long lastEnd;
+            boolean hasPending;
+            long pendingStart;
+            long pendingEnd;
+            Long pendingCorr;
+            String pendingName;
+            Long pendingRet;
+            long pendingRow;
+        }
+
+        void call(long gtid, long start, long end, Long corr, String name, Long ret, long row) {
+            ThreadCalls t = lastThread != null && lastGtid == gtid ? lastThread
+                    : threads.computeIfAbsent(gtid, k -> new ThreadCalls());
+            lastGtid = gtid;
+            lastThread = t;
+            String known = publicNames.computeIfAbsent(name, n -> {
+                String p = NsysReader.publicName(n);
+                return p == null ? n : p;
+            });
+            String publicName = known.equals(name) ? null : known;
+            if (t.hasPending) {
+                t.hasPending = false;
+                if (publicName == null && corr != null && corr.equals(t.pendingCorr) && start <= t.pendingStart
+                        && t.pendingEnd <= end) {
+                    merged(t.pendingRow);
+                    storePublic(t, gtid, start, end, corr, name, ret);
+                    return;
+                }
+                calls.store(gtid, t.pendingStart, t.pendingEnd, t.pendingCorr, t.pendingName, t.pendingRet);
+            }
+            if (publicName == null) {
+                storePublic(t, gtid, start, end, corr, name, ret);
+            } else if (t.hasLast && corr != null && corr == t.lastCorr && t.lastStart <= start && end <= t.lastEnd) {
+                merged(row);
+            } else {
+                t.hasPending = true;
+                t.pendingStart = start;
+                t.pendingEnd = end;
+                t.pendingCorr = corr;
+                t.pendingName = publicName;
+                t.pendingRet = ret;
+                t.pendingRow = row;
+            }
+        }
+
+        private void storePublic(ThreadCalls t, long gtid, long start, long end, Long corr, String name, Long ret) {
+            calls.store(gtid, start, end, corr, name, ret);
+            t.hasLast = corr != null;
+            if (corr != null) {
+                t.lastCorr = corr;
+                t.lastStart = start;
+                t.lastEnd = end;
+            }
+        }
+
+        private void merged(long row) {
+            if (merged++ == 0) {
+                firstMergedRow = row;
+            }
+        }
+
+        /** Stores the versioned records still waiting (no public call came) and reports the merged count. */
+        void finish() {
+            threads.forEach((gtid, t) -> {
+                if (t.hasPending) {
+                    t.hasPending = false;
+                    calls.store(gtid, t.pendingStart, t.pendingEnd, t.pendingCorr, t.pendingName, t.pendingRet);
+                }
+            });
+            if (merged > 0) {
+                sink.skipped(RUNTIME_MERGED, file + " table " + RUNTIME + ", row " + firstMergedRow, merged);
+                merged = 0;
+            }
+        }
+    }
+
+    /** The skip reason of a versioned runtime record merged into its public call (information, not damage). */
+    static final String RUNTIME_MERGED = "CUDA runtime record of a versioned entry point (such as cudaMemcpy_v3020) "
+            + "merged into its public call (same thread and correlation id)";
+
+    /**
+     * {@code name} without its runtime version suffix ({@code cudaMemcpy_v3020} -> {@code cudaMemcpy}), or null when it
+     * has none. The suffix is {@code _v} and the CUDA version it came with (1000 x major + 10 x minor, four or more
+     * digits), so {@code cudaGetDeviceProperties_v2}, a public name, keeps its {@code _v2}.
+     */
+    static String publicName(String name) {
+        int v = name.lastIndexOf("_v");
+        if (v <= 0 || name.length() - v - 2 < 4) {
+            return null;
+        }
+        for (int i = v + 2; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return null;
+            }
+        }
+        return name.substring(0, v);
     }
 
     private static Category apiCategory(String name) {
