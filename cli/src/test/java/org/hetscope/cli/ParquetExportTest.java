@@ -211,6 +211,27 @@ class ParquetExportTest {
     }
 
     @Test
+    void whatAKilledExportLeftIsNotRead() throws Exception {
+        Path a = importStore("kineto", FIXTURES.resolve("chrome/kineto-cuda-sampled-rank0.json.gz"));
+        Path b = importStore("starpu", FIXTURES.resolve("starpu/chol-dmda-nb6"));
+        Path ds = dir.resolve("killed");
+        assertEquals(0, CliRun.of("export", a.toString(), "--parquet", ds.toString()).exitCode());
+        Path part = ds.resolve("slice/trace=kineto/part-0.parquet");
+        // an export killed after moving a partition but before the manifest, and one killed while staging
+        Files.createDirectories(ds.resolve("slice/trace=ghost"));
+        Files.copy(part, ds.resolve("slice/trace=ghost/part-0.parquet"));
+        Path staging = Files.createDirectories(ds.resolve(".hetscope-export-x-1/slice/trace=x"));
+        Files.copy(part, staging.resolve("part-0.parquet"));
+        String count = "select count(*) as n from slice";
+        assertEquals(CliRun.of("sql", a.toString(), count, "--csv").out(), CliRun.of("sql", ds.toString(), count,
+                "--csv").out());
+        assertEquals(0, CliRun.of("export", b.toString(), "--parquet", ds.toString()).exitCode());
+        assertFalse(Files.exists(ds.resolve(".hetscope-export-x-1")), "the next export removes the staging folder");
+        CliRun traces = CliRun.of("sql", ds.toString(), "select distinct trace from slice order by trace", "--csv");
+        assertEquals("trace\nkineto\nstarpu\n", traces.out().replace("\r", ""));
+    }
+
+    @Test
     void aDatasetReadsNoOtherFiles() throws Exception {
         Path a = importStore("kineto", FIXTURES.resolve("chrome/kineto-cuda-sampled-rank0.json.gz"));
         Path ds = dir.resolve("closed");
