@@ -16,6 +16,7 @@ public final class Main implements Runnable {
             ImportCommand.class,
             org.hetscope.cli.kernel.KernelCommand.class,
             SqlCommand.class,
+            ExportCommand.class,
             org.hetscope.cli.mining.MineCommand.class,
             InfoCommand.class,
             StatsCommand.class,

@@ -191,6 +191,41 @@ class EndToEndTest {
     }
 
     @Test
+    @Covers("export")
+    void exportParquet() throws Exception {
+        // two stores of different formats into one dataset, read back by DuckDB directly and through `sql`
+        Path ds = work.resolve("dataset");
+        JsonNode rows = run(work, "export", s("nsys"), s("starpu"), "--parquet", ds.toString(), "--json").ok()
+                .table("export");
+        Map<String, Long> exported = new HashMap<>();
+        for (JsonNode row : rows) {
+            exported.put(row.get("trace").asText() + "/" + row.get("table").asText(), row.get("rows").asLong());
+        }
+        for (String name : List.of("nsys", "starpu")) {
+            for (String table : List.of("slice", "track", "device", "trace_info")) {
+                long inStore = storeLong(store(name), "select count(*) from " + table);
+                assertEquals(inStore, exported.get(name + "/" + table), name + "/" + table);
+                String files = ds.resolve(table).resolve("trace=" + name).resolve("*.parquet").toString();
+                assertEquals(inStore, storeLong(store(name), "select count(*) from read_parquet('" + files + "')"));
+            }
+        }
+        JsonNode manifest = Hetscope.JSON.readTree(ds.resolve("_hetscope_dataset.json").toFile());
+        assertEquals(2, manifest.get("traces").size());
+        assertEquals(Hetscope.sqliteLong(NSYS, "select count(*) from CUPTI_ACTIVITY_KIND_KERNEL"),
+                run(work, "sql", ds.toString(), "select count(*) as n from slice where category = 'kernel' and trace = "
+                        + "'nsys'", "--json").ok().table("sql").get(0).get("n").asLong());
+        // the same query on the store and on its trace in the dataset
+        String q = "select * from hs_device_utilisation order by all";
+        assertEquals(run(work, "sql", s("nsys"), q, "--json").ok().out(),
+                run(work, "sql", ds.toString(), "--trace", "nsys", q, "--json").ok().out());
+        // no overwrite, no other files
+        Hetscope.Result again = run(work, "export", s("nsys"), "--parquet", ds.toString()).exit(1);
+        assertTrue(again.err().contains("already holds trace 'nsys'"), again::toString);
+        Hetscope.Result passwd = run(work, "sql", ds.toString(), "select * from read_csv('/etc/passwd')").exit(1);
+        assertTrue(passwd.err().contains("read-only"), passwd::toString);
+    }
+
+    @Test
     @Covers("stats")
     void stats() throws Exception {
         JsonNode kernels = run(work, "stats", s("kineto"), "--json").ok().table("kernels");
