@@ -50,3 +50,17 @@ SELECT t.name AS codelet, coalesce(d.kind, 'unknown') AS worker_kind, count(*) A
 FROM task t LEFT JOIN track w ON w.id = t.worker_track_id LEFT JOIN device d ON d.id = w.device_id
 WHERE t.start_ts IS NOT NULL AND t.end_ts IS NOT NULL
 GROUP BY t.name, coalesce(d.kind, 'unknown');
+
+-- Every slice's duration with its (category, name): the samples behind hs_slice_stats, for tests over whole
+-- distributions (hetscope diff's Mann-Whitney U test compares two stores' samples of one category and name).
+CREATE OR REPLACE TEMP VIEW hs_slice_durations AS
+SELECT category, name, dur AS dur_ns FROM slice;
+
+-- Iterations the trace marks: slices named ProfilerStep#N (the PyTorch profiler's steps), per iteration number
+-- and category (Kineto writes the host step as user_annotation and, on the GPU, the span of the step's device
+-- work as gpu_user_annotation): how many such slices, the first start, the last end and their summed duration.
+CREATE OR REPLACE TEMP VIEW hs_iterations AS
+SELECT CAST(regexp_extract(name, '^ProfilerStep#([0-9]+)$', 1) AS BIGINT) AS iteration, category,
+       count(*) AS count, min(ts) AS ts, max(ts + dur) AS end_ts, CAST(sum(dur) AS BIGINT) AS dur_ns
+FROM slice WHERE name LIKE 'ProfilerStep#%' AND regexp_matches(name, '^ProfilerStep#[0-9]+$')
+GROUP BY ALL;
