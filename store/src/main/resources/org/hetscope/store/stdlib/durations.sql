@@ -57,10 +57,13 @@ CREATE OR REPLACE TEMP VIEW hs_slice_durations AS
 SELECT category, name, dur AS dur_ns FROM slice;
 
 -- Iterations the trace marks: slices named ProfilerStep#N (the PyTorch profiler's steps), per iteration number
--- and category (Kineto writes the host step as user_annotation and, on the GPU, the span of the step's device
--- work as gpu_user_annotation): how many such slices, the first start, the last end and their summed duration.
+-- and side: 'host' for slices on tracks without a device (the step as the CPU ran it), 'device' for those on a
+-- device's track (Kineto's gpu_user_annotation: the span of the step's GPU work). Per row: how many such slices,
+-- the first start, the last end and their summed duration.
 CREATE OR REPLACE TEMP VIEW hs_iterations AS
-SELECT CAST(regexp_extract(name, '^ProfilerStep#([0-9]+)$', 1) AS BIGINT) AS iteration, category,
-       count(*) AS count, min(ts) AS ts, max(ts + dur) AS end_ts, CAST(sum(dur) AS BIGINT) AS dur_ns
-FROM slice WHERE name LIKE 'ProfilerStep#%' AND regexp_matches(name, '^ProfilerStep#[0-9]+$')
+SELECT CAST(regexp_extract(s.name, '^ProfilerStep#([0-9]+)$', 1) AS BIGINT) AS iteration,
+       CASE WHEN td.device_id IS NULL THEN 'host' ELSE 'device' END AS side,
+       count(*) AS count, min(s.ts) AS ts, max(s.ts + s.dur) AS end_ts, CAST(sum(s.dur) AS BIGINT) AS dur_ns
+FROM slice s LEFT JOIN hs_track_device td ON td.track_id = s.track_id
+WHERE s.name LIKE 'ProfilerStep#%' AND regexp_matches(s.name, '^ProfilerStep#[0-9]+$')
 GROUP BY ALL;

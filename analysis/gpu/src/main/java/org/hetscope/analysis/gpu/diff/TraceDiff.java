@@ -165,8 +165,8 @@ public final class TraceDiff {
     }
 
     /**
-     * Per iteration (ProfilerStep#N) and category of either run: each run's summed duration of the step's slices,
-     * the change and its part of A's. Empty when neither run marks iterations.
+     * Per iteration (ProfilerStep#N) and side (host: the step on the CPU; device: the span of its GPU work) of
+     * either run: each run's summed duration of the step's slices, the change and its part of A's. Empty when neither run marks iterations.
      */
     public Table iterations() {
         Map<List<Object>, Long> ia = iterationTimes(a);
@@ -183,13 +183,13 @@ public final class TraceDiff {
             Double pct = change == null || x == 0 ? null : 100.0 * change / x;
             rows.add(new Object[] {k.get(0), k.get(1), x, y, change, pct});
         }
-        return new Table("iterations", List.of("iteration", "category", "a_dur_ns", "b_dur_ns", "change_ns",
+        return new Table("iterations", List.of("iteration", "side", "a_dur_ns", "b_dur_ns", "change_ns",
                 "change_pct"), rows);
     }
 
     private static Map<List<Object>, Long> iterationTimes(Store s) {
         Map<List<Object>, Long> out = new LinkedHashMap<>();
-        for (Object[] r : s.query(null, "SELECT iteration, category, dur_ns FROM hs_iterations").rows()) {
+        for (Object[] r : s.query(null, "SELECT iteration, side, dur_ns FROM hs_iterations").rows()) {
             out.put(List.of(r[0], r[1]), r[2] == null ? null : ((Number) r[2]).longValue());
         }
         return out;

@@ -209,7 +209,7 @@ class TraceDiffTest {
         Table it = new TraceDiff(a, b, 0.05).iterations();
         Map<Long, Object[]> rows = new HashMap<>();
         for (Object[] r : it.rows()) {
-            assertEquals("annotation", r[1]);
+            assertEquals("host", r[1]);
             rows.put((Long) r[0], r);
         }
         assertEquals(Set.of(551L, 552L), rows.keySet());
@@ -221,6 +221,34 @@ class TraceDiffTest {
         assertEquals(step552, cell(it, rows.get(552L), "a_dur_ns"));
         assertEquals(step552 + STEP_EXTRA_US * 1000, cell(it, rows.get(552L), "b_dur_ns"));
         assertEquals(STEP_EXTRA_US * 1000, cell(it, rows.get(552L), "change_ns"));
+    }
+
+    @Test
+    void iterationSidesOnRocm() throws Exception {
+        // ROCm Kineto: ProfilerStep#1 on the host (user_annotation) and on the GPU (gpu_user_annotation), #2 on the
+        // host only; expected durations read from the raw JSON
+        Path rocm = FIXTURE.resolveSibling("kineto-rocm6.2-mi250-minitoy.json.gz");
+        Map<String, Long> expected = new TreeMap<>();
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(rocm))) {
+            for (JsonNode e : new ObjectMapper().readTree(in).get("traceEvents")) {
+                String name = e.path("name").asText();
+                if (name.matches("ProfilerStep#\\d+")) {
+                    String side = e.path("cat").asText().startsWith("gpu_") ? "device" : "host";
+                    expected.merge(name.substring(name.indexOf('#') + 1) + "/" + side, ns(e.get("dur")), Long::sum);
+                }
+            }
+        }
+        assertEquals(Set.of("1/host", "1/device", "2/host"), expected.keySet());
+        try (Store r1 = importTrace(rocm, "rocm1.duckdb"); Store r2 = importTrace(rocm, "rocm2.duckdb")) {
+            Table it = new TraceDiff(r1, r2, 0.05).iterations();
+            Map<String, Long> got = new TreeMap<>();
+            for (Object[] r : it.rows()) {
+                got.put(r[0] + "/" + r[1], (Long) cell(it, r, "a_dur_ns"));
+                assertEquals(cell(it, r, "a_dur_ns"), cell(it, r, "b_dur_ns"));
+                assertEquals(0L, cell(it, r, "change_ns"));
+            }
+            assertEquals(expected, got);
+        }
     }
 
     @Test
