@@ -9,7 +9,10 @@ import org.hetscope.store.Store;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code hetscope diff A B}: what changed from run A to run B, per operation, iteration and device
@@ -36,10 +39,13 @@ public final class DiffCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
         if (!(alpha > 0 && alpha < 1)) {
-            throw new IllegalArgumentException("--alpha must lie between 0 and 1, not " + alpha);
+            throw new ParameterException(spec.commandLine(), "--alpha must lie between 0 and 1, not " + alpha);
         }
         try (Store a = StoreOpener.open(first); Store b = StoreOpener.open(second)) {
             TraceDiff diff = new TraceDiff(a, b, alpha);

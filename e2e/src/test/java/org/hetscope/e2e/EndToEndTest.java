@@ -262,6 +262,9 @@ class EndToEndTest {
         assertEquals(Hetscope.sqliteLong(NSYS, "select sum(\"end\" - start) from CUPTI_ACTIVITY_KIND_KERNEL"),
                 nsysKernelNs);
         run(work, "diff", s("kineto"), s("nsys"), "--csv").ok();
+        assertEquals(0, run(work, "diff", s("kineto"), s("kineto"), "--changed", "--json").ok().table("operations")
+                .size());
+        assertEquals(2, run(work, "diff", s("kineto"), s("kineto"), "--alpha", "2").exit());
         Hetscope.Result missing = run(work, "diff", s("kineto"), work.resolve("no-such.duckdb").toString());
         assertEquals(1, missing.exit(), missing::toString);
         assertTrue(missing.err().contains("no-such.duckdb"), missing::toString);
