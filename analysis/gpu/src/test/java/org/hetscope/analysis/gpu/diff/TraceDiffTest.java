@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.zip.GZIPInputStream;
 import org.hetscope.formats.chrome.ChromeTraceFormat;
+import org.hetscope.formats.nsys.NsysFormat;
 import org.hetscope.model.Progress;
 import org.hetscope.store.Store;
 import org.hetscope.store.StoreWriter;
@@ -267,6 +268,36 @@ class TraceDiffTest {
         assertEquals((Long) lb[0] - (Long) la[0], cell(u, r, "busy_change_ns"));
         // the tripled kernel keeps the GPU busy longer
         assertTrue((Long) cell(u, r, "busy_change_ns") > 0);
+    }
+
+    @Test
+    void anNsightExportAgainstItselfChangesNothing() throws Exception {
+        Path nsys = FIXTURE.getParent().resolveSibling("nsys/perlmutter-cloverleaf-cuda.sqlite");
+        Store[] s = new Store[2];
+        for (int i = 0; i < 2; i++) {
+            Path file = dir.resolve("nsys" + i + ".duckdb");
+            StoreWriter w = StoreWriter.create(file);
+            new NsysFormat().read(nsys, w, Progress.NONE);
+            w.commit();
+            s[i] = Store.open(file);
+        }
+        try (Store x = s[0]; Store y = s[1]) {
+            TraceDiff diff = new TraceDiff(x, y, 0.05);
+            Table ops = diff.operations();
+            assertTrue(ops.size() > 5);
+            for (Object[] r : ops.rows()) {
+                assertEquals(TraceDiff.SAME, cell(ops, r, "status"));
+                assertEquals(0L, cell(ops, r, "change_ns"));
+                assertEquals(1.0, cell(ops, r, "p_value"));
+            }
+            Table u = diff.utilisation();
+            assertTrue(u.size() >= 1);
+            for (Object[] r : u.rows()) {
+                assertEquals(0L, cell(u, r, "busy_change_ns"));
+                assertEquals(cell(u, r, "a_busy_ns"), cell(u, r, "b_busy_ns"));
+            }
+            assertEquals(0, diff.iterations().size());
+        }
     }
 
     @Test
