@@ -116,6 +116,29 @@ class MannWhitneyTest {
     }
 
     @Test
+    void largeTiedSamplesAgainstScipy() {
+        // x_i = 37 i mod 101 (i = 1..150), y_j = 53 j mod 97 + shift (j = 1..170): many ties, normal approximation.
+        // scipy.stats.mannwhitneyu(x, y, method='asymptotic'): shift 5: U = 12124.5, p = 0.44918136636041406;
+        // shift 15: U = 9735.5, p = 0.0002627665774164506
+        long[] x = new long[150];
+        for (int i = 1; i <= 150; i++) {
+            x[i - 1] = 37L * i % 101;
+        }
+        long[][] expected = {{5, 24249}, {15, 19471}};
+        double[] p = {0.44918136636041406, 0.0002627665774164506};
+        for (int c = 0; c < 2; c++) {
+            long[] y = new long[170];
+            for (int j = 1; j <= 170; j++) {
+                y[j - 1] = 53L * j % 97 + expected[c][0];
+            }
+            MannWhitney.Result t = MannWhitney.test(x, y);
+            assertFalse(t.exact());
+            assertEquals(expected[c][1] / 2.0, t.u());
+            assertEquals(p[c], t.pValue(), 1e-12 + 1e-9 * p[c]);
+        }
+    }
+
+    @Test
     void aSampleAgainstItselfHasPOne() {
         long[] x = {5, 1, 9, 9, 3, 7, 7, 7, 2};
         assertEquals(1, MannWhitney.test(x, x.clone()).pValue());
