@@ -21,6 +21,7 @@ public final class Main implements Runnable {
             InfoCommand.class,
             StatsCommand.class,
             GpuCommand.class,
+            DiffCommand.class,
             org.hetscope.cli.web.ServeCommand.class,
             org.hetscope.cli.web.ReportCommand.class,
             org.hetscope.cli.web.PlotCommand.class,

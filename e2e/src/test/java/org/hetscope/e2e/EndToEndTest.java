@@ -260,6 +260,51 @@ class EndToEndTest {
         assertEquals(Hetscope.sqliteLong(NSYS, "select count(*) from CUPTI_ACTIVITY_KIND_KERNEL"), launches);
     }
 
+    @Test
+    @Covers("diff")
+    void diff() throws Exception {
+        // a store against the trace it came from (imported again to a temporary store): nothing changed
+        Hetscope.Result same = run(work, "diff", s("kineto"), KINETO.toString(), "--json").ok();
+        JsonNode ops = same.table("operations");
+        long kernels = 0;
+        for (JsonNode row : ops) {
+            assertEquals("same", row.get("status").asText(), row.toString());
+            assertEquals(0, row.get("change_ns").asLong(), row.toString());
+            assertEquals(1.0, row.get("p_value").asDouble(), row.toString());
+            if (row.get("category").asText().equals("kernel")) {
+                kernels += row.get("a_count").asLong();
+            }
+        }
+        assertEquals(storeLong(store("kineto"), "select count(*) from slice where category = 'kernel'"), kernels);
+        assertEquals(storeLong(store("kineto"), "select count(distinct (category, name)) from slice"), ops.size());
+        for (JsonNode row : same.table("utilisation per device")) {
+            assertEquals(0, row.get("busy_change_ns").asLong(), row.toString());
+        }
+        // two different runs: every operation of either, the largest change of the total first; B's kernel
+        // totals are those of the Nsight store
+        Hetscope.Result other = run(work, "diff", s("kineto"), s("nsys"), "--json").ok();
+        JsonNode rows = other.table("operations");
+        long last = Long.MAX_VALUE;
+        long nsysKernelNs = 0;
+        for (JsonNode row : rows) {
+            long c = Math.abs(row.get("change_ns").asLong());
+            assertTrue(c <= last, row.toString());
+            last = c;
+            if (row.get("category").asText().equals("kernel") && !row.get("b_total_ns").isNull()) {
+                nsysKernelNs += row.get("b_total_ns").asLong();
+            }
+        }
+        assertEquals(Hetscope.sqliteLong(NSYS, "select sum(\"end\" - start) from CUPTI_ACTIVITY_KIND_KERNEL"),
+                nsysKernelNs);
+        run(work, "diff", s("kineto"), s("nsys"), "--csv").ok();
+        assertEquals(0, run(work, "diff", s("kineto"), s("kineto"), "--changed", "--json").ok().table("operations")
+                .size());
+        assertEquals(2, run(work, "diff", s("kineto"), s("kineto"), "--alpha", "2").exit());
+        Hetscope.Result missing = run(work, "diff", s("kineto"), work.resolve("no-such.duckdb").toString());
+        assertEquals(1, missing.exit(), missing::toString);
+        assertTrue(missing.err().contains("no-such.duckdb"), missing::toString);
+    }
+
     // ---------------------------------------------------------------------------------------------------------
     // flows, lanes, counters, roofline, advise, sched
 

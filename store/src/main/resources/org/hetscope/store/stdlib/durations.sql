@@ -57,3 +57,20 @@ SELECT t.name AS codelet, coalesce(d.kind, 'unknown') AS worker_kind, count(*) A
 FROM task t LEFT JOIN track w ON w.id = t.worker_track_id LEFT JOIN device d ON d.id = w.device_id
 WHERE t.start_ts IS NOT NULL AND t.end_ts IS NOT NULL
 GROUP BY t.name, coalesce(d.kind, 'unknown');
+
+-- Every slice's duration with its (category, name): the samples behind hs_slice_stats, for tests over whole
+-- distributions (hetscope diff's Mann-Whitney U test compares two stores' samples of one category and name).
+CREATE OR REPLACE TEMP VIEW hs_slice_durations AS
+SELECT category, name, dur AS dur_ns FROM slice;
+
+-- Iterations the trace marks: slices named ProfilerStep#N (the PyTorch profiler's steps), per iteration number
+-- and side: 'host' for slices on tracks without a device (the step as the CPU ran it), 'device' for those on a
+-- device's track (Kineto's gpu_user_annotation: the span of the step's GPU work). Per row: how many such slices,
+-- the first start, the last end and their summed duration.
+CREATE OR REPLACE TEMP VIEW hs_iterations AS
+SELECT CAST(regexp_extract(s.name, '^ProfilerStep#([0-9]+)$', 1) AS BIGINT) AS iteration,
+       CASE WHEN td.device_id IS NULL THEN 'host' ELSE 'device' END AS side,
+       count(*) AS count, min(s.ts) AS ts, max(s.ts + s.dur) AS end_ts, CAST(sum(s.dur) AS BIGINT) AS dur_ns
+FROM slice s LEFT JOIN hs_track_device td ON td.track_id = s.track_id
+WHERE s.name LIKE 'ProfilerStep#%' AND regexp_matches(s.name, '^ProfilerStep#[0-9]+$')
+GROUP BY ALL;
