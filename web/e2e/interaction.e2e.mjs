@@ -101,7 +101,8 @@ try {
   const ra = await hook((id) => window.__hetscope.screenOf(id), pair.a.id);
   const rb = await hook((id) => window.__hetscope.screenOf(id), pair.b.id);
   check(ra && rb && ra.x1 - ra.x0 > 6, 'both slices drawn, the first wider than 6 px');
-  const clickX = ra.x1 - 1.5;
+  // Mouse events carry whole CSS pixels: the click lands between 0.5 and 1.5 px inside A's right edge.
+  const clickX = Math.ceil(ra.x1 - 0.5) - 1;
   check(rb.x0 - clickX <= 2, 'the second slice starts within 2 px of the click');
   await page.mouse.click(clickX, ra.y);
   await page.waitForSelector('#detail-name', { timeout: 10000 });
