@@ -28,6 +28,32 @@ const significant = (text) => {
   return Math.max(1, digits.length);
 };
 
+/** Samples the drawn colour of single items of the visible rows (off their labels): [{ id, name, category, pixel }]. */
+const sampleColours = (page, wanted = {}) => page.evaluate((want) => {
+  const h = window.__hetscope;
+  const out = [];
+  const names = new Set();
+  for (const d of h.drawnItems()) {
+    const [, , , count, , id, name, category] = d.item;
+    if (count !== 1 || names.has(name) || (want.name && want.name !== name)
+      || (want.category && want.category !== category)) continue;
+    const r = h.screenOf(id);
+    const box = document.getElementById('timeline').getBoundingClientRect();
+    if (!r || r.y < box.top + 10 || r.y > box.bottom - 10) continue;
+    const x0 = Math.max(r.x0, box.left + 1);
+    const x1 = Math.min(r.x1, box.right - 1);
+    if (x1 - x0 < 4) continue;
+    // Labels are drawn from the left on items wider than 36 px: read those near their right end and top.
+    const wide = r.x1 - r.x0 > 36;
+    const x = wide ? x1 - 2 : (x0 + x1) / 2;
+    const y = wide ? r.y - 6.5 : r.y;
+    names.add(name);
+    out.push({ id, name, category, pixel: h.pixel(x, y) });
+    if (out.length >= 12) break;
+  }
+  return out;
+}, wanted);
+
 const browser = await chromium.launch({
   executablePath,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -183,6 +209,13 @@ try {
   result.rulerWhole = await hook(() => window.__hetscope.ruler());
   check(result.rulerWhole.offset === null, 'the whole-trace ruler has absolute labels');
 
+  // ---- 6. a kernel's device: the store's id, named, beside the trace's own numbering -------------------------
+  const kernel = await hook(() => window.__hetscope.locate('kernel'));
+  check(kernel, 'a kernel is drawn');
+  await page.mouse.click(kernel.x, kernel.y);
+  await page.waitForSelector('#kernel-device', { timeout: 10000 });
+  result.kernelDevice = { id: kernel.id, text: await page.textContent('#kernel-device') };
+
   // ---- 1. switching trace tears down the previous view ---------------------------------------------------------
   // Trace 1's statistics are held back so that the pane can be read while they load.
   let releaseTables;
@@ -240,7 +273,7 @@ try {
 
   // ---- 3. instants drawn as ticks, and a click on one shows it -------------------------------------------------
   const traceCount = await hook(async () => (await (await fetch('api/traces')).json()).length);
-  for (let trace = 1; trace < traceCount; trace++) {
+  for (let trace = 1; trace < Math.min(traceCount, 4); trace++) {
     if (trace !== 1) {
       await page.selectOption('#trace-select', String(trace));
       await idle(trace);
@@ -283,8 +316,34 @@ try {
       shownId: Number(await page.textContent('#detail-instant-id')),
     };
     result.instants[trace] = seen;
+    if (trace === 1) {
+      await page.keyboard.press('0');
+      await idle(1);
+      await page.locator('#rows').evaluate((el) => { el.scrollTop = 0; });
+      await idle(1);
+      result.starpuColours = await sampleColours(page);
+      check(result.starpuColours.length > 0, 'StarPU slices sampled');
+    }
     check(seen.shownId === tick.id && seen.name === tick.name, `trace ${trace}: the clicked instant's details are shown`);
     await page.screenshot({ path: `${outDir}/instants-trace${trace}.png` });
+  }
+
+  // ---- 6. thread states in Trace Compass's colours (a kernel trace) -------------------------------------------
+  if (traceCount > 4) {
+    await page.selectOption('#trace-select', '4');
+    await idle(4);
+    let states = [];
+    for (let i = 0; i < 12 && !states.some((x) => x.name === 'blocked'); i++) {
+      states = await sampleColours(page, { category: 'state' });
+      if (!states.some((x) => x.name === 'blocked')) {
+        await page.locator('#rows').evaluate((el) => { el.scrollTop += el.clientHeight * 0.8; });
+        await page.waitForTimeout(60);
+        await idle(4);
+      }
+    }
+    result.stateColours = states;
+    check(states.some((x) => x.name === 'blocked'), 'a blocked thread state is drawn');
+    await page.screenshot({ path: `${outDir}/thread-states.png` });
   }
 
   check(failed.length === 0, `no failed API requests (${failed.join('; ')})`);

@@ -4,13 +4,15 @@ import uPlot from 'uplot';
 import { Flow, TableJson, TraceSummary, TrackInfo, getJson } from './api';
 import { escapeHtml, formatDuration, formatNumber } from './format';
 import { InstantSelection, Selection, Timeline } from './timeline';
+import { setDeclaredColours } from './colours';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 interface SliceDetails {
   id: number; track_id: number; ts: number; absolute_ts: string; dur: number; name: string; category: string;
   source_category: string | null; depth: number; correlation_id: number | null; args: string | null;
-  track_name: string | null; kernel: Record<string, unknown> | null; transfer: Record<string, unknown> | null;
+  track_name: string | null; kernel: Record<string, unknown> | null;
+  kernel_device: { id: number; kind: string; ordinal: number | null; name: string | null } | null; transfer: Record<string, unknown> | null;
   counters: [string, number][]; flows: Flow[];
   name_stats: { category: string; count: number; total: number; mean: number; min: number; max: number;
     median: number; stddev: number | null; percentile: number | null };
@@ -51,6 +53,7 @@ async function openTrace(index: number): Promise<void> {
   base = `api/t/${index}`;
   const traces = await get<TraceSummary[]>('api/traces');
   const tracks = await get<TrackInfo[]>(`${base}/tracks`);
+  setDeclaredColours(await get<Record<string, string>>(`${base}/colours`));
   const summary = traces[index];
   $('tree').replaceChildren();
   const view = new Timeline(base, tracks, summary.span, $('rows'), $('tree'), $<HTMLCanvasElement>('timeline'),
@@ -72,6 +75,7 @@ async function openTrace(index: number): Promise<void> {
     screenOf: (id: number) => view.screenOf(id),
     drawnItems: () => view.drawnItems(),
     ruler: () => view.rulerText,
+    pixel: (x: number, y: number) => view.pixel(x, y),
     durationAxis: () => durationAxis,
   };
   // Statistics can take a while on large traces: ask for them once the timeline is on screen.
@@ -156,7 +160,17 @@ async function showSlice(s: Selection | null): Promise<void> {
   for (const [title, obj] of [['Kernel', d.kernel], ['Transfer', d.transfer]] as const) {
     if (obj) {
       html += `<h4>${title}</h4><dl class="kv">`;
-      for (const [k, v] of Object.entries(obj)) if (v !== null) html += kv(k, escapeHtml(formatNumber(v)));
+      for (const [k, v] of Object.entries(obj)) {
+        if (v === null) continue;
+        if (title === 'Kernel' && k === 'device_id') {
+          // The store numbers devices itself; the trace's own number (ordinal, args' "device") can differ.
+          const dev = d.kernel_device;
+          const what = dev ? ` — ${dev.kind} ${dev.ordinal ?? '?'} in the trace${dev.name ? `, ${dev.name}` : ''}` : '';
+          html += kv('device (store id)', `<span id="kernel-device">${escapeHtml(formatNumber(v) + what)}</span>`);
+          continue;
+        }
+        html += kv(k, escapeHtml(formatNumber(v)));
+      }
       html += '</dl>';
     }
   }

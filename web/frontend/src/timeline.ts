@@ -685,6 +685,15 @@ export class Timeline {
     return null;
   }
 
+  /** The colour drawn at a page point of the timeline canvas, as "rgb(r, g, b)"; for tests. */
+  pixel(px: number, py: number): string {
+    const rect = this.canvas.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const d = this.canvas.getContext('2d')!.getImageData(Math.round((px - rect.left) * dpr),
+      Math.round((py - rect.top) * dpr), 1, 1).data;
+    return `rgb(${d[0]}, ${d[1]}, ${d[2]})`;
+  }
+
   /** Drawn single items of the visible rows, for tests that look for particular neighbours. */
   drawnItems(): { track: number; item: Item }[] {
     const out: { track: number; item: Item }[] = [];

@@ -233,6 +233,52 @@ public final class TraceView implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Colours the trace itself declares for entity values (Paje's {@code "r g b"} in 0..1), as CSS colours by value
+     * name. Empty for traces without them.
+     */
+    public synchronized Map<String, String> declaredColours() {
+        Map<String, String> out = new LinkedHashMap<>();
+        Table has = store.query(null, "SELECT count(*) FROM information_schema.tables WHERE table_name = "
+                + "'paje_entity_value'");
+        if ((Long) has.rows().get(0)[0] == 0) {
+            return out;
+        }
+        // A name can be declared under several types (StarPU repeats each codelet per scheduling context, all in
+        // one colour): the declaration whose alias is the name itself is the value's own (StarPU's worker state).
+        Table t = store.query(null, "SELECT name, color FROM paje_entity_value WHERE color IS NOT NULL "
+                + "ORDER BY alias = name DESC, type, alias");
+        for (Object[] r : t.rows()) {
+            String css = cssColour((String) r[1]);
+            if (r[0] != null && css != null) {
+                out.putIfAbsent((String) r[0], css);
+            }
+        }
+        return out;
+    }
+
+    /** {@code "0.0 .7 1.0"} -> {@code rgb(0, 179, 255)}; null when not three numbers in 0..1. */
+    static String cssColour(String paje) {
+        String[] p = paje.trim().replace("\"", "").split("[\\s,]+");
+        if (p.length != 3) {
+            return null;
+        }
+        int[] c = new int[3];
+        for (int i = 0; i < 3; i++) {
+            double v;
+            try {
+                v = Double.parseDouble(p[i]);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+            if (!(v >= 0 && v <= 1)) {
+                return null;
+            }
+            c[i] = (int) Math.round(v * 255);
+        }
+        return "rgb(" + c[0] + ", " + c[1] + ", " + c[2] + ")";
+    }
+
     /** Counter samples of one track in the window, at most one min/max/last group per pixel. */
     public synchronized Map<String, Object> counter(long trackId, long t0, long t1, int pixels) {
         checkWindow(t0, t1, pixels);
@@ -327,6 +373,9 @@ public final class TraceView implements AutoCloseable {
         TrackInfo track = trackById.get((Long) r[1]);
         out.put("track_name", track == null ? null : track.name());
         out.put("kernel", firstRow(store.query(null, "SELECT * FROM kernel WHERE slice_id = ?", id)));
+        // The kernel's device_id is the store's row id, not the trace's own numbering (often in args): name the row.
+        out.put("kernel_device", firstRow(store.query(null, "SELECT d.id, d.kind, d.ordinal, d.name FROM kernel k "
+                + "JOIN device d ON d.id = k.device_id WHERE k.slice_id = ?", id)));
         out.put("transfer", firstRow(store.query(null, "SELECT * FROM transfer WHERE slice_id = ?", id)));
         Table counters = store.query(null, "SELECT name, value FROM kernel_counter WHERE slice_id = ? ORDER BY name",
                 id);

@@ -47,7 +47,8 @@ class InteractionBrowserTest {
                 new Fixture("starpu chol-dmda-nb6", "../shared/fixtures/starpu/chol-dmda-nb6", new PajeFormat()),
                 new Fixture("ust debuginfo-test-app2", "../shared/fixtures/ctf/debuginfo-test-app2", new CtfTraceFormat()),
                 new Fixture("kineto-cuda-simple-add", "../shared/fixtures/chrome/kineto-cuda-simple-add.json.gz",
-                        new ChromeTraceFormat()));
+                        new ChromeTraceFormat()),
+                new Fixture("perf-taskset2", "../shared/fixtures/ctf/perf-taskset2", new CtfTraceFormat()));
         List<Path> stores = new ArrayList<>();
         List<TraceView> views = new ArrayList<>();
         for (int i = 0; i < fixtures.size(); i++) {
@@ -94,11 +95,60 @@ class InteractionBrowserTest {
                         TimelineBrowserTest.parseDuration(seen.get("ts").asText()));
             }
         }
-        assertEquals(fixtures.size() - 1, result.get("instants").size(), "instants clicked on every trace but the first");
+        assertEquals(3, result.get("instants").size(), "instants clicked on traces 1-3");
+
+        // 6: the kernel's device is the store's row, named with the trace's own ordinal.
+        try (Store s = Store.open(stores.get(0))) {
+            Table dev = s.query(null, "SELECT d.id, d.kind, d.ordinal FROM kernel k JOIN device d ON d.id = k.device_id "
+                    + "WHERE k.slice_id = ?", result.get("kernelDevice").get("id").asLong());
+            assertEquals(dev.get(0, "id") + " — " + dev.get(0, "kind") + " " + dev.get(0, "ordinal") + " in the trace",
+                    result.get("kernelDevice").get("text").asText().replaceAll(", .*$", ""));
+        }
+        // 6: StarPU states are painted in the colours paje.trace declares for them; tasks in a colour per codelet
+        // (the trace declares one colour for every codelet).
+        int declared = 0;
+        java.util.Set<String> taskColours = new java.util.HashSet<>();
+        int tasks = 0;
+        try (Store s = Store.open(stores.get(1))) {
+            for (JsonNode c : result.get("starpuColours")) {
+                Table t = s.query(null, "SELECT color FROM paje_entity_value WHERE name = ?", c.get("name").asText());
+                if (t.size() > 0 && !c.get("category").asText().equals("task")) {
+                    declared++;
+                    List<String> colours = t.rows().stream().map(r -> rgb((String) r[0])).toList();
+                    assertTrue(colours.contains(c.get("pixel").asText()), "colour of " + c + " is one of " + colours);
+                }
+                if (c.get("category").asText().equals("task")) {
+                    tasks++;
+                    taskColours.add(c.get("pixel").asText());
+                }
+            }
+        }
+        assertTrue(declared > 0, "a sampled StarPU slice has a declared colour: " + result.get("starpuColours"));
+        assertTrue(tasks >= 2 && taskColours.size() == tasks, "each codelet in a colour of its own: "
+                + result.get("starpuColours"));
+        // 6: a blocked thread is drawn in the blocked state's colour, not a hashed one.
+        boolean blocked = false;
+        for (JsonNode c : result.get("stateColours")) {
+            if (c.get("name").asText().equals("blocked")) {
+                assertEquals("rgb(222, 200, 90)", c.get("pixel").asText());
+                blocked = true;
+            }
+        }
+        assertTrue(blocked, "a blocked state was sampled");
         for (String shot : List.of("click-under-cursor.png", "duration-chart.png", "ruler-deep-zoom.png",
                 "after-switch.png", "instants-trace2.png")) {
             assertTrue(Files.size(out.resolve(shot)) > 5_000, shot + " written");
         }
+    }
+
+    /** Paje's "r g b" (0..1, maybe quoted) as the canvas reads it back. */
+    private static String rgb(String paje) {
+        String[] p = paje.replace("\"", "").trim().split("\\s+");
+        StringBuilder b = new StringBuilder("rgb(");
+        for (int i = 0; i < 3; i++) {
+            b.append(i > 0 ? ", " : "").append(Math.round(Double.parseDouble(p[i]) * 255));
+        }
+        return b.append(")").toString();
     }
 
     private static long origin(Store s) {
