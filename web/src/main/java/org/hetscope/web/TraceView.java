@@ -205,9 +205,10 @@ public final class TraceView implements AutoCloseable {
         long a = origin + t0;
         long b = origin + t1;
         Table t = store.query(null, "SELECT track_id, min(ts), count(*), arg_min(id, ts), arg_min(name, ts) "
-                + "FROM instant WHERE track_id IN (" + idList(trackIds) + ") AND ts >= ? AND ts < ? "
-                + "GROUP BY track_id, CAST(floor(CAST(ts - ? AS DOUBLE) * ? / ?) AS BIGINT) ORDER BY 1, 2",
-                a, b, a, (long) pixels, t1 - t0);
+                + "FROM instant WHERE track_id IN (" + idList(trackIds) + ") AND ts >= ? AND ts <= ? "
+                // The window's end is included: a trace often ends on an instant (Kineto's "Record Window End").
+                + "GROUP BY track_id, least(CAST(floor(CAST(ts - ? AS DOUBLE) * ? / ?) AS BIGINT), ?) ORDER BY 1, 2",
+                a, b, a, (long) pixels, t1 - t0, (long) pixels - 1);
         Map<Long, List<Object[]>> byTrack = new LinkedHashMap<>();
         for (Object[] r : t.rows()) {
             byTrack.computeIfAbsent((Long) r[0], k -> new ArrayList<>())
