@@ -5,8 +5,12 @@ export interface TraceSummary { index: number; name: string; origin: string; spa
 export interface TrackInfo {
   id: number; parentId: number | null; kind: string; name: string; sortIndex: number; unit: string | null;
   deviceId: number | null; processId: number | null; threadId: number | null; stream: number | null;
-  slices: number; lanes: number; counterSamples: number;
+  slices: number; lanes: number; counterSamples: number; instants: number;
 }
+
+/** [ts, count, id, name]: the first instant of a pixel column and how many share the column. */
+export type InstantItem = [number, number, number, string];
+export interface InstantResponse { t0: number; t1: number; px: number; tracks: { track: number; items: InstantItem[] }[]; }
 
 /** [depth, start, end, count, busy, id, name, category, matches] */
 export type Item = [number, number, number, number, number, number, string, string, number];
@@ -42,13 +46,15 @@ function token(): string | null {
   return new URLSearchParams(location.search).get('token');
 }
 
-export async function getJson<T>(path: string, params: Record<string, string | number> = {}): Promise<T> {
+/** Fetches a JSON API path; `signal` cancels it when the view that asked is gone (a trace switch). */
+export async function getJson<T>(path: string, params: Record<string, string | number> = {},
+  signal?: AbortSignal): Promise<T> {
   const url = new URL(path, location.href);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = {};
   const t = token();
   if (t) headers['X-Hetscope-Token'] = t;
-  const r = await fetch(url.toString(), { headers });
+  const r = await fetch(url.toString(), { headers, signal });
   const body = await r.json();
   if (!r.ok) throw new Error(body && body.error ? body.error : `${r.status} ${r.statusText}`);
   return body as T;

@@ -14,8 +14,28 @@ function hash(s: string): number {
   return h >>> 0;
 }
 
+/**
+ * Thread states as Trace Compass paints them (running green, waiting for a CPU orange, blocked yellow, in a system
+ * call blue), a little muted; a hashed colour could make a blocked thread the loudest thing on screen.
+ */
+export const THREAD_STATE: Record<string, string> = {
+  running: 'rgb(46, 160, 67)', runnable: 'rgb(214, 120, 30)', blocked: 'rgb(222, 200, 90)',
+  syscall: 'rgb(60, 100, 200)',
+};
+
+/** Colours the trace declares for its own values (Paje's entity values), by name; set per trace. */
+let declared: Record<string, string> = {};
+
+export function setDeclaredColours(c: Record<string, string>): void {
+  declared = c;
+}
+
 export function colourFor(name: string, category: string, mode: 'name' | 'category'): string {
   if (mode === 'category') return CATEGORY[category] ?? '#a0a0a0';
+  // Tasks keep a colour per codelet: StarPU declares every codelet in one colour, which hides which ran where.
+  const own = category === 'task' ? undefined : declared[name];
+  if (own !== undefined) return own;
+  if (category === 'state' && THREAD_STATE[name] !== undefined) return THREAD_STATE[name];
   const h = hash(name);
   return `hsl(${h % 360}, ${45 + (h >> 9) % 25}%, ${45 + (h >> 17) % 15}%)`;
 }

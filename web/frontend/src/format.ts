@@ -51,3 +51,23 @@ export function formatNumber(v: unknown): string {
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]!));
 }
+
+/**
+ * Ruler labels for a window. While ticks written from the trace origin stay short they are absolute; once they would
+ * need more than four significant digits (deep zoom far from the origin), the window gets one offset, a round time
+ * at or before its start, and ticks are short deltas from it ("+120 ns"), as Perfetto's ruler does.
+ */
+export function rulerLabels(t0: number, t1: number, step: number): { offset: string | null; ticks: { t: number; text: string }[] } {
+  const ticks: { t: number; text: string }[] = [];
+  const first = Math.ceil(t0 / step) * step;
+  const furthest = Math.max(Math.abs(t0), Math.abs(t1));
+  const digits = Math.floor(Math.log10(Math.max(1, furthest / step))) + 1;
+  if (digits <= 4) {
+    for (let t = first; t <= t1; t += step) ticks.push({ t, text: formatTick(t, step) });
+    return { offset: null, ticks };
+  }
+  const unit = Math.pow(10, Math.ceil(Math.log10(Math.max(1, t1 - t0))));
+  const base = Math.floor(t0 / unit) * unit;
+  for (let t = first; t <= t1; t += step) ticks.push({ t, text: `+${formatTick(t - base, step)}` });
+  return { offset: formatDuration(base), ticks };
+}

@@ -3,43 +3,121 @@ import 'uplot/dist/uPlot.min.css';
 import uPlot from 'uplot';
 import { Flow, TableJson, TraceSummary, TrackInfo, getJson } from './api';
 import { escapeHtml, formatDuration, formatNumber } from './format';
-import { Selection, Timeline } from './timeline';
+import { InstantSelection, Selection, Timeline } from './timeline';
+import { setDeclaredColours } from './colours';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 interface SliceDetails {
   id: number; track_id: number; ts: number; absolute_ts: string; dur: number; name: string; category: string;
   source_category: string | null; depth: number; correlation_id: number | null; args: string | null;
-  track_name: string | null; kernel: Record<string, unknown> | null; transfer: Record<string, unknown> | null;
+  track_name: string | null; kernel: Record<string, unknown> | null;
+  kernel_device: { id: number; kind: string; ordinal: number | null; name: string | null } | null; transfer: Record<string, unknown> | null;
   counters: [string, number][]; flows: Flow[];
   name_stats: { category: string; count: number; total: number; mean: number; min: number; max: number;
     median: number; stddev: number | null; percentile: number | null };
 }
 
-let timeline: Timeline;
+let timeline: Timeline | null = null;
 let base = '';
 let durationChart: uPlot | null = null;
+/** Aborted when the page switches trace: every request and pane update of the previous trace stops with it. */
+let session = new AbortController();
+/** What the duration chart's y axis showed last (labels, axis width, widest label), for the tests. */
+let durationAxis: { labels: string[]; size: number; widest: number } | null = null;
+
+/** GET within the current trace's session: a switch cancels it, and its answer is never painted. */
+function get<T>(path: string, params: Record<string, string | number> = {}): Promise<T> {
+  return getJson<T>(path, params, session.signal);
+}
+
+/** Empties every pane that shows something of the previous trace. */
+function clearPanes(): void {
+  $('details-body').innerHTML = '<span class="muted">Nothing selected.</span>';
+  $('table-tabs').replaceChildren();
+  $('table-body').innerHTML = '<p class="muted">Loading statistics…</p>';
+  $('highlight-info').textContent = '';
+  $('search-results').hidden = true;
+  $<HTMLInputElement>('search').value = '';
+  if (durationChart) durationChart.destroy();
+  durationChart = null;
+  durationAxis = null;
+}
 
 async function openTrace(index: number): Promise<void> {
+  session.abort();
+  session = new AbortController();
+  if (timeline) timeline.destroy();
+  timeline = null;
+  clearPanes();
   base = `api/t/${index}`;
-  const traces = await getJson<TraceSummary[]>('api/traces');
-  const tracks = await getJson<TrackInfo[]>(`${base}/tracks`);
+  const traces = await get<TraceSummary[]>('api/traces');
+  const tracks = await get<TrackInfo[]>(`${base}/tracks`);
+  setDeclaredColours(await get<Record<string, string>>(`${base}/colours`));
   const summary = traces[index];
   $('tree').replaceChildren();
-  timeline = new Timeline(base, tracks, summary.span, $('rows'), $('tree'), $<HTMLCanvasElement>('timeline'),
+  const view = new Timeline(base, tracks, summary.span, $('rows'), $('tree'), $<HTMLCanvasElement>('timeline'),
     $<HTMLCanvasElement>('ruler'));
-  timeline.colourMode = $<HTMLSelectElement>('colour-mode').value as 'name' | 'category';
-  timeline.onSelect = (s) => void showSlice(s);
-  timeline.onRange = (r) => void showRange(r);
+  timeline = view;
+  view.colourMode = $<HTMLSelectElement>('colour-mode').value as 'name' | 'category';
+  view.onSelect = (s) => void quiet(showSlice(s));
+  view.onSelectInstant = (s) => void quiet(showInstant(s));
+  view.onRange = (r) => void quiet(showRange(r));
   (window as unknown as { __hetscope: unknown }).__hetscope = {
-    timeline,
-    view: () => ({ t0: timeline.t0, t1: timeline.t1 }),
-    frame: () => ({ drawCount: timeline.drawCount, items: timeline.itemsDrawn, singles: timeline.singlesDrawn,
-      fetches: timeline.fetchCount, busy: timeline.busy(), firstDataDrawMs: timeline.firstDataDrawMs }),
-    locate: (category: string) => timeline.locate(category),
+    timeline: view,
+    trace: index,
+    view: () => ({ t0: view.t0, t1: view.t1 }),
+    frame: () => ({ drawCount: view.drawCount, items: view.itemsDrawn, singles: view.singlesDrawn,
+      instants: view.instantsDrawn, fetches: view.fetchCount, busy: view.busy(),
+      firstDataDrawMs: view.firstDataDrawMs }),
+    locate: (category: string) => view.locate(category),
+    locateInstant: (alone = true) => view.locateInstant(alone),
+    screenOf: (id: number) => view.screenOf(id),
+    drawnItems: () => view.drawnItems(),
+    ruler: () => view.rulerText,
+    pixel: (x: number, y: number) => view.pixel(x, y),
+    durationAxis: () => durationAxis,
   };
   // Statistics can take a while on large traces: ask for them once the timeline is on screen.
-  timeline.onFirstData = () => void loadTables();
+  view.onFirstData = () => void quiet(loadTables());
+}
+
+/** Runs a pane update, dropping the failure of one the trace switch cancelled. */
+async function quiet(p: Promise<void>): Promise<void> {
+  try {
+    await p;
+  } catch (e) {
+    if ((e as Error).name !== 'AbortError') throw e;
+  }
+}
+
+async function showInstant(s: InstantSelection): Promise<void> {
+  const d = await get<{ id: number; ts: number; absolute_ts: string; name: string; category: string;
+    source_category: string | null; args: string | null; track_name: string | null; track_id: number }>(
+    `${base}/instant/${s.id}`);
+  const kv = (k: string, v: string) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`;
+  let html = `<h3 id="detail-name" style="margin:2px 0 6px;font-size:13px">${escapeHtml(d.name)}</h3><dl class="kv">`;
+  html += kv('instant at', `<span id="detail-ts" class="mono">${formatDuration(d.ts)}</span> <span class="muted">(absolute ${d.absolute_ts} ns)</span>`);
+  html += kv('track', escapeHtml(d.track_name ?? String(d.track_id)));
+  html += kv('category', escapeHtml(d.category + (d.source_category ? ` (source: ${d.source_category})` : '')));
+  html += kv('instant id', `<span id="detail-instant-id">${d.id}</span>`);
+  html += '</dl>';
+  html += argsHtml(d.args);
+  $('details-body').innerHTML = html;
+}
+
+function argsHtml(args: string | null): string {
+  if (!args) return '';
+  const kv = (k: string, v: string) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`;
+  let html = '<h4>Arguments (as the trace gave them)</h4><dl class="kv" id="args">';
+  try {
+    for (const [k, v] of Object.entries(JSON.parse(args) as Record<string, unknown>)) {
+      html += kv(k, escapeHtml(typeof v === 'object' ? JSON.stringify(v) : String(v)));
+    }
+  } catch {
+    html += kv('raw', escapeHtml(args));
+  }
+  return html + '</dl>';
 }
 
 async function showSlice(s: Selection | null): Promise<void> {
@@ -48,8 +126,9 @@ async function showSlice(s: Selection | null): Promise<void> {
     body.innerHTML = '<span class="muted">Nothing selected.</span>';
     return;
   }
-  const d = await getJson<SliceDetails>(`${base}/slice/${s.id}`);
-  timeline.select(s, d.flows);
+  durationAxis = null;
+  const d = await get<SliceDetails>(`${base}/slice/${s.id}`);
+  timeline!.select(s, d.flows);
   const st = d.name_stats;
   const kv = (k: string, v: string) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`;
   let html = `<h3 id="detail-name" style="margin:2px 0 6px;font-size:13px">${escapeHtml(d.name)}</h3><dl class="kv">`;
@@ -81,7 +160,17 @@ async function showSlice(s: Selection | null): Promise<void> {
   for (const [title, obj] of [['Kernel', d.kernel], ['Transfer', d.transfer]] as const) {
     if (obj) {
       html += `<h4>${title}</h4><dl class="kv">`;
-      for (const [k, v] of Object.entries(obj)) if (v !== null) html += kv(k, escapeHtml(formatNumber(v)));
+      for (const [k, v] of Object.entries(obj)) {
+        if (v === null) continue;
+        if (title === 'Kernel' && k === 'device_id') {
+          // The store numbers devices itself; the trace's own number (ordinal, args' "device") can differ.
+          const dev = d.kernel_device;
+          const what = dev ? ` — ${dev.kind} ${dev.ordinal ?? '?'} in the trace${dev.name ? `, ${dev.name}` : ''}` : '';
+          html += kv('device (store id)', `<span id="kernel-device">${escapeHtml(formatNumber(v) + what)}</span>`);
+          continue;
+        }
+        html += kv(k, escapeHtml(formatNumber(v)));
+      }
       html += '</dl>';
     }
   }
@@ -90,39 +179,42 @@ async function showSlice(s: Selection | null): Promise<void> {
     for (const [k, v] of d.counters) html += kv(k, formatNumber(v));
     html += '</dl>';
   }
-  if (d.args) {
-    html += '<h4>Arguments</h4><dl class="kv" id="args">';
-    try {
-      for (const [k, v] of Object.entries(JSON.parse(d.args) as Record<string, unknown>)) {
-        html += kv(k, escapeHtml(typeof v === 'object' ? JSON.stringify(v) : String(v)));
-      }
-    } catch {
-      html += kv('raw', escapeHtml(d.args));
-    }
-    html += '</dl>';
-  }
+  html += argsHtml(d.args);
   body.innerHTML = html;
   body.querySelectorAll<HTMLElement>('.flow-link').forEach((el) => el.addEventListener('click', () => {
     const sel = { id: Number(el.dataset.slice), track: Number(el.dataset.track) };
-    void showSlice(sel);
+    void quiet(showSlice(sel));
   }));
-  void drawDurations(d.name, d.category, d.dur);
+  void quiet(drawDurations(d.name, d.category, d.dur));
 }
 
 /** A uPlot scatter of every occurrence's duration over time, with the selected one's duration as a line. */
 async function drawDurations(name: string, category: string, selectedDur: number): Promise<void> {
   const host = document.getElementById('dur-chart');
   if (!host) return;
-  const r = await getJson<{ ts: number[]; dur: number[] }>(`${base}/durations`, { name, category, max: 2000 });
+  const r = await get<{ ts: number[]; dur: number[] }>(`${base}/durations`, { name, category, max: 2000 });
   if (durationChart) durationChart.destroy();
+  durationChart = null;
   if (r.ts.length < 2) return;
+  const font = '11px "DejaVu Sans", sans-serif';
   const opts: uPlot.Options = {
     width: 390, height: 130,
     scales: { x: { time: false } },
     legend: { show: false },
     axes: [
-      { values: (_u, vals) => vals.map((v) => formatDuration(v)), size: 28 },
-      { values: (_u, vals) => vals.map((v) => formatDuration(v)), size: 60 },
+      { values: (_u, vals) => vals.map((v) => formatDuration(v)), size: 28, font },
+      {
+        values: (_u, vals) => vals.map((v) => formatDuration(v)), font,
+        // Wide enough for the widest label as drawn: a fixed width cut "1.035 ms" to "035 ms".
+        size: (u, values) => {
+          const labels = (values ?? []).map(String);
+          const widest = textWidth(labels, font);
+          const axis = u.axes[1];
+          const size = Math.ceil(widest + (axis.ticks?.size ?? 10) + (axis.gap ?? 5) + 4);
+          durationAxis = { labels, size, widest };
+          return size;
+        },
+      },
     ],
     series: [
       {},
@@ -133,9 +225,18 @@ async function drawDurations(name: string, category: string, selectedDur: number
   durationChart = new uPlot(opts, [r.ts, r.dur, r.ts.map(() => selectedDur)], host);
 }
 
+let measurer: CanvasRenderingContext2D | null = null;
+
+/** The widest of some labels in a canvas font, in CSS pixels. */
+function textWidth(labels: string[], font: string): number {
+  measurer ??= document.createElement('canvas').getContext('2d')!;
+  measurer.font = font;
+  return labels.reduce((m, l) => Math.max(m, measurer!.measureText(l).width), 0);
+}
+
 async function showRange(r: { t0: number; t1: number; tracks: number[] } | null): Promise<void> {
   if (!r) return;
-  const t = await getJson<TableJson>(`${base}/range`, { t0: r.t0, t1: r.t1, tracks: r.tracks.join(',') });
+  const t = await get<TableJson>(`${base}/range`, { t0: r.t0, t1: r.t1, tracks: r.tracks.join(',') });
   $('details-body').innerHTML = `<h3 style="margin:2px 0 6px;font-size:13px">Range ${formatDuration(r.t0)} … ${formatDuration(r.t1)} (${formatDuration(r.t1 - r.t0)})</h3>`
     + renderTable(t, false) + '<p class="muted">Press f to zoom to this range, Esc to clear.</p>';
 }
@@ -159,7 +260,7 @@ function renderTable(t: TableJson, clickable: boolean): string {
 }
 
 async function loadTables(): Promise<void> {
-  const list = await getJson<{ name: string; title: string; group: string }[]>(`${base}/tables`);
+  const list = await get<{ name: string; title: string; group: string }[]>(`${base}/tables`);
   const tabs = $('table-tabs');
   tabs.replaceChildren();
   for (const p of list) {
@@ -167,7 +268,7 @@ async function loadTables(): Promise<void> {
     b.textContent = p.title;
     b.dataset.table = p.name;
     b.title = p.group;
-    b.addEventListener('click', () => void showTable(p.name));
+    b.addEventListener('click', () => void quiet(showTable(p.name)));
     tabs.append(b);
   }
   if (list.length) await showTable(list[0].name);
@@ -175,11 +276,11 @@ async function loadTables(): Promise<void> {
 
 async function showTable(name: string): Promise<void> {
   $('table-tabs').querySelectorAll('button').forEach((b) => b.classList.toggle('active', b.dataset.table === name));
-  const t = await getJson<TableJson>(`${base}/tables/${encodeURIComponent(name)}`);
+  const t = await get<TableJson>(`${base}/tables/${encodeURIComponent(name)}`);
   const clickable = name === 'kernels' || name === 'api';
   $('table-body').innerHTML = t.rows.length ? renderTable(t, clickable) : '<p class="muted">No rows in this trace.</p>';
   $('table-body').querySelectorAll<HTMLElement>('tr.clickable').forEach((tr) => tr.addEventListener('click', () => {
-    const same = timeline.highlight === tr.dataset.name;
+    const same = timeline!.highlight === tr.dataset.name;
     setHighlight(same ? null : tr.dataset.name!);
   }));
   markActiveRows();
@@ -187,11 +288,11 @@ async function showTable(name: string): Promise<void> {
 
 function markActiveRows(): void {
   $('table-body').querySelectorAll<HTMLElement>('tr.clickable').forEach((tr) =>
-    tr.classList.toggle('active', tr.dataset.name === timeline.highlight));
+    tr.classList.toggle('active', tr.dataset.name === timeline?.highlight));
 }
 
 function setHighlight(name: string | null): void {
-  timeline.setHighlight(name);
+  timeline?.setHighlight(name);
   $('highlight-info').textContent = name ? `highlighting “${name}” (click again to clear)` : '';
   markActiveRows();
 }
@@ -209,7 +310,13 @@ function bindSearch(): void {
         setHighlight(null);
         return;
       }
-      const t = await getJson<TableJson>(`${base}/search`, { q });
+      let t: TableJson;
+      try {
+        t = await get<TableJson>(`${base}/search`, { q });
+      } catch (e) {
+        if ((e as Error).name === 'AbortError') return;
+        throw e;
+      }
       results.replaceChildren(...t.rows.map((r) => {
         const el = document.createElement('div');
         el.innerHTML = `<span>${escapeHtml(String(r[0]))}</span><span class="muted">${escapeHtml(String(r[1]))} · ${formatNumber(r[2])}×</span>`;
@@ -241,13 +348,14 @@ async function main(): Promise<void> {
     o.textContent = t.name;
     select.append(o);
   }
-  select.addEventListener('change', () => void openTrace(Number(select.value)));
+  select.addEventListener('change', () => void quiet(openTrace(Number(select.value))));
   $<HTMLSelectElement>('colour-mode').addEventListener('change', (e) => {
+    if (!timeline) return;
     timeline.colourMode = (e.target as HTMLSelectElement).value as 'name' | 'category';
     timeline.draw();
   });
-  $('zoom-selection').addEventListener('click', () => timeline.zoomToSelection());
-  $('zoom-reset').addEventListener('click', () => timeline.reset());
+  $('zoom-selection').addEventListener('click', () => timeline?.zoomToSelection());
+  $('zoom-reset').addEventListener('click', () => timeline?.reset());
   bindSearch();
   if (traces.length) await openTrace(0);
 }

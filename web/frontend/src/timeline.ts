@@ -1,8 +1,10 @@
 // The canvas timeline: track rows beside a DOM track tree, server-aggregated slices, counters as step lines,
 // flow arrows, a ruler, and zoom/pan/select interaction.
-import { CounterResponse, Flow, Item, TrackInfo, WindowResponse, getJson, resolveNames } from './api';
+import {
+  CounterResponse, Flow, InstantItem, InstantResponse, Item, TrackInfo, WindowResponse, getJson, resolveNames,
+} from './api';
 import { colourFor } from './colours';
-import { formatDuration, formatTick, tickStep } from './format';
+import { formatDuration, rulerLabels, tickStep } from './format';
 
 const LANE_H = 17;
 const COUNTER_H = 44;
@@ -12,6 +14,9 @@ const MIN_SPAN = 20; // ns: below this a pixel would be a fraction of a nanoseco
 interface Row { track: TrackInfo; y: number; h: number; level: number; hasChildren: boolean; }
 
 export interface Selection { id: number; track: number; }
+
+/** A clicked instant event. */
+export interface InstantSelection { id: number; track: number; }
 
 export class Timeline {
   readonly tracks: TrackInfo[];
@@ -23,6 +28,14 @@ export class Timeline {
   t1 = 1;
   private items = new Map<number, Item[]>();
   private counters = new Map<number, CounterResponse>();
+  private instants = new Map<number, InstantItem[]>();
+  selectedInstant: number | null = null;
+  /** Cancels this view's listeners and requests when the page switches to another trace. */
+  private readonly lifetime = new AbortController();
+  private readonly resize: ResizeObserver;
+  /** What the ruler showed last: the offset label (null when ticks are absolute) and the tick labels. */
+  rulerText: { offset: string | null; ticks: string[] } = { offset: null, ticks: [] };
+  instantsDrawn = 0;
   private flows: Flow[] = [];
   private selectedFlows: Flow[] = [];
   selection: Selection | null = null;
@@ -43,6 +56,7 @@ export class Timeline {
   onSelect: (s: Selection | null) => void = () => {};
   onRange: (r: { t0: number; t1: number; tracks: number[] } | null) => void = () => {};
   onView: () => void = () => {};
+  onSelectInstant: (s: InstantSelection) => void = () => {};
   /** Called once, after the first window arrived and was drawn. */
   onFirstData: () => void = () => {};
 
@@ -66,7 +80,20 @@ export class Timeline {
     this.t1 = span;
     this.layout();
     this.bind();
-    new ResizeObserver(() => this.refresh()).observe(this.rowsEl);
+    this.resize = new ResizeObserver(() => this.refresh());
+    this.resize.observe(this.rowsEl);
+  }
+
+  /** Stops handling input and drops outstanding requests: called before another trace's view takes the page. */
+  destroy(): void {
+    this.lifetime.abort();
+    this.resize.disconnect();
+    if (this.fetchTimer !== undefined) clearTimeout(this.fetchTimer);
+    this.pending = false;
+  }
+
+  get destroyed(): boolean {
+    return this.lifetime.signal.aborted;
   }
 
   // ---- layout -------------------------------------------------------------------------------------------------
@@ -74,6 +101,7 @@ export class Timeline {
   private rowHeight(t: TrackInfo): number {
     if (t.counterSamples > 0 && t.slices === 0) return COUNTER_H;
     if (t.slices > 0) return Math.max(1, t.lanes) * LANE_H + 4;
+    if (t.instants > 0) return LANE_H + 4;
     return HEADER_H;
   }
 
@@ -107,7 +135,7 @@ export class Timeline {
     const toggle = document.createElement('span');
     toggle.className = 'toggle';
     toggle.textContent = r.hasChildren ? (this.collapsed.has(r.track.id) ? '▸' : '▾') : '';
-    toggle.addEventListener('click', () => this.toggle(r.track.id));
+    toggle.addEventListener('click', () => this.toggle(r.track.id), { signal: this.lifetime.signal });
     const name = document.createElement('span');
     name.className = 'track-name';
     name.textContent = r.track.name ?? `track ${r.track.id}`;
@@ -181,6 +209,7 @@ export class Timeline {
 
   select(s: Selection | null, flows: Flow[] = []): void {
     this.selection = s;
+    if (s) this.selectedInstant = null;
     this.selectedFlows = flows;
     this.draw();
   }
@@ -196,6 +225,7 @@ export class Timeline {
 
   /** Redraws now with what is cached and asks the server for the new window shortly after. */
   refresh(): void {
+    if (this.destroyed) return;
     this.draw();
     if (this.fetchTimer !== undefined) clearTimeout(this.fetchTimer);
     this.pending = true;
@@ -220,17 +250,24 @@ export class Timeline {
     const px = Math.round(this.width());
     const visible = this.visibleRows();
     const sliceTracks = visible.filter((r) => r.track.slices > 0).map((r) => r.track.id);
+    const instantTracks = visible.filter((r) => r.track.instants > 0).map((r) => r.track.id);
+    const signal = this.lifetime.signal;
     const counterTracks = visible.filter((r) => r.track.counterSamples > 0 && r.track.slices === 0)
       .map((r) => r.track.id);
     try {
       const params: Record<string, string | number> = { t0, t1, px, tracks: sliceTracks.join(',') };
       if (this.highlight) params.highlight = this.highlight;
-      const [win, flows, ...counters] = await Promise.all([
-        sliceTracks.length ? getJson<WindowResponse>(`${this.base}/window`, params) : null,
-        getJson<{ flows: Flow[]; truncated: boolean }>(`${this.base}/flows`, { t0, t1 }),
-        ...counterTracks.map((id) => getJson<CounterResponse>(`${this.base}/counter`, { track: id, t0, t1, px })),
+      const [win, flows, inst, ...counters] = await Promise.all([
+        sliceTracks.length ? getJson<WindowResponse>(`${this.base}/window`, params, signal) : null,
+        getJson<{ flows: Flow[]; truncated: boolean }>(`${this.base}/flows`, { t0, t1 }, signal),
+        instantTracks.length ? getJson<InstantResponse>(`${this.base}/instants`,
+          { t0, t1, px, tracks: instantTracks.join(',') }, signal) : null,
+        ...counterTracks.map((id) => getJson<CounterResponse>(`${this.base}/counter`, { track: id, t0, t1, px },
+          signal)),
       ]);
-      if (seq !== this.fetchSeq) return;
+      if (seq !== this.fetchSeq || this.destroyed) return;
+      this.instants = new Map();
+      if (inst) for (const t of inst.tracks) this.instants.set(t.track, t.items);
       this.items = new Map();
       if (win) for (const t of resolveNames(win).tracks) this.items.set(t.track, t.items);
       this.flows = flows.truncated ? [] : flows.flows;
@@ -238,9 +275,9 @@ export class Timeline {
       for (const c of counters) this.counters.set(c.track, c);
       this.fetchCount++;
     } catch (e) {
-      console.error(e);
+      if (!this.destroyed) console.error(e);
     } finally {
-      if (seq === this.fetchSeq) {
+      if (seq === this.fetchSeq && !this.destroyed) {
         this.pending = false;
         this.draw();
         if (this.fetchCount === 1) this.onFirstData();
@@ -268,6 +305,7 @@ export class Timeline {
   }
 
   draw(): void {
+    if (this.destroyed) return;
     const w = this.width();
     const h = this.rowsEl.clientHeight;
     const top = this.rowsEl.scrollTop;
@@ -278,6 +316,7 @@ export class Timeline {
     ctx.textBaseline = 'middle';
     let drawn = 0;
     let singles = 0;
+    let instants = 0;
     const rows = this.visibleRows();
     for (const r of rows) {
       const y = r.y - top;
@@ -297,6 +336,8 @@ export class Timeline {
           }
         }
       }
+      const ticks = this.instants.get(r.track.id);
+      if (ticks) instants += this.drawInstants(ctx, ticks, y, r.h, w);
       const counter = this.counters.get(r.track.id);
       if (counter) this.drawCounter(ctx, counter, y, r.h, w);
     }
@@ -312,6 +353,7 @@ export class Timeline {
     this.drawRuler();
     this.itemsDrawn = drawn;
     this.singlesDrawn = singles;
+    this.instantsDrawn = instants;
     this.drawCount++;
     if (this.firstDataDrawMs === null && this.fetchCount > 0) this.firstDataDrawMs = performance.now();
     document.body.dataset.drawCount = String(this.drawCount);
@@ -355,6 +397,32 @@ export class Timeline {
       ctx.restore();
     }
     return true;
+  }
+
+  /** Instants as ticks over the row with a small head; a column holding several has a taller, darker head. */
+  private drawInstants(ctx: CanvasRenderingContext2D, ticks: InstantItem[], y: number, h: number, w: number): number {
+    let n = 0;
+    for (const [ts, count, id, name] of ticks) {
+      const x = Math.round(this.x(ts, w)) + 0.5;
+      if (x < -3 || x > w + 3) continue;
+      const selected = id === this.selectedInstant;
+      ctx.strokeStyle = selected ? '#111827' : colourFor(name, 'marker', this.colourMode);
+      ctx.lineWidth = selected ? 2 : 1;
+      ctx.beginPath();
+      ctx.moveTo(x, y + 2);
+      ctx.lineTo(x, y + h - 3);
+      ctx.stroke();
+      ctx.lineWidth = 1;
+      ctx.fillStyle = ctx.strokeStyle;
+      ctx.beginPath();
+      ctx.moveTo(x - 3.5, y + 2);
+      ctx.lineTo(x + 3.5, y + 2);
+      ctx.lineTo(x, y + (count > 1 ? 9 : 7));
+      ctx.closePath();
+      ctx.fill();
+      n++;
+    }
+    return n;
   }
 
   private drawCounter(ctx: CanvasRenderingContext2D, c: CounterResponse, y: number, h: number, w: number): void {
@@ -434,31 +502,49 @@ export class Timeline {
     ctx.fillStyle = '#1f2937';
     ctx.font = '10px "DejaVu Sans", sans-serif';
     ctx.textBaseline = 'top';
-    const first = Math.ceil(this.t0 / step) * step;
-    for (let t = first; t <= this.t1; t += step) {
+    const labels = rulerLabels(this.t0, this.t1, step);
+    let left = 0;
+    if (labels.offset !== null) {
+      // Perfetto-style: the window's offset once, at the left, and short deltas from it on the ticks.
+      const text = labels.offset;
+      const tw = ctx.measureText(text).width + 10;
+      ctx.fillStyle = '#e2e8f0';
+      ctx.fillRect(0, 0, tw, h);
+      ctx.fillStyle = '#0f172a';
+      ctx.fillText(text, 5, 8);
+      left = tw;
+      ctx.fillStyle = '#1f2937';
+    }
+    const ticks: string[] = [];
+    for (const { t, text } of labels.ticks) {
       const x = Math.round(this.x(t, w)) + 0.5;
+      if (x < left) continue;
       ctx.beginPath();
       ctx.moveTo(x, 14);
       ctx.lineTo(x, h);
       ctx.stroke();
-      ctx.fillText(formatTick(t, step), x + 3, 3);
+      ctx.fillText(text, x + 3, 3);
+      ticks.push(text);
     }
+    this.rulerText = { offset: labels.offset, ticks };
   }
 
   // ---- interaction --------------------------------------------------------------------------------------------
 
   private bind(): void {
-    this.rowsEl.addEventListener('scroll', () => this.refresh());
+    // Every listener goes with this view: the canvas, the rows and the window outlive it across trace switches.
+    const opts = { signal: this.lifetime.signal };
+    this.rowsEl.addEventListener('scroll', () => this.refresh(), opts);
     this.canvas.addEventListener('wheel', (e) => {
       e.preventDefault();
       const rect = this.canvas.getBoundingClientRect();
       if (e.shiftKey) this.pan(e.deltaY * 0.001);
       else this.zoom(Math.exp(e.deltaY * 0.0015), e.clientX - rect.left);
-    }, { passive: false });
+    }, { passive: false, signal: this.lifetime.signal });
     this.canvas.addEventListener('mousedown', (e) => {
       this.drag = { x: e.clientX, y: e.clientY, t0: this.t0, t1: this.t1, moved: false, shift: e.shiftKey };
       this.canvas.style.cursor = e.shiftKey ? 'crosshair' : 'grabbing';
-    });
+    }, opts);
     window.addEventListener('mousemove', (e) => {
       if (!this.drag) return;
       const dx = e.clientX - this.drag.x;
@@ -476,7 +562,7 @@ export class Timeline {
         const dt = (-dx / w) * (this.drag.t1 - this.drag.t0);
         this.setView(this.drag.t0 + dt, this.drag.t1 + dt);
       }
-    });
+    }, opts);
     window.addEventListener('mouseup', (e) => {
       if (!this.drag) return;
       const d = this.drag;
@@ -487,7 +573,7 @@ export class Timeline {
         this.onRange({ ...this.range, tracks: this.visibleRows().filter((r) => r.track.slices > 0)
           .map((r) => r.track.id) });
       }
-    });
+    }, opts);
     window.addEventListener('keydown', (e) => {
       if ((e.target as HTMLElement).tagName === 'INPUT') return;
       switch (e.key) {
@@ -501,7 +587,7 @@ export class Timeline {
         default: return;
       }
       e.preventDefault();
-    });
+    }, opts);
   }
 
   /** The item under a point of the canvas (CSS pixels relative to the canvas), if any. */
@@ -511,14 +597,45 @@ export class Timeline {
     const row = this.rows.find((r) => y >= r.y && y < r.y + r.h);
     if (!row) return null;
     const depth = Math.floor((y - row.y - 2) / LANE_H);
-    let best: Item | null = null;
+    // The item drawn under the cursor wins; only when none covers it does the nearest within 2 px count, so
+    // that slivers of a pixel can still be clicked without stealing clicks from their wide neighbours.
+    let under: Item | null = null;
+    let near: Item | null = null;
+    let nearDist = Infinity;
     for (const it of this.items.get(row.track.id) ?? []) {
       if (it[0] !== depth) continue;
       const x0 = this.x(it[1], w);
       const x1 = Math.max(x0 + 1, this.x(it[2], w));
-      if (cx >= x0 - 2 && cx <= x1 + 2 && (!best || it[2] - it[1] < best[2] - best[1])) best = it;
+      if (cx >= x0 && cx <= x1) {
+        if (!under || it[2] - it[1] < under[2] - under[1]) under = it;
+      } else {
+        const d = cx < x0 ? x0 - cx : cx - x1;
+        if (d <= 2 && d < nearDist) {
+          near = it;
+          nearDist = d;
+        }
+      }
     }
+    const best = under ?? near;
     return best ? { item: best, track: row.track.id } : null;
+  }
+
+  /** The instant tick nearest a point of the canvas within 3 px, if any. */
+  instantAt(cx: number, cy: number): { id: number; track: number } | null {
+    const w = this.width();
+    const y = cy + this.rowsEl.scrollTop;
+    const row = this.rows.find((r) => y >= r.y && y < r.y + r.h);
+    if (!row) return null;
+    let best: InstantItem | null = null;
+    let bestDist = Infinity;
+    for (const it of this.instants.get(row.track.id) ?? []) {
+      const d = Math.abs(this.x(it[0], w) - cx);
+      if (d <= 3 && d < bestDist) {
+        best = it;
+        bestDist = d;
+      }
+    }
+    return best ? { id: best[2], track: row.track.id } : null;
   }
 
   private click(e: MouseEvent): void {
@@ -529,6 +646,15 @@ export class Timeline {
       this.onRange(null);
     }
     if (!hit) {
+      const tick = this.instantAt(e.clientX - rect.left, e.clientY - rect.top);
+      if (tick) {
+        this.selection = null;
+        this.selectedInstant = tick.id;
+        this.draw();
+        this.onSelectInstant(tick);
+        return;
+      }
+      this.selectedInstant = null;
       this.select(null);
       this.onSelect(null);
       return;
@@ -542,6 +668,57 @@ export class Timeline {
     }
     this.select({ id, track: hit.track });
     this.onSelect({ id, track: hit.track });
+  }
+
+  /** Page coordinates of a drawn single slice by id: its left and right edge and vertical centre; for tests. */
+  screenOf(id: number): { x0: number; x1: number; y: number; w: number } | null {
+    const w = this.width();
+    const top = this.rowsEl.scrollTop;
+    const rect = this.canvas.getBoundingClientRect();
+    for (const r of this.visibleRows()) {
+      for (const it of this.items.get(r.track.id) ?? []) {
+        if (it[3] !== 1 || it[5] !== id) continue;
+        const y = r.y - top + 2 + it[0] * LANE_H + LANE_H / 2;
+        return { x0: rect.left + this.x(it[1], w), x1: rect.left + this.x(it[2], w), y: rect.top + y, w };
+      }
+    }
+    return null;
+  }
+
+  /** The colour drawn at a page point of the timeline canvas, as "rgb(r, g, b)"; for tests. */
+  pixel(px: number, py: number): string {
+    const rect = this.canvas.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const d = this.canvas.getContext('2d')!.getImageData(Math.round((px - rect.left) * dpr),
+      Math.round((py - rect.top) * dpr), 1, 1).data;
+    return `rgb(${d[0]}, ${d[1]}, ${d[2]})`;
+  }
+
+  /** Drawn single items of the visible rows, for tests that look for particular neighbours. */
+  drawnItems(): { track: number; item: Item }[] {
+    const out: { track: number; item: Item }[] = [];
+    for (const r of this.visibleRows()) for (const it of this.items.get(r.track.id) ?? []) out.push({ track: r.track.id, item: it });
+    return out;
+  }
+
+  /** Where a drawn instant tick lies on screen (page coordinates), the first one not overlapping another; for tests. */
+  locateInstant(alone = true): { x: number; y: number; id: number; name: string; track: number; t: number } | null {
+    const w = this.width();
+    const top = this.rowsEl.scrollTop;
+    const rect = this.canvas.getBoundingClientRect();
+    for (const r of this.visibleRows()) {
+      if (r.track.slices > 0) continue;
+      const ticks = this.instants.get(r.track.id) ?? [];
+      for (let i = 0; i < ticks.length; i++) {
+        const x = this.x(ticks[i][0], w);
+        const apart = (j: number) => j < 0 || j >= ticks.length || Math.abs(this.x(ticks[j][0], w) - x) > 8;
+        if (x < (alone ? 5 : 0) || x > w - (alone ? 5 : 0) || (alone && (ticks[i][1] !== 1 || !apart(i - 1) || !apart(i + 1)))) continue;
+        const y = r.y - top + r.h / 2;
+        if (y < 0 || y > this.rowsEl.clientHeight) continue;
+        return { x: rect.left + x, y: rect.top + y, id: ticks[i][2], name: ticks[i][3], track: r.track.id, t: ticks[i][0] };
+      }
+    }
+    return null;
   }
 
   /** Where a drawn single slice of a category lies on screen (page coordinates), widest first; for tests. */

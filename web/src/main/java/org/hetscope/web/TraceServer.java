@@ -193,6 +193,11 @@ public final class TraceServer implements AutoCloseable {
         });
         app.get("/api/t/{trace}/counter", ctx -> ctx.json(trace(ctx).counter(longParam(ctx, "track"),
                 longParam(ctx, "t0"), longParam(ctx, "t1"), intParam(ctx, "px"))));
+        app.get("/api/t/{trace}/instants", ctx -> ctx.json(trace(ctx).instants(idsParam(ctx, "tracks"),
+                longParam(ctx, "t0"), longParam(ctx, "t1"), intParam(ctx, "px"))));
+        app.get("/api/t/{trace}/instant/{id}", ctx -> ctx.json(trace(ctx).instant(
+                parseLong("instant id", ctx.pathParam("id")))));
+        app.get("/api/t/{trace}/colours", ctx -> ctx.json(trace(ctx).declaredColours()));
         app.get("/api/t/{trace}/flows", ctx -> ctx.json(trace(ctx).flows(longParam(ctx, "t0"),
                 longParam(ctx, "t1"))));
         app.get("/api/t/{trace}/slice/{id}", ctx -> ctx.json(trace(ctx).slice(

@@ -34,7 +34,7 @@ public final class TraceView implements AutoCloseable {
     /** A node of the track tree with what the page needs to lay it out. */
     public record TrackInfo(long id, Long parentId, String kind, String name, int sortIndex, String unit,
                             Long deviceId, Long processId, Long threadId, Long stream, long slices, int lanes,
-                            long counterSamples) {
+                            long counterSamples, long instants) {
     }
 
     /** Stores with at least this many slices get a zoom cache ({@link LevelOfDetail}). */
@@ -100,17 +100,19 @@ public final class TraceView implements AutoCloseable {
     private List<TrackInfo> loadTracks() {
         Table t = store.query(null, """
                 SELECT t.id, t.parent_id, t.kind, t.name, t.sort_index, t.unit, t.device_id, t.process_id,
-                       t.thread_id, t.stream, coalesce(s.n, 0), coalesce(s.lanes, 0), coalesce(c.n, 0)
+                       t.thread_id, t.stream, coalesce(s.n, 0), coalesce(s.lanes, 0), coalesce(c.n, 0),
+                       coalesce(i.n, 0)
                 FROM track t
                 LEFT JOIN (SELECT track_id, count(*) n, max(depth) + 1 lanes FROM slice GROUP BY track_id) s
                   ON s.track_id = t.id
                 LEFT JOIN (SELECT track_id, count(*) n FROM counter GROUP BY track_id) c ON c.track_id = t.id
+                LEFT JOIN (SELECT track_id, count(*) n FROM instant GROUP BY track_id) i ON i.track_id = t.id
                 ORDER BY t.sort_index, t.id""");
         List<TrackInfo> out = new ArrayList<>();
         for (Object[] r : t.rows()) {
             out.add(new TrackInfo((Long) r[0], (Long) r[1], (String) r[2], (String) r[3],
                     r[4] == null ? 0 : ((Long) r[4]).intValue(), (String) r[5], (Long) r[6], (Long) r[7],
-                    (Long) r[8], (Long) r[9], (Long) r[10], ((Long) r[11]).intValue(), (Long) r[12]));
+                    (Long) r[8], (Long) r[9], (Long) r[10], ((Long) r[11]).intValue(), (Long) r[12], (Long) r[13]));
         }
         return out;
     }
@@ -182,6 +184,100 @@ public final class TraceView implements AutoCloseable {
         synchronized (slices) {
             return slices.window(trackIds, t0, t1, pixels, highlight);
         }
+    }
+
+    /**
+     * Instant events of the tracks in the window, at most one per pixel column and track: the first instant of
+     * each column with how many share it, as {@code [ts, count, id, name]} (ts relative to the origin).
+     */
+    public synchronized Map<String, Object> instants(List<Long> trackIds, long t0, long t1, int pixels) {
+        checkWindow(t0, t1, pixels);
+        checkTracks(trackIds);
+        Map<String, Object> out = new LinkedHashMap<>();
+        List<Map<String, Object>> perTrack = new ArrayList<>();
+        out.put("t0", t0);
+        out.put("t1", t1);
+        out.put("px", pixels);
+        out.put("tracks", perTrack);
+        if (trackIds.isEmpty()) {
+            return out;
+        }
+        long a = origin + t0;
+        long b = origin + t1;
+        Table t = store.query(null, "SELECT track_id, min(ts), count(*), arg_min(id, ts), arg_min(name, ts) "
+                + "FROM instant WHERE track_id IN (" + idList(trackIds) + ") AND ts >= ? AND ts <= ? "
+                // The window's end is included: a trace often ends on an instant (Kineto's "Record Window End").
+                + "GROUP BY track_id, least(CAST(floor(CAST(ts - ? AS DOUBLE) * ? / ?) AS BIGINT), ?) ORDER BY 1, 2",
+                a, b, a, (long) pixels, t1 - t0, (long) pixels - 1);
+        Map<Long, List<Object[]>> byTrack = new LinkedHashMap<>();
+        for (Object[] r : t.rows()) {
+            byTrack.computeIfAbsent((Long) r[0], k -> new ArrayList<>())
+                    .add(new Object[] {(Long) r[1] - origin, r[2], r[3], r[4]});
+        }
+        byTrack.forEach((track, items) -> perTrack.add(Map.of("track", track, "items", items)));
+        return out;
+    }
+
+    /** One instant event's row, its time relative to the origin and its track's name. */
+    public synchronized Map<String, Object> instant(long id) {
+        Table t = store.query(null, "SELECT id, track_id, ts, name, category, source_category, args "
+                + "FROM instant WHERE id = ?", id);
+        if (t.size() == 0) {
+            throw new BadQueryException("no instant with id " + id);
+        }
+        Map<String, Object> out = firstRow(t);
+        long ts = (Long) out.get("ts");
+        out.put("ts", ts - origin);
+        out.put("absolute_ts", Long.toString(ts));
+        TrackInfo track = trackById.get((Long) out.get("track_id"));
+        out.put("track_name", track == null ? null : track.name());
+        return out;
+    }
+
+    /**
+     * Colours the trace itself declares for entity values (Paje's {@code "r g b"} in 0..1), as CSS colours by value
+     * name. Empty for traces without them.
+     */
+    public synchronized Map<String, String> declaredColours() {
+        Map<String, String> out = new LinkedHashMap<>();
+        Table has = store.query(null, "SELECT count(*) FROM information_schema.tables WHERE table_name = "
+                + "'paje_entity_value'");
+        if ((Long) has.rows().get(0)[0] == 0) {
+            return out;
+        }
+        // A name can be declared under several types (StarPU repeats each codelet per scheduling context, all in
+        // one colour): the declaration whose alias is the name itself is the value's own (StarPU's worker state).
+        Table t = store.query(null, "SELECT name, color FROM paje_entity_value WHERE color IS NOT NULL "
+                + "ORDER BY alias = name DESC, type, alias");
+        for (Object[] r : t.rows()) {
+            String css = cssColour((String) r[1]);
+            if (r[0] != null && css != null) {
+                out.putIfAbsent((String) r[0], css);
+            }
+        }
+        return out;
+    }
+
+    /** {@code "0.0 .7 1.0"} -> {@code rgb(0, 179, 255)}; null when not three numbers in 0..1. */
+    static String cssColour(String paje) {
+        String[] p = paje.trim().replace("\"", "").split("[\\s,]+");
+        if (p.length != 3) {
+            return null;
+        }
+        int[] c = new int[3];
+        for (int i = 0; i < 3; i++) {
+            double v;
+            try {
+                v = Double.parseDouble(p[i]);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+            if (!(v >= 0 && v <= 1)) {
+                return null;
+            }
+            c[i] = (int) Math.round(v * 255);
+        }
+        return "rgb(" + c[0] + ", " + c[1] + ", " + c[2] + ")";
     }
 
     /** Counter samples of one track in the window, at most one min/max/last group per pixel. */
@@ -278,6 +374,9 @@ public final class TraceView implements AutoCloseable {
         TrackInfo track = trackById.get((Long) r[1]);
         out.put("track_name", track == null ? null : track.name());
         out.put("kernel", firstRow(store.query(null, "SELECT * FROM kernel WHERE slice_id = ?", id)));
+        // The kernel's device_id is the store's row id, not the trace's own numbering (often in args): name the row.
+        out.put("kernel_device", firstRow(store.query(null, "SELECT d.id, d.kind, d.ordinal, d.name FROM kernel k "
+                + "JOIN device d ON d.id = k.device_id WHERE k.slice_id = ?", id)));
         out.put("transfer", firstRow(store.query(null, "SELECT * FROM transfer WHERE slice_id = ?", id)));
         Table counters = store.query(null, "SELECT name, value FROM kernel_counter WHERE slice_id = ? ORDER BY name",
                 id);

@@ -103,7 +103,11 @@ class TimelineBrowserTest {
         return new BigDecimal(p[0]).multiply(BigDecimal.valueOf(scale)).longValueExact();
     }
 
-    private static JsonNode runNode(Path script, String url, Path out) throws IOException, InterruptedException {
+    static JsonNode runNode(Path script, String url, Path out) throws IOException, InterruptedException {
+        return runNode(script, url, out, 120);
+    }
+
+    static JsonNode runNode(Path script, String url, Path out, int seconds) throws IOException, InterruptedException {
         Files.createDirectories(out);
         Process p = new ProcessBuilder("node", script.toAbsolutePath().toString(), url, out.toAbsolutePath().toString())
                 .directory(script.getParent().toFile())
@@ -113,9 +117,9 @@ class TimelineBrowserTest {
         try (var in = p.getInputStream()) {
             output = in.readAllBytes();
         }
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new AssertionError("the browser test did not finish in 120 s");
+            throw new AssertionError("the browser test did not finish in " + seconds + " s");
         }
         String text = new String(output, StandardCharsets.UTF_8);
         String last = text.lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b)
