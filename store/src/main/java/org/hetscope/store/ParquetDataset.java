@@ -47,12 +47,12 @@ public final class ParquetDataset implements AutoCloseable {
     /** Part files. */
     static final Pattern PART = Pattern.compile("part-[0-9]{1,9}\\.parquet");
     /**
-     * Views of the standard library that read one table without joining rows by id: over several traces they give
+     * Views of the standard library that read one table without joining rows by id (and the macros they use): over several traces they give
      * the figures of all traces pooled. The others join ids, which are dense per store, so they would pair rows of
      * different traces; they are installed only over a single trace.
      */
-    static final Set<String> POOLED = Set.of("hs_trace_bounds", "hs_slice_figures", "hs_slice_stats",
-            "hs_slice_percentile", "hs_transfer_stats");
+    static final Set<String> POOLED = Set.of("hs_stddev_pop", "hs_trace_bounds", "hs_slice_figures", "hs_slice_stats",
+            "hs_slice_percentile", "hs_slice_durations", "hs_transfer_stats");
     private static final Pattern CREATED = Pattern.compile("^CREATE (?:OR REPLACE )?TEMP (?:VIEW|MACRO) (\\w+)");
 
     private final Path dir;
