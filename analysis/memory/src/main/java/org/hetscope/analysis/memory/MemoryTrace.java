@@ -195,9 +195,8 @@ public final class MemoryTrace {
             }
         }
         m.loadUsage(store);
-        Table span = store.query("SELECT min(ts), max(ts + dur) FROM (SELECT ts, dur FROM slice UNION ALL "
-                + "SELECT ts, 0 FROM instant UNION ALL SELECT ts, 0 FROM counter UNION ALL "
-                + "SELECT ts, dur FROM residency)");
+        // the trace's span as every command shows it (docs/stdlib.md), transfers included
+        Table span = store.query(null, "SELECT start_ns, end_ns FROM hs_trace_bounds");
         Object[] s = span.rows().get(0);
         m.traceStart = s[0] == null ? 0 : (Long) s[0];
         m.traceEnd = s[1] == null ? 0 : (Long) s[1];
