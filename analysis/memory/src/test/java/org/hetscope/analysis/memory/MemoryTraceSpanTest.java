@@ -1,6 +1,7 @@
 package org.hetscope.analysis.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import org.hetscope.model.Category;
@@ -13,6 +14,7 @@ import org.hetscope.model.Transfer;
 import org.hetscope.model.TransferKind;
 import org.hetscope.store.Store;
 import org.hetscope.store.StoreWriter;
+import org.hetscope.store.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +49,9 @@ class MemoryTraceSpanTest {
             assertEquals(3_900L, b[1]);
             assertEquals(b[0], m.traceStart);
             assertEquals(b[1], m.traceEnd);
+            // no device activity (the worker has no device): the run is the trace's span
+            assertEquals(1_000L, m.runStart);
+            assertEquals(3_900L, m.runEnd);
         }
     }
 
@@ -57,6 +62,19 @@ class MemoryTraceSpanTest {
             Object[] b = store.query(null, "SELECT start_ns, end_ns FROM hs_trace_bounds").rows().get(0);
             assertEquals(b[0], m.traceStart);
             assertEquals(b[1], m.traceEnd);
+            // the run of the heat map's RUN normalisation: the library's window, which for StarPU is the first
+            // task start to the last task end of the tasks the memory analyses load (tasks.rec)
+            Object[] run = store.query(null, "SELECT start_ns, end_ns FROM hs_utilisation_window").rows().get(0);
+            assertEquals(run[0], m.runStart);
+            assertEquals(run[1], m.runEnd);
+            assertEquals(m.tasks.stream().mapToLong(MemoryTrace.TaskRun::startTs).min().orElseThrow(), m.runStart);
+            assertEquals(m.tasks.stream().mapToLong(MemoryTrace.TaskRun::endTs).max().orElseThrow(), m.runEnd);
+            Table heat = Heatmap.of(m, Heatmap.Normalisation.RUN);
+            assertTrue(heat.size() > 0);
+            for (Object[] r : heat.rows()) {
+                assertTrue(r[heat.column("value")] == null || ((Number) r[heat.column("value")]).doubleValue() <= 1.0
+                        + 1e-12, java.util.Arrays.toString(r));
+            }
         }
     }
 }
