@@ -252,6 +252,15 @@ public final class Advisor {
         }
     }
 
+    /**
+     * The median as every hetscope table defines it (docs/stdlib.md, {@code p50_ns}): nearest rank, the value at
+     * 1-based rank ceil(n / 2) of the sorted values, so a duration that occurred.
+     */
+    static long median(List<Long> values) {
+        long[] v = values.stream().mapToLong(Long::longValue).sorted().toArray();
+        return v[(int) ((v.length + 1L) / 2 - 1)];
+    }
+
     private static long num(Object o) {
         return o == null ? 0 : ((Number) o).longValue();
     }
@@ -263,17 +272,17 @@ public final class Advisor {
                 byStream.computeIfAbsent(a.device() + "/" + a.stream(), k -> new ArrayList<>()).add(a);
             }
         }
-        List<Double> durations = new ArrayList<>();
-        List<Double> gaps = new ArrayList<>();
+        List<Long> durations = new ArrayList<>();
+        List<Long> gaps = new ArrayList<>();
         long shorter = 0;
         long counted = 0;
         for (List<Span> ks : byStream.values()) {
             long prevEnd = Long.MIN_VALUE;
             for (Span k : ks) {
-                durations.add((double) k.dur());
+                durations.add(k.dur());
                 if (prevEnd != Long.MIN_VALUE) {
                     long gap = Math.max(0, k.ts() - prevEnd);
-                    gaps.add((double) gap);
+                    gaps.add(gap);
                     counted++;
                     if (k.dur() < gap) {
                         shorter++;
@@ -285,13 +294,13 @@ public final class Advisor {
         if (durations.isEmpty()) {
             return;
         }
-        double medianDur = Statistics.median(durations.stream().mapToDouble(Double::doubleValue).toArray());
+        long medianDur = median(durations);
         if (counted >= LAUNCH_BOUND_MIN_KERNELS && shorter >= LAUNCH_BOUND_SHARE * counted) {
-            double medianGap = Statistics.median(gaps.stream().mapToDouble(Double::doubleValue).toArray());
+            long medianGap = median(gaps);
             advice.add(new Advice("launch-bound", "warning", "all streams", shorter + " of " + counted
                     + " kernels are shorter than the idle gap before them: the run is bound by launch overhead; "
                     + "fuse kernels or use graphs", String.format(Locale.ROOT,
-                    "median kernel %.0f ns, median gap %.0f ns, %d kernels", medianDur, medianGap,
+                    "median kernel %d ns, median gap %d ns, %d kernels", medianDur, medianGap,
                     durations.size())));
         }
     }

@@ -86,6 +86,26 @@ class AdvisorReadsLibraryTest {
         }
     }
 
+    /**
+     * The launch-bound evidence's median kernel is the library's median (nearest rank, p50_ns: a duration that
+     * occurred), not an interpolated one; CloverLeaf has 1312 kernels, an even count.
+     */
+    @org.junit.jupiter.api.Test
+    void launchBoundMedianIsNearestRank() throws Exception {
+        assertEquals(2L, Advisor.median(List.of(4L, 1L, 3L, 2L)));
+        assertEquals(3L, Advisor.median(List.of(5L, 1L, 3L, 2L, 4L)));
+        assertEquals(7L, Advisor.median(List.of(7L)));
+        try (Store store = Stores.importInto(dir, "n", new NsysFormat(),
+                Stores.fixture("nsys/perlmutter-cloverleaf-cuda.sqlite"))) {
+            Object[] lib = store.query(null, "SELECT quantile_disc(s.dur, 0.5), count(*) FROM hs_device_activity a "
+                    + "JOIN slice s ON s.id = a.slice_id WHERE s.category = 'kernel'").rows().get(0);
+            String evidence = new Advisor(store).run().stream().filter(a -> a.rule().equals("launch-bound"))
+                    .findFirst().orElseThrow().evidence();
+            assertTrue(evidence.startsWith("median kernel " + lib[0] + " ns, "), evidence);
+            assertTrue(evidence.endsWith(", " + lib[1] + " kernels"), evidence);
+        }
+    }
+
     /** Length of the union of [ts, ts + dur) of the kernels, copies and fills on the device's tracks, in [w0, w1). */
     private static long union(Store store, long device, long w0, long w1) {
         List<long[]> ivs = new ArrayList<>();
