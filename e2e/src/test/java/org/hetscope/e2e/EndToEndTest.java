@@ -368,8 +368,9 @@ class EndToEndTest {
             rules.add(a.get("rule").asText());
             assertFalse(a.get("evidence").asText().isBlank(), a.toString());
         }
-        // CloverLeaf on Perlmutter: half the run idle and launch-bound kernels (see the gpu case's numbers)
-        assertTrue(rules.contains("gpu-idle") && rules.contains("launch-bound"), rules.toString());
+        // CloverLeaf on Perlmutter: launch-bound kernels; the GPU is 88.7 % busy from its first to its last
+        // activity (the gpu case's numbers, hs_device_utilisation), so it is not called idle
+        assertTrue(rules.contains("launch-bound") && !rules.contains("gpu-idle"), rules.toString());
     }
 
     @Test

@@ -15,7 +15,6 @@ import org.hetscope.analysis.memory.Pictures;
 import org.hetscope.analysis.memory.ResidencyAnalysis;
 import org.hetscope.analysis.memory.Snapshot;
 import org.hetscope.analysis.memory.TaskWait;
-import org.hetscope.analysis.tasks.TaskGraph;
 import org.hetscope.analysis.tasks.WorkerIdle;
 import org.hetscope.cli.OutputOptions;
 import org.hetscope.cli.TablePrinter;
@@ -253,7 +252,7 @@ public final class MemoryCommand implements Runnable {
                         orDefault(lateWait, d.lateWaitNs()), page, run,
                         pressure == null ? d.pressureFraction() : pressure, !staleAll);
                 List<Table> out = new ArrayList<>(Detectors.all(m, o));
-                out.add(WorkerIdle.of(TaskGraph.load(s)));
+                out.add(WorkerIdle.of(s));
                 TablePrinter.print(System.out, output.style(), out, TraceTime.traceBounds(s)[0]);
             }
             return 0;

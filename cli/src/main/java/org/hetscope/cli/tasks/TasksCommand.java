@@ -45,7 +45,7 @@ public final class TasksCommand implements Runnable {
                 }
                 TaskGraph g = TaskGraph.load(s);
                 TablePrinter.print(System.out, output.style(), List.of(CriticalPath.summary(g),
-                        CriticalPath.table(g), WorkerIdle.of(g)), org.hetscope.cli.TraceTime.traceBounds(s)[0]);
+                        CriticalPath.table(g), WorkerIdle.of(s)), org.hetscope.cli.TraceTime.traceBounds(s)[0]);
             }
             return 0;
         }

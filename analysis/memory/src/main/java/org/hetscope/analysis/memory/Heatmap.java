@@ -10,7 +10,8 @@ import org.hetscope.store.Table;
  * <ul>
  *   <li>{@code ABSOLUTE}: milliseconds present;</li>
  *   <li>{@code LIFETIME} (default): presence / (unregister − register) of the block;</li>
- *   <li>{@code RUN}: presence clipped to [first task start, last task end] / that span;</li>
+ *   <li>{@code RUN}: presence clipped to the run / the run's length; the run is the library's
+ *       {@code hs_utilisation_window} (for StarPU, first task start to last task end);</li>
  *   <li>{@code FACET_MAX}: presence / the largest presence on the same node.</li>
  * </ul>
  * The table says which normalisation it used in its title and in the {@code normalisation} column.
@@ -27,8 +28,8 @@ public final class Heatmap {
     private Heatmap() {}
 
     public static Table of(MemoryTrace m, Normalisation norm) {
-        long runStart = m.tasks.stream().mapToLong(MemoryTrace.TaskRun::startTs).min().orElse(m.traceStart);
-        long runEnd = m.tasks.stream().mapToLong(MemoryTrace.TaskRun::endTs).max().orElse(m.traceEnd);
+        long runStart = m.runStart;
+        long runEnd = m.runEnd;
         Map<String, Long> presence = new java.util.LinkedHashMap<>();
         Map<String, Long> presenceRun = new HashMap<>();
         for (MemoryTrace.Block b : m.blocks.values()) {

@@ -117,6 +117,12 @@ public final class MemoryTrace {
     public final Map<Long, Usage> used = new HashMap<>();
     public long traceStart;
     public long traceEnd;
+    /**
+     * The run: the library's {@code hs_utilisation_window}, from the first to the last device activity (for a
+     * StarPU run the first task start to the last task end), else the trace's span.
+     */
+    public long runStart;
+    public long runEnd;
 
     public static MemoryTrace load(Store store) {
         MemoryTrace m = new MemoryTrace();
@@ -195,12 +201,14 @@ public final class MemoryTrace {
             }
         }
         m.loadUsage(store);
-        Table span = store.query("SELECT min(ts), max(ts + dur) FROM (SELECT ts, dur FROM slice UNION ALL "
-                + "SELECT ts, 0 FROM instant UNION ALL SELECT ts, 0 FROM counter UNION ALL "
-                + "SELECT ts, dur FROM residency)");
+        // the trace's span as every command shows it (docs/stdlib.md), transfers included
+        Table span = store.query(null, "SELECT start_ns, end_ns FROM hs_trace_bounds");
         Object[] s = span.rows().get(0);
         m.traceStart = s[0] == null ? 0 : (Long) s[0];
         m.traceEnd = s[1] == null ? 0 : (Long) s[1];
+        Object[] run = store.query(null, "SELECT start_ns, end_ns FROM hs_utilisation_window").rows().get(0);
+        m.runStart = run[0] == null ? m.traceStart : (Long) run[0];
+        m.runEnd = run[1] == null ? m.traceEnd : (Long) run[1];
         return m;
     }
 

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.hetscope.analysis.gpu.Busy;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 
@@ -58,7 +57,7 @@ public final class Advisor {
         ProfileData data = ProfileData.load(store);
         workGroups();
         valu();
-        perDevice(data);
+        perDevice();
         launchBound(data);
         pageable();
         serialisedByProfiler();
@@ -189,60 +188,81 @@ public final class Advisor {
         }
     }
 
-    private void perDevice(ProfileData data) {
-        long t0 = Long.MAX_VALUE;
-        long t1 = Long.MIN_VALUE;
-        for (Span s : data.calls) {
-            t0 = Math.min(t0, s.ts());
-            t1 = Math.max(t1, s.end());
-        }
-        for (Span s : data.activities) {
-            t0 = Math.min(t0, s.ts());
-            t1 = Math.max(t1, s.end());
-        }
-        if (t0 >= t1) {
-            return;
-        }
-        Map<Long, List<Span>> byDevice = new TreeMap<>();
-        data.activities.forEach(a -> byDevice.computeIfAbsent(a.device() == null ? -1L : a.device(),
-                k -> new ArrayList<>()).add(a));
-        // named as in `hetscope gpu`, not by the store's internal id
-        Map<Long, String> labels = org.hetscope.analysis.gpu.Utilisation.deviceLabels(store);
-        for (Map.Entry<Long, List<Span>> e : byDevice.entrySet()) {
-            List<Span> kernels = e.getValue().stream().filter(Span::isKernel).toList();
-            List<Span> copies = e.getValue().stream().filter(s -> !s.isKernel()).toList();
-            Busy b = Busy.of(starts(kernels), ends(kernels), starts(copies), ends(copies), t0, t1);
-            String dev = labels.getOrDefault(e.getKey(), e.getKey() < 0 ? "device unknown" : "device " + e.getKey());
-            double busyShare = (double) b.busy() / b.window();
-            if (busyShare < IDLE_SHARE) {
-                advice.add(new Advice("gpu-idle", "warning", dev, "the GPU is idle " + pct(1 - busyShare)
-                        + " of the run: the host does not feed it enough work", "busy " + ms(b.busy()) + " of "
-                        + ms(b.window()) + " (kernels " + ms(b.kernelBusy()) + ", copies " + ms(b.copyBusy())
-                        + "), " + b.idleGaps() + " idle gaps, longest " + ms(b.longestIdleGap())));
+    /**
+     * Idle, transfer-bound and serialised devices, from the standard library's utilisation of each device over
+     * the default window ({@code hs_device_utilisation}: from the first to the last device activity) and its
+     * device activity ({@code hs_device_activity}), so that advise states the busy, idle and concurrency figures
+     * {@code hetscope gpu} shows. Devices without any activity get no advice.
+     */
+    private void perDevice() {
+        Table t = store.query(null, """
+                SELECT u.device, d.kind, u.window_ns, u.busy_ns, u.compute_ns, u.copy_ns, u.overlap_ns, u.idle_gaps,
+                       u.longest_idle_ns, u.mean_concurrency, u.max_concurrency, a.computes, a.copies, a.units,
+                       a.compute_units
+                FROM hs_device_utilisation u JOIN hs_device d ON d.device_id = u.device_id
+                JOIN (SELECT device_id, count(*) FILTER (WHERE class = 'compute') AS computes,
+                             count(*) FILTER (WHERE class = 'copy') AS copies,
+                             count(DISTINCT unit_track_id) AS units,
+                             count(DISTINCT unit_track_id) FILTER (WHERE class = 'compute') AS compute_units
+                      FROM hs_device_activity GROUP BY device_id) a ON a.device_id = u.device_id
+                WHERE u.level = 'device'
+                ORDER BY d.ordinal, u.device_id""");
+        for (Object[] r : t.rows()) {
+            String dev = (String) r[0];
+            String what = "GPU".equalsIgnoreCase((String) r[1]) ? "the GPU" : "the device";
+            long window = num(r[2]);
+            long busy = num(r[3]);
+            long computeBusy = num(r[4]);
+            long copyBusy = num(r[5]);
+            long overlap = num(r[6]);
+            long computes = num(r[11]);
+            long copies = num(r[12]);
+            long units = num(r[13]);
+            long computeUnits = num(r[14]);
+            if (window <= 0) {
+                continue;
             }
-            if (b.copyBusy() > b.kernelBusy()) {
+            double busyShare = (double) busy / window;
+            if (busyShare < IDLE_SHARE) {
+                advice.add(new Advice("gpu-idle", "warning", dev, what + " is idle " + pct(1 - busyShare)
+                        + " of the run: the host does not feed it enough work", "busy " + ms(busy) + " of "
+                        + ms(window) + " (kernels " + ms(computeBusy) + ", copies " + ms(copyBusy) + "), "
+                        + num(r[7]) + " idle gaps, longest " + ms(num(r[8]))));
+            }
+            if (copyBusy > computeBusy) {
                 advice.add(new Advice("transfer-bound", "warning", dev, "memory transfers take longer than the "
                         + "kernels: reduce or batch transfers, keep data on the device",
-                        "copy busy " + ms(b.copyBusy()) + " > kernel busy " + ms(b.kernelBusy()) + " over "
-                                + copies.size() + " copies and " + kernels.size() + " kernels"));
+                        "copy busy " + ms(copyBusy) + " > kernel busy " + ms(computeBusy) + " over "
+                                + copies + " copies and " + computes + " kernels"));
             }
-            if (!kernels.isEmpty() && !copies.isEmpty() && b.overlap() == 0 && b.copyBusy() > 0.05 * b.busy()) {
-                long streams = e.getValue().stream().map(Span::stream).distinct().count();
+            if (computes > 0 && copies > 0 && overlap == 0 && copyBusy > 0.05 * busy) {
                 advice.add(new Advice("serialized-streams", "info", dev, "copies never overlap kernels"
-                        + (streams <= 1 ? " (all work is on one stream)" : "")
-                        + ": asynchronous copies on another stream could hide " + ms(Math.min(b.copyBusy(),
-                        b.kernelBusy())), "copy busy " + ms(b.copyBusy()) + ", kernel busy " + ms(b.kernelBusy())
-                        + ", overlap 0 ns, " + streams + " stream(s)"));
+                        + (units <= 1 ? " (all work is on one stream)" : "")
+                        + ": asynchronous copies on another stream could hide " + ms(Math.min(copyBusy,
+                        computeBusy)), "copy busy " + ms(copyBusy) + ", kernel busy " + ms(computeBusy)
+                        + ", overlap 0 ns, " + units + " stream(s)"));
             }
-            long kernelStreams = kernels.stream().map(Span::stream).distinct().count();
-            if (kernelStreams >= 2 && b.concurrency().length <= 2 && b.kernelBusy() > 0) {
-                advice.add(new Advice("serialized-streams", "info", dev, "kernels on " + kernelStreams
+            if (computeUnits >= 2 && r[10] != null && num(r[10]) <= 1 && computeBusy > 0) {
+                advice.add(new Advice("serialized-streams", "info", dev, "kernels on " + computeUnits
                         + " streams never run at the same time: the streams are serialised (implicit "
                         + "synchronisation, the null stream, or a profiler)", "mean concurrency "
-                        + String.format(Locale.ROOT, "%.3f", b.meanConcurrency()) + " over " + kernels.size()
+                        + String.format(Locale.ROOT, "%.3f", ((Number) r[9]).doubleValue()) + " over " + computes
                         + " kernels"));
             }
         }
+    }
+
+    /**
+     * The median as every hetscope table defines it (docs/stdlib.md, {@code p50_ns}): nearest rank, the value at
+     * 1-based rank ceil(n / 2) of the sorted values, so a duration that occurred.
+     */
+    static long median(List<Long> values) {
+        long[] v = values.stream().mapToLong(Long::longValue).sorted().toArray();
+        return v[(int) ((v.length + 1L) / 2 - 1)];
+    }
+
+    private static long num(Object o) {
+        return o == null ? 0 : ((Number) o).longValue();
     }
 
     private void launchBound(ProfileData data) {
@@ -252,17 +272,17 @@ public final class Advisor {
                 byStream.computeIfAbsent(a.device() + "/" + a.stream(), k -> new ArrayList<>()).add(a);
             }
         }
-        List<Double> durations = new ArrayList<>();
-        List<Double> gaps = new ArrayList<>();
+        List<Long> durations = new ArrayList<>();
+        List<Long> gaps = new ArrayList<>();
         long shorter = 0;
         long counted = 0;
         for (List<Span> ks : byStream.values()) {
             long prevEnd = Long.MIN_VALUE;
             for (Span k : ks) {
-                durations.add((double) k.dur());
+                durations.add(k.dur());
                 if (prevEnd != Long.MIN_VALUE) {
                     long gap = Math.max(0, k.ts() - prevEnd);
-                    gaps.add((double) gap);
+                    gaps.add(gap);
                     counted++;
                     if (k.dur() < gap) {
                         shorter++;
@@ -274,13 +294,13 @@ public final class Advisor {
         if (durations.isEmpty()) {
             return;
         }
-        double medianDur = Statistics.median(durations.stream().mapToDouble(Double::doubleValue).toArray());
+        long medianDur = median(durations);
         if (counted >= LAUNCH_BOUND_MIN_KERNELS && shorter >= LAUNCH_BOUND_SHARE * counted) {
-            double medianGap = Statistics.median(gaps.stream().mapToDouble(Double::doubleValue).toArray());
+            long medianGap = median(gaps);
             advice.add(new Advice("launch-bound", "warning", "all streams", shorter + " of " + counted
                     + " kernels are shorter than the idle gap before them: the run is bound by launch overhead; "
                     + "fuse kernels or use graphs", String.format(Locale.ROOT,
-                    "median kernel %.0f ns, median gap %.0f ns, %d kernels", medianDur, medianGap,
+                    "median kernel %d ns, median gap %d ns, %d kernels", medianDur, medianGap,
                     durations.size())));
         }
     }
@@ -320,15 +340,11 @@ public final class Advisor {
                 calls++;
             }
         }
-        long gpu = 0;
-        List<Span> acts = data.activities;
-        if (!acts.isEmpty()) {
-            Busy b = Busy.of(starts(acts.stream().filter(Span::isKernel).toList()),
-                    ends(acts.stream().filter(Span::isKernel).toList()),
-                    starts(acts.stream().filter(s -> !s.isKernel()).toList()),
-                    ends(acts.stream().filter(s -> !s.isKernel()).toList()), Long.MIN_VALUE / 4, Long.MAX_VALUE / 4);
-            gpu = b.busy();
-        }
+        // the devices' busy time as `gpu` shows it (hs_device_utilisation), summed over devices: the device
+        // time the host's runtime calls are weighed against
+        Long busy = store.scalarLong("SELECT CAST(sum(busy_ns) AS BIGINT) FROM hs_device_utilisation "
+                + "WHERE level = 'device'");
+        long gpu = busy == null ? 0 : busy;
         if (calls > 0 && runtime > gpu) {
             advice.add(new Advice("runtime-bound-host", "warning", "host", "the host spends longer in allocation, "
                     + "free and blocking copy calls than the GPU is busy", calls + " calls take " + ms(runtime)
@@ -336,11 +352,4 @@ public final class Advisor {
         }
     }
 
-    private static long[] starts(List<Span> s) {
-        return s.stream().mapToLong(Span::ts).toArray();
-    }
-
-    private static long[] ends(List<Span> s) {
-        return s.stream().mapToLong(Span::end).toArray();
-    }
 }

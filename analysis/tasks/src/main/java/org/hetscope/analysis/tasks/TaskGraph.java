@@ -20,6 +20,7 @@ public final class TaskGraph {
     /** Task id to the ids of the tasks that depend on it. */
     public final Map<Long, List<Long>> successors = new HashMap<>();
     public int edges;
+    private long makespan;
 
     public static TaskGraph load(Store store) {
         TaskGraph g = new TaskGraph();
@@ -35,18 +36,17 @@ public final class TaskGraph {
                 g.edges++;
             }
         }
+        Long run = store.scalarLong("SELECT dur_ns FROM hs_activity_bounds");
+        g.makespan = run == null ? 0 : run;
         return g;
     }
 
-    public long firstStart() {
-        return tasks.values().stream().mapToLong(Node::start).min().orElse(0);
-    }
-
-    public long lastEnd() {
-        return tasks.values().stream().mapToLong(Node::end).max().orElse(0);
-    }
-
+    /**
+     * The run the critical path is weighed against: the library's {@code hs_activity_bounds} (first start to last
+     * end of device activity; for a StarPU run the first task start to the last task end), read by {@link #load};
+     * 0 for a graph built in memory or a store without device activity.
+     */
     public long makespan() {
-        return tasks.isEmpty() ? 0 : lastEnd() - firstStart();
+        return makespan;
     }
 }

@@ -131,7 +131,8 @@ class CriticalPathTest {
                 Table path = CriticalPath.table(g);
                 assertEquals(expected, path.get(path.size() - 1, "cumulative_ns"));
                 // Idle per worker: tasks never overlap on one worker, so busy = sum of tasks.rec durations.
-                Table idle = WorkerIdle.of(g);
+                Table idle = WorkerIdle.of(store);
+                assertEquals(2, idle.size(), name);
                 long span = last - first;
                 for (Object[] row : idle.rows()) {
                     String alias = row[0].equals("CPU0") ? "1" : "0";
