@@ -181,7 +181,12 @@ public final class ImportCommand implements Callable<Integer> {
         Map<String, Long> skipped = writer.skippedCounts();
         if (!skipped.isEmpty()) {
             System.err.println("hetscope: kept generically or skipped (see 'hetscope info'):");
-            skipped.forEach((k, v) -> System.err.println("  " + v + " x " + k));
+            // the first place of each reason, so that damage is found without opening the store
+            skipped.forEach((k, v) -> {
+                String where = writer.firstSkippedAt(k);
+                System.err.println("  " + v + " x " + k + (where == null || where.isBlank() || k.contains(where)
+                        ? "" : " (first at " + where + ")"));
+            });
         }
     }
 }

@@ -471,8 +471,14 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         return skippedCounts.values().stream().mapToLong(Long::longValue).sum();
     }
 
+    /** What was skipped, by reason, in the order the reasons first came. */
     public Map<String, Long> skippedCounts() {
-        return Map.copyOf(skippedCounts);
+        return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(skippedCounts));
+    }
+
+    /** Where each reason of {@link #skippedCounts} first occurred (file and position, as the reader said). */
+    public String firstSkippedAt(String what) {
+        return skippedWhere.get(what);
     }
 
     /**
