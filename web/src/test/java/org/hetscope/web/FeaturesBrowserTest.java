@@ -139,7 +139,8 @@ class FeaturesBrowserTest {
             assertTrue(window.containsAll(legendDeclared.keySet()), "legend " + legendDeclared.keySet()
                     + " within the declared names drawn " + window);
             System.out.println("StarPU legend: " + legendDeclared.size() + " declared names of " + window.size()
-                    + " in the window");
+                    + " in the window; not listed (inside merged runs): "
+                    + window.stream().filter(n -> !legendDeclared.containsKey(n)).sorted().toList());
         }
         // perf: the thread-state section is Trace Compass's four states in their colours, and the store has them.
         Map<String, String> states = new LinkedHashMap<>();
