@@ -181,6 +181,16 @@ try {
   await page.keyboard.press('?');
   check(await page.locator('#help').isHidden(), '? closes it');
   await idle(0);
+  // A wheel zoom moves the view under the cursor: the tooltip goes until the mouse moves again.
+  const again = await hook(() => window.__hetscope.locate('kernel'));
+  await page.mouse.move(again.x, again.y);
+  await page.waitForFunction(() => !document.getElementById('tooltip').hidden, null, { timeout: 5000 });
+  await page.mouse.wheel(0, -300);
+  await page.waitForTimeout(50);
+  check(!(await tooltip()).visible, 'a wheel zoom hides the tooltip');
+  await page.mouse.move(5, 20);
+  await page.keyboard.press('0');
+  await idle(0);
 
   // ---- StarPU: declared colours in the legend, a hovered instant and counter ---------------------------------
   await selectTrace(1);
@@ -236,7 +246,9 @@ try {
 
   const counterTrack = tracks.find((t) => t.counterSamples > 0 && t.slices === 0);
   if (counterTrack) {
-    await page.keyboard.press('0');
+    // Where StarPU's task counters move (the run's last fifth), narrow enough for single samples per pixel.
+    const sp = await hook(() => window.__hetscope.timeline.span);
+    await hook(([a, b]) => window.__hetscope.timeline.setView(a, b), [Math.round(sp * 0.86), Math.round(sp * 0.86 + sp / 40)]);
     await idle(1);
     await scrollTo(counterTrack.id);
     await page.waitForTimeout(100);
@@ -244,7 +256,7 @@ try {
     const pos = await hook((id) => {
       const el = document.querySelector(`.track-row[data-track-id="${id}"]`).getBoundingClientRect();
       const c = document.getElementById('timeline').getBoundingClientRect();
-      return { x: c.left + c.width * 0.37, y: el.top + el.height / 2 };
+      return { x: c.left + c.width * 0.5, y: el.top + el.height / 2 };
     }, counterTrack.id);
     await page.mouse.move(pos.x, pos.y);
     await page.waitForFunction(() => !document.getElementById('tooltip').hidden, null, { timeout: 5000 });

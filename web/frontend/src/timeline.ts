@@ -572,6 +572,8 @@ export class Timeline {
     this.rowsEl.addEventListener('scroll', () => this.refresh(), opts);
     this.canvas.addEventListener('wheel', (e) => {
       e.preventDefault();
+      // The view moves under the cursor: the tooltip would describe what was there before.
+      this.onHover(null, 0, 0);
       const rect = this.canvas.getBoundingClientRect();
       if (e.shiftKey) this.pan(e.deltaY * 0.001);
       else this.zoom(Math.exp(e.deltaY * 0.0015), e.clientX - rect.left);
@@ -628,6 +630,7 @@ export class Timeline {
         case 'Escape': this.range = null; this.onRange(null); this.draw(); break;
         default: return;
       }
+      this.onHover(null, 0, 0);
       e.preventDefault();
     }, opts);
   }

@@ -94,17 +94,16 @@ class FeaturesBrowserTest {
                     instant.get("start").asText().substring(1)));
             // A hovered counter: a sample of that track at the time shown; a single sample's value is the one shown.
             JsonNode counter = result.get("hoverCounter");
-            if (counter != null) {
-                long ts = TimelineBrowserTest.parseDuration(counter.get("start").asText().substring(1)) + origin(s);
-                Table c = s.query(null, "SELECT value FROM counter WHERE track_id = ? AND ts = ?",
-                        counter.get("track").asLong(), ts);
-                assertTrue(c.size() >= 1, "a sample of track " + counter.get("track") + " at " + ts);
-                String shown = counter.get("value").asText();
-                double value = Double.parseDouble(counter.get("value").asText().split(" ")[0].replace(",", ""));
-                if (counter.get("count").asText().equals("1")) {
-                    assertEquals((Double) c.get(0, "value"), value, 0.0005 + Math.abs(value) * 1e-9, shown);
-                }
-            }
+            assertTrue(counter != null, "a StarPU counter was hovered");
+            long ts = TimelineBrowserTest.parseDuration(counter.get("start").asText().substring(1)) + origin(s);
+            Table c = s.query(null, "SELECT value FROM counter WHERE track_id = ? AND ts = ?",
+                    counter.get("track").asLong(), ts);
+            assertTrue(c.size() >= 1, "a sample of track " + counter.get("track") + " at " + ts);
+            String shown = counter.get("value").asText();
+            double value = Double.parseDouble(counter.get("value").asText().split(" ")[0].replace(",", ""));
+            // The script hovers where samples are one per pixel: the value shown is that sample's.
+            assertEquals("1", counter.get("count").asText(), "one sample under the cursor");
+            assertEquals((Double) c.get(0, "value"), value, 0.0005 + Math.abs(value) * 1e-9, shown);
         }
         // StarPU's legend: every entry of the trace's own colours is a name paje.trace declares, in that colour; the
         // names drawn in the window (recounted by SQL on the drawn tracks) include them all.
