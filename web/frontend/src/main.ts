@@ -69,7 +69,8 @@ function showTooltip(h: Hover | null, x: number, y: number): void {
     tip.dataset.id = h.count > 1 ? '' : String(h.id);
   } else if (h.kind === 'instant') {
     html = `<div class="tip-name" id="tip-name">${escapeHtml(h.count > 1 ? `${formatNumber(h.count)} instants, first ${h.name}` : h.name)}</div>`
-      + row('instant on', h.track, 'tip-category') + row('at', `+${formatDuration(h.ts)}`, 'tip-start');
+      + row('category', h.category, 'tip-category') + row('track', h.track, 'tip-track')
+      + row('instant at', `+${formatDuration(h.ts)}`, 'tip-start');
     tip.dataset.kind = 'instant';
     tip.dataset.id = String(h.id);
   } else {

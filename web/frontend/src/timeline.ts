@@ -21,7 +21,7 @@ export interface InstantSelection { id: number; track: number; }
 /** What the mouse is over: fields as the server sent them (times in ns from the trace origin). */
 export type Hover =
   | { kind: 'slice'; id: number; name: string; category: string; start: number; dur: number; count: number; busy: number }
-  | { kind: 'instant'; id: number; name: string; ts: number; count: number; track: string }
+  | { kind: 'instant'; id: number; name: string; category: string; ts: number; count: number; track: string }
   | { kind: 'counter'; trackId: number; track: string; unit: string | null; ts: number; value: number; count: number;
       min: number; max: number };
 
@@ -676,7 +676,7 @@ export class Timeline {
     if (tick) {
       const it = (this.instants.get(tick.track) ?? []).find((i) => i[2] === tick.id)!;
       const r = this.rowByTrack.get(tick.track)!;
-      return { kind: 'instant', id: it[2], name: it[3], ts: it[0], count: it[1], track: r.track.name };
+      return { kind: 'instant', id: it[2], name: it[3], category: it[4], ts: it[0], count: it[1], track: r.track.name };
     }
     const y = cy + this.rowsEl.scrollTop;
     const row = this.rows.find((r) => y >= r.y && y < r.y + r.h);

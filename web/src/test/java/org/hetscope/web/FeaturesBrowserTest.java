@@ -87,9 +87,10 @@ class FeaturesBrowserTest {
         // The hovered StarPU instant: its row's name and time.
         JsonNode instant = result.get("hoverInstant");
         try (Store s = Store.open(stores.get(1))) {
-            Table row = s.query(null, "SELECT name, ts FROM instant WHERE id = ?", instant.get("id").asLong());
+            Table row = s.query(null, "SELECT name, category, ts FROM instant WHERE id = ?", instant.get("id").asLong());
             assertEquals(1, row.size());
             assertEquals(row.get(0, "name"), instant.get("name").asText());
+            assertEquals(row.get(0, "category"), instant.get("category").asText());
             assertEquals((Long) row.get(0, "ts") - origin(s), TimelineBrowserTest.parseDuration(
                     instant.get("start").asText().substring(1)));
             // A hovered counter: a sample of that track at the time shown; a single sample's value is the one shown.
@@ -138,7 +139,7 @@ class FeaturesBrowserTest {
             assertTrue(window.containsAll(legendDeclared.keySet()), "legend " + legendDeclared.keySet()
                     + " within the declared names drawn " + window);
             System.out.println("StarPU legend: " + legendDeclared.size() + " declared names of " + window.size()
-                    + " in the window; not listed (inside merged runs): "
+                    + " in the window; not listed (no drawn item carries the name: they lie inside merged runs): "
                     + window.stream().filter(n -> !legendDeclared.containsKey(n)).sorted().toList());
         }
         // perf: the thread-state section is Trace Compass's four states in their colours, and the store has them.
