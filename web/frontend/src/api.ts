@@ -8,8 +8,8 @@ export interface TrackInfo {
   slices: number; lanes: number; counterSamples: number; instants: number;
 }
 
-/** [ts, count, id, name]: the first instant of a pixel column and how many share the column. */
-export type InstantItem = [number, number, number, string];
+/** [ts, count, id, name, category]: the first instant of a pixel column and how many share the column. */
+export type InstantItem = [number, number, number, string, string];
 export interface InstantResponse { t0: number; t1: number; px: number; tracks: { track: number; items: InstantItem[] }[]; }
 
 /** [depth, start, end, count, busy, id, name, category, matches] */

@@ -39,3 +39,42 @@ export function colourFor(name: string, category: string, mode: 'name' | 'catego
   const h = hash(name);
   return `hsl(${h % 360}, ${45 + (h >> 9) % 25}%, ${45 + (h >> 17) % 15}%)`;
 }
+
+export interface LegendSection { title: string; kind: string; entries: { name: string; colour: string }[]; }
+
+/**
+ * The legend of the colouring in use for what is drawn: by category, the drawn categories; by name, thread states
+ * (all four, Trace Compass style) when any is drawn, the trace's own declared colours, codelets (tasks) and the other
+ * names that take the most drawn time.
+ */
+export function legendFor(drawn: { name: string; category: string; time: number }[], mode: 'name' | 'category',
+  topNames = 10): LegendSection[] {
+  const byTime = [...drawn].sort((a, b) => b.time - a.time || a.name.localeCompare(b.name));
+  if (mode === 'category') {
+    const cats = [...new Set(byTime.map((d) => d.category))];
+    return cats.length ? [{ title: 'categories', kind: 'category',
+      entries: cats.map((c) => ({ name: c, colour: colourFor('', c, 'category') })) }] : [];
+  }
+  const states: LegendSection = { title: 'thread states', kind: 'thread-state', entries: [] };
+  const own: LegendSection = { title: "trace's colours", kind: 'declared', entries: [] };
+  const tasks: LegendSection = { title: 'codelets (tasks)', kind: 'codelet', entries: [] };
+  const names: LegendSection = { title: 'names (most drawn time)', kind: 'name', entries: [] };
+  const seen = new Set<string>();
+  let otherNames = 0;
+  for (const d of byTime) {
+    const colour = colourFor(d.name, d.category, 'name');
+    const key = `${d.name}\u0000${colour}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (d.category === 'task') tasks.entries.push({ name: d.name, colour });
+    else if (declared[d.name] !== undefined) own.entries.push({ name: d.name, colour });
+    else if (d.category === 'state' && THREAD_STATE[d.name] !== undefined) {
+      if (!states.entries.length) {
+        for (const [n, c] of Object.entries(THREAD_STATE)) states.entries.push({ name: n, colour: c });
+      }
+    } else if (names.entries.length < topNames) names.entries.push({ name: d.name, colour });
+    else otherNames++;
+  }
+  if (otherNames) names.title = `names (top ${topNames} by drawn time; ${otherNames} more)`;
+  return [states, own, tasks, names].filter((s) => s.entries.length);
+}

@@ -3,8 +3,8 @@ import 'uplot/dist/uPlot.min.css';
 import uPlot from 'uplot';
 import { Flow, TableJson, TraceSummary, TrackInfo, getJson } from './api';
 import { escapeHtml, formatDuration, formatNumber } from './format';
-import { InstantSelection, Selection, Timeline } from './timeline';
-import { setDeclaredColours } from './colours';
+import { GESTURES, Hover, InstantSelection, SHORTCUTS, Selection, Timeline } from './timeline';
+import { LegendSection, legendFor, setDeclaredColours } from './colours';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -37,11 +37,112 @@ function clearPanes(): void {
   $('table-tabs').replaceChildren();
   $('table-body').innerHTML = '<p class="muted">Loading statistics…</p>';
   $('highlight-info').textContent = '';
+  $('tooltip').hidden = true;
+  $('legend-body').replaceChildren();
+  legendShown = [];
   $('search-results').hidden = true;
   $<HTMLInputElement>('search').value = '';
   if (durationChart) durationChart.destroy();
   durationChart = null;
   durationAxis = null;
+}
+
+/** The legend's sections as last shown, for the tests. */
+let legendShown: LegendSection[] = [];
+
+/** Tooltip text from the fields the timeline already has: only formatting happens here. */
+function showTooltip(h: Hover | null, x: number, y: number): void {
+  const tip = $('tooltip');
+  if (!h) {
+    tip.hidden = true;
+    return;
+  }
+  const row = (k: string, v: string, id: string) => `<div class="tip-row">${k} <b id="${id}">${escapeHtml(v)}</b></div>`;
+  let html: string;
+  if (h.kind === 'slice') {
+    html = `<div class="tip-name" id="tip-name">${escapeHtml(h.count > 1 ? `${formatNumber(h.count)} × ${h.name}` : h.name)}</div>`
+      + row('category', h.category, 'tip-category')
+      + row(h.count > 1 ? 'span' : 'duration', formatDuration(h.dur), 'tip-duration')
+      + row('start', `+${formatDuration(h.start)}`, 'tip-start')
+      + (h.count > 1 ? row('busy', formatDuration(h.busy), 'tip-busy') : '');
+    tip.dataset.kind = 'slice';
+    tip.dataset.id = h.count > 1 ? '' : String(h.id);
+  } else if (h.kind === 'instant') {
+    html = `<div class="tip-name" id="tip-name">${escapeHtml(h.count > 1 ? `${formatNumber(h.count)} instants, first ${h.name}` : h.name)}</div>`
+      + row('category', h.category, 'tip-category') + row('track', h.track, 'tip-track')
+      + row('instant at', `+${formatDuration(h.ts)}`, 'tip-start');
+    tip.dataset.kind = 'instant';
+    tip.dataset.id = String(h.id);
+  } else {
+    const unit = h.unit ? ` ${h.unit}` : '';
+    html = `<div class="tip-name" id="tip-name">${escapeHtml(h.track)}</div>`
+      + row('category', 'counter', 'tip-category')
+      + row(h.count > 1 ? 'last value' : 'value', formatNumber(h.value) + unit, 'tip-value')
+      + (h.count > 1
+        ? row(`${formatNumber(h.count)} samples from`, `+${formatDuration(h.ts)}`, 'tip-start')
+          + row('min … max', `${formatNumber(h.min)} … ${formatNumber(h.max)}${unit}`, 'tip-range')
+        : row('sample at', `+${formatDuration(h.ts)}`, 'tip-start'));
+    tip.dataset.kind = 'counter';
+    tip.dataset.id = String(h.trackId);
+    tip.dataset.count = String(h.count);
+  }
+  tip.innerHTML = html;
+  tip.hidden = false;
+  // Beside the cursor, flipped to its other side near the window's edges.
+  const r = tip.getBoundingClientRect();
+  const left = x + 14 + r.width > window.innerWidth ? x - 10 - r.width : x + 14;
+  const top = y + 16 + r.height > window.innerHeight ? y - 10 - r.height : y + 16;
+  tip.style.left = `${Math.max(0, left)}px`;
+  tip.style.top = `${Math.max(0, top)}px`;
+}
+
+/** Rebuilds the legend from what the timeline draws now, in the colouring in use. */
+function updateLegend(): void {
+  if (!timeline) return;
+  const mode = timeline.colourMode;
+  legendShown = legendFor(timeline.visibleNames(), mode);
+  $('legend-mode').textContent = `(by ${mode})`;
+  const body = $('legend-body');
+  body.replaceChildren(...legendShown.map((s) => {
+    const sec = document.createElement('div');
+    sec.className = 'legend-section';
+    sec.dataset.kind = s.kind;
+    sec.innerHTML = `<h5>${escapeHtml(s.title)}</h5>` + s.entries.map((e) =>
+      `<div class="legend-entry" title="${escapeHtml(e.name)}"><span class="legend-swatch" style="background:${e.colour}"></span><span class="legend-name">${escapeHtml(e.name)}</span></div>`).join('');
+    return sec;
+  }));
+  if (!legendShown.length) body.innerHTML = '<span class="muted">nothing drawn</span>';
+}
+
+function bindHelp(): void {
+  const help = $('help');
+  const kbd = (k: string) => `<kbd>${escapeHtml(k)}</kbd>`;
+  const rows = (list: { keys: string[]; what: string }[], join: string) => list.map((s) =>
+    `<tr class="help-key" data-keys="${escapeHtml(s.keys.join(' '))}"><td>${s.keys.map(kbd).join(join)}</td><td>${escapeHtml(s.what)}</td></tr>`).join('');
+  $('help-keys').innerHTML = '<tr class="group"><td colspan="2">keys (timeline)</td></tr>' + rows(SHORTCUTS, ' ')
+    + rows([{ keys: ['?'], what: 'show or hide this help' }], ' ')
+    + rows([{ keys: ['Escape'], what: 'in the search box: clear the search and its highlight' }], ' ')
+    + '<tr class="group"><td colspan="2">mouse</td></tr>' + rows(GESTURES, ' + ');
+  const toggle = (show: boolean) => { help.hidden = !show; };
+  $('help-button').addEventListener('click', () => toggle(help.hidden));
+  help.addEventListener('click', (e) => { if (e.target === help) toggle(false); });
+  // Registered before any timeline's handler: while the help is open, Escape closes it and nothing else.
+  window.addEventListener('keydown', (e) => {
+    if ((e.target as HTMLElement).tagName === 'INPUT') return;
+    if (e.key === '?') {
+      toggle(help.hidden);
+      e.preventDefault();
+    } else if (e.key === 'Escape' && !help.hidden) {
+      toggle(false);
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    }
+  });
+  $('legend-toggle').addEventListener('click', () => {
+    const legend = $('legend');
+    legend.classList.toggle('collapsed');
+    $('legend-toggle').textContent = legend.classList.contains('collapsed') ? '▸' : '▾';
+  });
 }
 
 async function openTrace(index: number): Promise<void> {
@@ -63,6 +164,8 @@ async function openTrace(index: number): Promise<void> {
   view.onSelect = (s) => void quiet(showSlice(s));
   view.onSelectInstant = (s) => void quiet(showInstant(s));
   view.onRange = (r) => void quiet(showRange(r));
+  view.onHover = (h, x, y) => showTooltip(h, x, y);
+  view.onData = () => updateLegend();
   (window as unknown as { __hetscope: unknown }).__hetscope = {
     timeline: view,
     trace: index,
@@ -77,6 +180,7 @@ async function openTrace(index: number): Promise<void> {
     ruler: () => view.rulerText,
     pixel: (x: number, y: number) => view.pixel(x, y),
     durationAxis: () => durationAxis,
+    legend: () => legendShown,
   };
   // Statistics can take a while on large traces: ask for them once the timeline is on screen.
   view.onFirstData = () => void quiet(loadTables());
@@ -353,10 +457,12 @@ async function main(): Promise<void> {
     if (!timeline) return;
     timeline.colourMode = (e.target as HTMLSelectElement).value as 'name' | 'category';
     timeline.draw();
+    updateLegend();
   });
   $('zoom-selection').addEventListener('click', () => timeline?.zoomToSelection());
   $('zoom-reset').addEventListener('click', () => timeline?.reset());
   bindSearch();
+  bindHelp();
   if (traces.length) await openTrace(0);
 }
 

@@ -18,6 +18,36 @@ export interface Selection { id: number; track: number; }
 /** A clicked instant event. */
 export interface InstantSelection { id: number; track: number; }
 
+/** What the mouse is over: fields as the server sent them (times in ns from the trace origin). */
+export type Hover =
+  | { kind: 'slice'; id: number; name: string; category: string; start: number; dur: number; count: number; busy: number }
+  | { kind: 'instant'; id: number; name: string; category: string; ts: number; count: number; track: string }
+  | { kind: 'counter'; trackId: number; track: string; unit: string | null; ts: number; value: number; count: number;
+      min: number; max: number };
+
+/**
+ * Every key the timeline handles, as the help overlay (`?`) lists them; the key handler below dispatches on the
+ * same keys, and the page adds `?` and Escape for the overlay itself.
+ */
+export const SHORTCUTS: { keys: string[]; what: string }[] = [
+  { keys: ['w', '+', '='], what: 'zoom in' },
+  { keys: ['s', '-'], what: 'zoom out' },
+  { keys: ['a', 'ArrowLeft'], what: 'pan left' },
+  { keys: ['d', 'ArrowRight'], what: 'pan right' },
+  { keys: ['0'], what: 'show the whole trace' },
+  { keys: ['f'], what: 'zoom to the selected slice or range' },
+  { keys: ['Escape'], what: 'clear the range selection (or close this help)' },
+];
+
+/** Mouse gestures of the timeline, for the help overlay. */
+export const GESTURES: { keys: string[]; what: string }[] = [
+  { keys: ['wheel'], what: 'zoom around the cursor' },
+  { keys: ['Shift', 'wheel'], what: 'pan' },
+  { keys: ['drag'], what: 'pan' },
+  { keys: ['Shift', 'drag'], what: 'select a time range (totals per name)' },
+  { keys: ['click'], what: 'select a slice or instant; a merged run zooms in' },
+];
+
 export class Timeline {
   readonly tracks: TrackInfo[];
   private readonly children = new Map<number | null, TrackInfo[]>();
@@ -59,6 +89,10 @@ export class Timeline {
   onSelectInstant: (s: InstantSelection) => void = () => {};
   /** Called once, after the first window arrived and was drawn. */
   onFirstData: () => void = () => {};
+  /** What lies under the mouse (null when nothing, or when it left the canvas), with the page position. */
+  onHover: (h: Hover | null, pageX: number, pageY: number) => void = () => {};
+  /** Called after each window arrived and was drawn (the legend follows what is on screen). */
+  onData: () => void = () => {};
 
   constructor(
     private readonly base: string,
@@ -281,6 +315,7 @@ export class Timeline {
         this.pending = false;
         this.draw();
         if (this.fetchCount === 1) this.onFirstData();
+        this.onData();
       }
     }
   }
@@ -537,6 +572,8 @@ export class Timeline {
     this.rowsEl.addEventListener('scroll', () => this.refresh(), opts);
     this.canvas.addEventListener('wheel', (e) => {
       e.preventDefault();
+      // The view moves under the cursor: the tooltip would describe what was there before.
+      this.onHover(null, 0, 0);
       const rect = this.canvas.getBoundingClientRect();
       if (e.shiftKey) this.pan(e.deltaY * 0.001);
       else this.zoom(Math.exp(e.deltaY * 0.0015), e.clientX - rect.left);
@@ -545,8 +582,15 @@ export class Timeline {
       this.drag = { x: e.clientX, y: e.clientY, t0: this.t0, t1: this.t1, moved: false, shift: e.shiftKey };
       this.canvas.style.cursor = e.shiftKey ? 'crosshair' : 'grabbing';
     }, opts);
+    this.canvas.addEventListener('mousemove', (e) => {
+      if (this.drag) return;
+      const rect = this.canvas.getBoundingClientRect();
+      this.onHover(this.hoverAt(e.clientX - rect.left, e.clientY - rect.top), e.clientX, e.clientY);
+    }, opts);
+    this.canvas.addEventListener('mouseleave', () => this.onHover(null, 0, 0), opts);
     window.addEventListener('mousemove', (e) => {
       if (!this.drag) return;
+      this.onHover(null, 0, 0);
       const dx = e.clientX - this.drag.x;
       if (Math.abs(dx) > 3 || Math.abs(e.clientY - this.drag.y) > 3) this.drag.moved = true;
       if (!this.drag.moved) return;
@@ -586,6 +630,7 @@ export class Timeline {
         case 'Escape': this.range = null; this.onRange(null); this.draw(); break;
         default: return;
       }
+      this.onHover(null, 0, 0);
       e.preventDefault();
     }, opts);
   }
@@ -618,6 +663,55 @@ export class Timeline {
     }
     const best = under ?? near;
     return best ? { item: best, track: row.track.id } : null;
+  }
+
+  /** What is drawn under a point of the canvas (CSS pixels relative to the canvas): a slice, a tick or a counter. */
+  hoverAt(cx: number, cy: number): Hover | null {
+    const hit = this.itemAt(cx, cy);
+    if (hit) {
+      const [, start, end, count, busy, id, name, category] = hit.item;
+      return { kind: 'slice', id, name, category, start, dur: end - start, count, busy };
+    }
+    const tick = this.instantAt(cx, cy);
+    if (tick) {
+      const it = (this.instants.get(tick.track) ?? []).find((i) => i[2] === tick.id)!;
+      const r = this.rowByTrack.get(tick.track)!;
+      return { kind: 'instant', id: it[2], name: it[3], category: it[4], ts: it[0], count: it[1], track: r.track.name };
+    }
+    const y = cy + this.rowsEl.scrollTop;
+    const row = this.rows.find((r) => y >= r.y && y < r.y + r.h);
+    const c = row ? this.counters.get(row.track.id) : undefined;
+    if (row && c) {
+      // The step value holding at the cursor: the last sample column at or before it, else the one before the window.
+      const t = this.t0 + (cx / this.width()) * (this.t1 - this.t0);
+      // A column of several samples gives their count, range and last value, all as the server sent them.
+      let at: [number, number, number, number, number] | null = c.before
+        ? [c.before[0], c.before[1], 1, c.before[1], c.before[1]] : null;
+      for (const p of c.points) {
+        if (p[0] > t) break;
+        at = [p[0], p[4], p[5], p[2], p[3]];
+      }
+      if (at) {
+        return { kind: 'counter', trackId: row.track.id, track: row.track.name, unit: row.track.unit, ts: at[0],
+          value: at[1], count: at[2], min: at[3], max: at[4] };
+      }
+    }
+    return null;
+  }
+
+  /** (name, category) of the drawn items of the visible rows with their drawn time, for the legend. */
+  visibleNames(): { name: string; category: string; time: number }[] {
+    const w = new Map<string, { name: string; category: string; time: number }>();
+    for (const r of this.visibleRows()) {
+      for (const it of this.items.get(r.track.id) ?? []) {
+        if (it[2] < this.t0 || it[1] > this.t1) continue;
+        const k = `${it[7]}\u0000${it[6]}`;
+        const e = w.get(k) ?? { name: it[6], category: it[7], time: 0 };
+        e.time += Math.min(it[2], this.t1) - Math.max(it[1], this.t0);
+        w.set(k, e);
+      }
+    }
+    return [...w.values()];
   }
 
   /** The instant tick nearest a point of the canvas within 3 px, if any. */

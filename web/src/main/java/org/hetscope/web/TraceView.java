@@ -204,7 +204,7 @@ public final class TraceView implements AutoCloseable {
         }
         long a = origin + t0;
         long b = origin + t1;
-        Table t = store.query(null, "SELECT track_id, min(ts), count(*), arg_min(id, ts), arg_min(name, ts) "
+        Table t = store.query(null, "SELECT track_id, min(ts), count(*), arg_min(id, ts), arg_min(name, ts), arg_min(category, ts) "
                 + "FROM instant WHERE track_id IN (" + idList(trackIds) + ") AND ts >= ? AND ts <= ? "
                 // The window's end is included: a trace often ends on an instant (Kineto's "Record Window End").
                 + "GROUP BY track_id, least(CAST(floor(CAST(ts - ? AS DOUBLE) * ? / ?) AS BIGINT), ?) ORDER BY 1, 2",
@@ -212,7 +212,7 @@ public final class TraceView implements AutoCloseable {
         Map<Long, List<Object[]>> byTrack = new LinkedHashMap<>();
         for (Object[] r : t.rows()) {
             byTrack.computeIfAbsent((Long) r[0], k -> new ArrayList<>())
-                    .add(new Object[] {(Long) r[1] - origin, r[2], r[3], r[4]});
+                    .add(new Object[] {(Long) r[1] - origin, r[2], r[3], r[4], r[5]});
         }
         byTrack.forEach((track, items) -> perTrack.add(Map.of("track", track, "items", items)));
         return out;

@@ -46,9 +46,10 @@ class InstantApiTest {
                     for (Object[] it : items) {
                         total += (Long) it[1];
                         // The item names the first instant of its column: its id, time and name are the store's.
-                        Table row = check.query(null, "SELECT ts, name FROM instant WHERE id = ?", it[2]);
+                        Table row = check.query(null, "SELECT ts, name, category FROM instant WHERE id = ?", it[2]);
                         assertEquals((Long) row.get(0, "ts") - origin, (Long) it[0]);
                         assertEquals(row.get(0, "name"), it[3]);
+                        assertEquals(row.get(0, "category"), it[4]);
                     }
                 }
                 assertEquals(stored, total, "every instant counted once at " + px + " px");
