@@ -7,7 +7,8 @@
 #   usage: bench/cli/analyses.sh [STARPU_MB (default 520)] [KINETO_MB (default 1024)]   (0 skips that trace)
 # Needs the packaged CLI (mvn -o -B -q -DskipTests package -pl cli -am, or ./build.sh), python3, GNU time.
 # Traces are generated under bench/out/ (ignored by git) and reused when present; KEEP=0 deletes the traces and
-# the stores at the end. Writes the table to bench/out/analyses-DATE.md too.
+# the stores (with the .lod files that plot and report write beside them) at the end. Writes the table to
+# bench/out/analyses-DATE.md too.
 # A command that takes more than 180 s or more than twice its import is marked "SLOW" (issue 24: every analysis
 # O(n log n)).
 set -uo pipefail
@@ -66,7 +67,7 @@ if [ "$starpu_mb" != 0 ]; then
   [ -f "$dir/paje.trace" ] || python3 "$root/bench/paje/generate.py" \
       "$fixtures/starpu/chol-lws-nb12/paje.trace" "$dir/paje.trace" "$starpu_mb" --tasks-rec > /dev/null
   t="StarPU $(( $(stat -c %s "$dir/paje.trace") / 1000000 )) MB + $(( $(stat -c %s "$dir/tasks.rec") / 1000000 )) MB tasks.rec"
-  rm -f "$store"
+  rm -f "$store" "$store.lod"
   measure "$t" import "$hs" import "$dir/paje.trace" -o "$store"
   # a block and an instant that exist in this trace: the first block, the middle of the run
   block=$(sql "$store" "select handle from memory_block order by id limit 1")
@@ -91,7 +92,7 @@ if [ "$kineto_mb" != 0 ]; then
   [ -f "$json" ] || python3 "$root/bench/chrome/generate_kineto.py" \
       "$fixtures/chrome/kineto-cuda-sampled-rank0.json.gz" "$json" "$kineto_mb" > /dev/null
   t="Kineto $(( $(stat -c %s "$json") / 1000000 )) MB"
-  rm -f "$store"
+  rm -f "$store" "$store.lod"
   measure "$t" import "$hs" import "$json" -o "$store"
   measure "$t" info "$hs" info "$store"
   measure "$t" stats "$hs" stats "$store"
@@ -109,6 +110,6 @@ echo >> "$report"
 echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)." | tee -a "$report"
 echo "written: $report"
 if [ "${KEEP:-1}" = 0 ]; then
-  rm -rf "$out/starpu-${starpu_mb}m" "$out/starpu-${starpu_mb}m.duckdb" "$out/kineto-${kineto_mb}m.json" \
-      "$out/kineto-${kineto_mb}m.duckdb"
+  rm -rf "$out/starpu-${starpu_mb}m" "$out/starpu-${starpu_mb}m.duckdb" "$out/starpu-${starpu_mb}m.duckdb.lod" \
+      "$out/kineto-${kineto_mb}m.json" "$out/kineto-${kineto_mb}m.duckdb" "$out/kineto-${kineto_mb}m.duckdb.lod"
 fi
