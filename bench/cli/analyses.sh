@@ -66,7 +66,8 @@ if [ "$starpu_mb" != 0 ]; then
   mkdir -p "$dir"
   [ -f "$dir/paje.trace" ] || python3 "$root/bench/paje/generate.py" \
       "$fixtures/starpu/chol-lws-nb12/paje.trace" "$dir/paje.trace" "$starpu_mb" --tasks-rec > /dev/null
-  t="StarPU $(( $(stat -c %s "$dir/paje.trace") / 1000000 )) MB + $(( $(stat -c %s "$dir/tasks.rec") / 1000000 )) MB tasks.rec"
+  t="StarPU $(( $(stat -c %s "$dir/paje.trace") / 1000000 )) MB"
+  t="$t + $(( $(stat -c %s "$dir/tasks.rec") / 1000000 )) MB tasks.rec"
   rm -f "$store" "$store.lod"
   measure "$t" import "$hs" import "$dir/paje.trace" -o "$store"
   # a block and an instant that exist in this trace: the first block, the middle of the run
