@@ -17,12 +17,9 @@ import java.util.stream.Collectors;
 import org.hetscope.formats.chrome.ChromeTraceFormat;
 import org.hetscope.formats.ctf.mapping.CtfTraceFormat;
 import org.hetscope.formats.paje.PajeFormat;
-import org.hetscope.model.Progress;
-import org.hetscope.model.TraceFormat;
 import org.hetscope.store.Store;
-import org.hetscope.store.StoreWriter;
 import org.hetscope.store.Table;
-import org.junit.jupiter.api.Assumptions;
+import org.hetscope.web.BrowserSession.Fixture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,42 +33,17 @@ class FeaturesBrowserTest {
     @TempDir
     Path dir;
 
-    private record Fixture(String name, String path, TraceFormat format) {
-    }
-
     @Test
     void tooltipsLegendAndKeyboardHelp() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(TimelineBrowserTest.CHROMIUM), "SKIPPED browser test: "
-                + TimelineBrowserTest.CHROMIUM + " is not installed (apt-get install chromium; ./build.sh test installs it)");
-        Path root = TimelineBrowserTest.ROOT;
-        Path webDir = root.resolve("web");
-        assertTrue(Files.isDirectory(webDir.resolve("e2e/node_modules/playwright-core")),
-                "web/e2e/node_modules missing: the Maven build runs 'npm ci' there before the tests");
         List<Fixture> fixtures = List.of(
                 new Fixture("kineto-cuda-sampled-rank0", "../shared/fixtures/chrome/kineto-cuda-sampled-rank0.json.gz",
                         new ChromeTraceFormat()),
                 new Fixture("starpu chol-dmda-nb6", "../shared/fixtures/starpu/chol-dmda-nb6", new PajeFormat()),
                 new Fixture("perf-taskset2", "../shared/fixtures/ctf/perf-taskset2", new CtfTraceFormat()));
-        List<Path> stores = new ArrayList<>();
-        List<TraceView> views = new ArrayList<>();
-        for (int i = 0; i < fixtures.size(); i++) {
-            Path store = dir.resolve("t" + i + ".duckdb");
-            try (StoreWriter w = StoreWriter.create(store)) {
-                fixtures.get(i).format().read(root.resolve(fixtures.get(i).path()), w, Progress.NONE);
-                w.commit();
-            }
-            stores.add(store);
-            views.add(new TraceView(fixtures.get(i).name(), Store.open(store)));
-        }
-        Path out = webDir.resolve("target/screenshots");
-        JsonNode result;
-        try (TraceServer server = new TraceServer(views, new AccessPolicy(null))) {
-            int port = server.start("127.0.0.1", 0);
-            result = TimelineBrowserTest.runNode(webDir.resolve("e2e/features.e2e.mjs"),
-                    "http://127.0.0.1:" + port + "/", out, 240);
-        }
-        System.out.println("browser: " + result);
-        assertTrue(result.get("ok").asBoolean(), () -> "browser checks failed: " + result);
+        BrowserSession.Result run = BrowserSession.run(dir, "features.e2e.mjs", fixtures);
+        JsonNode result = run.page();
+        List<Path> stores = run.stores();
+        Path out = TimelineBrowserTest.ROOT.resolve("web/target/screenshots");
 
         // The hovered kernel's tooltip is its store row: name, category, duration, start from the trace start.
         JsonNode slice = result.get("hoverSlice");
