@@ -47,6 +47,63 @@ function clearPanes(): void {
   durationAxis = null;
 }
 
+/**
+ * The view as the URL's hash keeps it, so that a link reopens it: trace index, visible window in integer ns from the
+ * trace start, the selected slice's id and the open panels. Example: #trace=1&t0=100&t1=5000&slice=42&panels=legend
+ */
+interface UrlState { trace: number; t0: number | null; t1: number | null; slice: number | null; panels: string[] }
+
+const PANELS = ['legend', 'help'];
+/** The slice selected now (its id), as the URL records it. */
+let selectedSlice: number | null = null;
+let urlTimer: number | undefined;
+
+/** Parses the hash; any part that is not well formed is dropped (and with a bad trace, all of it). */
+function readUrlState(hash: string, traceCount: number): UrlState | null {
+  const q = new URLSearchParams(hash.replace(/^#/, ''));
+  const int = (k: string, min: number): number | null => {
+    const v = q.get(k);
+    if (v === null || !/^-?\d{1,16}$/.test(v)) return null;
+    const n = Number(v);
+    return Number.isSafeInteger(n) && n >= min ? n : null;
+  };
+  const trace = int('trace', 0);
+  if (trace === null || trace >= traceCount) return null;
+  let t0 = int('t0', Number.MIN_SAFE_INTEGER);
+  let t1 = int('t1', Number.MIN_SAFE_INTEGER);
+  if (t0 === null || t1 === null || t1 <= t0) t0 = t1 = null;
+  const panels = q.has('panels') ? (q.get('panels') ?? '').split(',').filter((p) => PANELS.includes(p)) : ['legend'];
+  return { trace, t0, t1, slice: int('slice', 0), panels };
+}
+
+function currentUrlState(): UrlState | null {
+  if (!timeline) return null;
+  const panels = [];
+  if (!$('legend').classList.contains('collapsed')) panels.push('legend');
+  if (!$('help').hidden) panels.push('help');
+  return { trace: Number(base.split('/').pop()), t0: timeline.t0, t1: timeline.t1, slice: selectedSlice, panels };
+}
+
+/** Writes the view into the hash shortly after the last change (zooming fires many changes a second). */
+function scheduleUrl(): void {
+  clearTimeout(urlTimer);
+  urlTimer = window.setTimeout(() => {
+    const st = currentUrlState();
+    if (!st) return;
+    let hash = `#trace=${st.trace}&t0=${st.t0}&t1=${st.t1}`;
+    if (st.slice !== null) hash += `&slice=${st.slice}`;
+    hash += `&panels=${st.panels.join(',')}`;
+    if (location.hash !== hash) history.replaceState(history.state, '', hash);
+  }, 150);
+}
+
+function setPanels(panels: string[]): void {
+  const legendOpen = panels.includes('legend');
+  $('legend').classList.toggle('collapsed', !legendOpen);
+  $('legend-toggle').textContent = legendOpen ? '▾' : '▸';
+  $('help').hidden = !panels.includes('help');
+}
+
 /** The legend's sections as last shown, for the tests. */
 let legendShown: LegendSection[] = [];
 
@@ -123,7 +180,10 @@ function bindHelp(): void {
     + rows([{ keys: ['?'], what: 'show or hide this help' }], ' ')
     + rows([{ keys: ['Escape'], what: 'in the search box: clear the search and its highlight' }], ' ')
     + '<tr class="group"><td colspan="2">mouse</td></tr>' + rows(GESTURES, ' + ');
-  const toggle = (show: boolean) => { help.hidden = !show; };
+  const toggle = (show: boolean) => {
+    help.hidden = !show;
+    scheduleUrl();
+  };
   $('help-button').addEventListener('click', () => toggle(help.hidden));
   help.addEventListener('click', (e) => { if (e.target === help) toggle(false); });
   // Registered before any timeline's handler: while the help is open, Escape closes it and nothing else.
@@ -142,10 +202,13 @@ function bindHelp(): void {
     const legend = $('legend');
     legend.classList.toggle('collapsed');
     $('legend-toggle').textContent = legend.classList.contains('collapsed') ? '▸' : '▾';
+    scheduleUrl();
   });
 }
 
-async function openTrace(index: number): Promise<void> {
+/** Opens a trace, at the window and selection a URL gave when there is one. */
+async function openTrace(index: number, restore: UrlState | null = null): Promise<void> {
+  selectedSlice = null;
   session.abort();
   session = new AbortController();
   if (timeline) timeline.destroy();
@@ -162,7 +225,12 @@ async function openTrace(index: number): Promise<void> {
   timeline = view;
   view.colourMode = $<HTMLSelectElement>('colour-mode').value as 'name' | 'category';
   view.onSelect = (s) => void quiet(showSlice(s));
-  view.onSelectInstant = (s) => void quiet(showInstant(s));
+  view.onSelectInstant = (s) => {
+    selectedSlice = null;
+    scheduleUrl();
+    void quiet(showInstant(s));
+  };
+  view.onView = () => scheduleUrl();
   view.onRange = (r) => void quiet(showRange(r));
   view.onHover = (h, x, y) => showTooltip(h, x, y);
   view.onData = () => updateLegend();
@@ -181,7 +249,21 @@ async function openTrace(index: number): Promise<void> {
     pixel: (x: number, y: number) => view.pixel(x, y),
     durationAxis: () => durationAxis,
     legend: () => legendShown,
+    selection: () => view.selection,
+    urlState: () => currentUrlState(),
   };
+  if (restore && restore.t0 !== null && restore.t1 !== null) view.setView(restore.t0, restore.t1);
+  if (restore && restore.slice !== null) {
+    // A slice id that this trace lacks (an edited or stale link) leaves nothing selected rather than an error.
+    const id = restore.slice;
+    void showSlice({ id, track: -1 }).catch((e) => {
+      if ((e as Error).name === 'AbortError') return;
+      selectedSlice = null;
+      $('details-body').innerHTML = `<span class="muted">The link's slice ${id} is not in this trace.</span>`;
+      scheduleUrl();
+    });
+  }
+  scheduleUrl();
   // Statistics can take a while on large traces: ask for them once the timeline is on screen.
   view.onFirstData = () => void quiet(loadTables());
 }
@@ -227,12 +309,17 @@ function argsHtml(args: string | null): string {
 async function showSlice(s: Selection | null): Promise<void> {
   const body = $('details-body');
   if (!s) {
+    selectedSlice = null;
+    scheduleUrl();
     body.innerHTML = '<span class="muted">Nothing selected.</span>';
     return;
   }
   durationAxis = null;
   const d = await get<SliceDetails>(`${base}/slice/${s.id}`);
-  timeline!.select(s, d.flows);
+  // The track comes from the store: a selection restored from a URL knows only the id.
+  timeline!.select({ id: d.id, track: d.track_id }, d.flows);
+  selectedSlice = d.id;
+  scheduleUrl();
   const st = d.name_stats;
   const kv = (k: string, v: string) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`;
   let html = `<h3 id="detail-name" style="margin:2px 0 6px;font-size:13px">${escapeHtml(d.name)}</h3><dl class="kv">`;
@@ -241,7 +328,7 @@ async function showSlice(s: Selection | null): Promise<void> {
   html += kv('track', escapeHtml(d.track_name ?? String(d.track_id)));
   html += kv('category', escapeHtml(d.category + (d.source_category ? ` (source: ${d.source_category})` : '')));
   if (d.correlation_id !== null) html += kv('correlation', String(d.correlation_id));
-  html += kv('slice id', String(d.id));
+  html += kv('slice id', `<span id="detail-slice-id">${d.id}</span>`);
   html += '</dl>';
   if (st && st.count > 0) {
     html += `<h4>Duration against ${formatNumber(st.count)} ${escapeHtml(st.category)} slices of this name</h4><dl class="kv" id="name-stats">`;
@@ -463,7 +550,12 @@ async function main(): Promise<void> {
   $('zoom-reset').addEventListener('click', () => timeline?.reset());
   bindSearch();
   bindHelp();
-  if (traces.length) await openTrace(0);
+  const restore = readUrlState(location.hash, traces.length);
+  if (restore) {
+    select.value = String(restore.trace);
+    setPanels(restore.panels);
+  }
+  if (traces.length) await openTrace(restore?.trace ?? 0, restore);
 }
 
 main().catch((e) => {
