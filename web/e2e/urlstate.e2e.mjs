@@ -23,12 +23,17 @@ const browser = await chromium.launch({
 const errors = [];
 const failed = [];
 /** A page in its own context (no shared history or storage), watched for page errors and failed API calls. */
-const freshPage = async () => {
+const freshPage = async (staleSliceExpected = false) => {
   const ctx = await browser.newContext({ viewport: { width: 1600, height: 900 } });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
-  page.on('response', (r) => { if (r.url().includes('/api/') && r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
+  // A link to a slice the trace lacks gets the server's refusal (and the browser's console line for it), nothing else.
+  page.on('console', (m) => { if (m.type() === 'error' && !(staleSliceExpected && /\b40[04]\b/.test(m.text()))) errors.push(`console: ${m.text()}`); });
+  page.on('response', (r) => {
+    if (r.url().includes('/api/') && r.status() >= 400 && !(staleSliceExpected && (r.status() === 400 || r.status() === 404) && r.url().includes('/slice/'))) {
+      failed.push(`${r.status()} ${r.url()}`);
+    }
+  });
   return page;
 };
 const idle = async (page, trace) => {
@@ -151,6 +156,23 @@ try {
     check(s.view.t0 === def.view.t0 && s.view.t1 === def.view.t1, `${h} shows the whole trace`);
     check(s.selected === null && s.detailId === null, `${h} selects nothing`);
     check(!s.helpOpen, `${h} leaves the help closed`);
+    await p.context().close();
+  }
+
+  // A well-formed link to a slice id the trace lacks: the window is restored, nothing selected, the page says why.
+  {
+    const v = before.view;
+    const p = await freshPage(true);
+    await p.goto(`${base}#trace=1&t0=${v.t0}&t1=${v.t1}&slice=987654321`);
+    await idle(p, 1);
+    await p.waitForFunction(() => document.getElementById('details-body').textContent.includes('not in this trace'), null,
+      { timeout: 10000 });
+    await hashHas(p, 'trace=1&');
+    await p.waitForTimeout(300);
+    const s = await shown(p);
+    result.staleSlice = s;
+    check(s.view.t0 === v.t0 && s.view.t1 === v.t1 && s.selected === null, 'a stale slice id keeps the window, selects nothing');
+    check(!new URL(s.href).hash.includes('slice='), `the stale slice id leaves the URL (${new URL(s.href).hash})`);
     await p.context().close();
   }
 
