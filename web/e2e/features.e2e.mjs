@@ -3,17 +3,10 @@
 // (thread states). The script hovers, clicks and types, reads what the page shows and prints one JSON line (the Java
 // test compares it with the stores); it exits 1 on a failed check.
 // Usage: node features.e2e.mjs URL OUT_DIR
-import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { url, outDir, checker, launch, finish, sampleColours } from './harness.mjs';
 
-const [url, outDir] = process.argv.slice(2);
-const executablePath = process.env.HETSCOPE_CHROMIUM || '/usr/bin/chromium';
-mkdirSync(outDir, { recursive: true });
 const result = { checks: [] };
-const check = (ok, what) => {
-  result.checks.push({ ok: !!ok, what });
-  if (!ok) throw new Error(`check failed: ${what}`);
-};
+const check = checker(result);
 /** "rgb(1, 2, 3)" -> [1, 2, 3]; colours match within 2 per channel (hsl to rgb rounding differs by one). */
 const channels = (c) => (/rgba?\((\d+), (\d+), (\d+)/.exec(c) || []).slice(1).map(Number);
 const sameColour = (a, b) => {
@@ -22,29 +15,6 @@ const sameColour = (a, b) => {
   return x.length === 3 && y.length === 3 && x.every((v, i) => Math.abs(v - y[i]) <= 2);
 };
 
-/** Drawn colours of single items of the visible rows, read off the canvas away from labels (as interaction.e2e). */
-const sampleColours = (page, wanted = {}) => page.evaluate((want) => {
-  const h = window.__hetscope;
-  const out = [];
-  const names = new Set();
-  for (const d of h.drawnItems()) {
-    const [, , , count, , id, name, category] = d.item;
-    if (count !== 1 || names.has(name) || (want.category && want.category !== category)) continue;
-    const r = h.screenOf(id);
-    const box = document.getElementById('timeline').getBoundingClientRect();
-    if (!r || r.y < box.top + 10 || r.y > box.bottom - 10) continue;
-    const x0 = Math.max(r.x0, box.left + 1);
-    const x1 = Math.min(r.x1, box.right - 1);
-    if (x1 - x0 < 4) continue;
-    const wide = r.x1 - r.x0 > 36;
-    const x = wide ? x1 - 2 : (x0 + x1) / 2;
-    const y = wide ? r.y - 6.5 : r.y;
-    names.add(name);
-    out.push({ id, name, category, pixel: h.pixel(x, y) });
-    if (out.length >= 16) break;
-  }
-  return out;
-}, wanted);
 
 /** The legend as shown: sections with their entries' names and swatch colours as the browser computed them. */
 const readLegend = (page) => page.evaluate(() => [...document.querySelectorAll('#legend-body .legend-section')].map((s) => ({
@@ -56,13 +26,8 @@ const readLegend = (page) => page.evaluate(() => [...document.querySelectorAll('
   })),
 })));
 
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
-let exitCode = 0;
-try {
+const browser = await launch();
+await finish(result, browser, async () => {
   const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -119,7 +84,7 @@ try {
   // ---- the legend for colour by name and by category --------------------------------------------------------
   await page.waitForFunction(() => document.querySelectorAll('#legend-body .legend-entry').length > 0, null, { timeout: 5000 });
   const legendName = await readLegend(page);
-  const drawn0 = await sampleColours(page);
+  const drawn0 = await sampleColours(page, {}, 16);
   result.kinetoLegend = legendName;
   const entry = (legend, name) => legend.flatMap((s) => s.entries).find((e) => e.name === name);
   let matched = 0;
@@ -136,7 +101,7 @@ try {
   const legendCat = await readLegend(page);
   result.kinetoCategoryLegend = legendCat;
   const kernelSwatch = entry(legendCat, 'kernel');
-  const kernelPixel = (await sampleColours(page, { category: 'kernel' }))[0];
+  const kernelPixel = (await sampleColours(page, { category: 'kernel' }, 16))[0];
   check(kernelSwatch && kernelPixel && sameColour(kernelSwatch.colour, kernelPixel.pixel),
     `by category the legend's kernel swatch is the kernels' drawn colour (${kernelSwatch?.colour}, ${kernelPixel?.pixel})`);
   await page.selectOption('#colour-mode', 'name');
@@ -200,7 +165,7 @@ try {
   result.starpuLegend = await readLegend(page);
   result.starpuVisible = await hook(() => ({ ...window.__hetscope.view(),
     tracks: [...new Set(window.__hetscope.drawnItems().map((d) => d.track))] }));
-  const starpuDrawn = await sampleColours(page);
+  const starpuDrawn = await sampleColours(page, {}, 16);
   result.starpuDrawn = starpuDrawn;
   let starpuMatched = 0;
   for (const d of starpuDrawn) {
@@ -271,7 +236,7 @@ try {
   await selectTrace(2);
   let states = [];
   for (let i = 0; i < 12 && !states.some((x) => x.name === 'blocked'); i++) {
-    states = await sampleColours(page, { category: 'state' });
+    states = await sampleColours(page, { category: 'state' }, 16);
     if (!states.some((x) => x.name === 'blocked')) {
       await page.locator('#rows').evaluate((el) => { el.scrollTop += el.clientHeight * 0.8; });
       await page.waitForTimeout(60);
@@ -298,13 +263,4 @@ try {
 
   check(failed.length === 0, `no failed API requests (${failed.join('; ')})`);
   check(errors.length === 0, `no page errors (${errors.join('; ')})`);
-  result.ok = true;
-} catch (e) {
-  result.ok = false;
-  result.error = String(e && e.message ? e.message : e);
-  exitCode = 1;
-} finally {
-  await browser.close();
-}
-console.log(JSON.stringify(result));
-process.exit(exitCode);
+});

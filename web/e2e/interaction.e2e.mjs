@@ -3,17 +3,10 @@
 // instants). The script clicks, drags, types and reads what the page shows; it prints one JSON line with what it saw
 // (the Java test compares it with the store) and exits 1 on a failed check.
 // Usage: node interaction.e2e.mjs URL OUT_DIR
-import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { url, outDir, checker, launch, finish, sampleColours } from './harness.mjs';
 
-const [url, outDir] = process.argv.slice(2);
-const executablePath = process.env.HETSCOPE_CHROMIUM || '/usr/bin/chromium';
-mkdirSync(outDir, { recursive: true });
 const result = { checks: [], instants: {} };
-const check = (ok, what) => {
-  result.checks.push({ ok: !!ok, what });
-  if (!ok) throw new Error(`check failed: ${what}`);
-};
+const check = checker(result);
 
 /** "+1.25 µs" or "3 ms" -> nanoseconds (a number; the values here stay far below 2^53). */
 const UNIT = { s: 1e9, ms: 1e6, 'µs': 1e3, ns: 1 };
@@ -28,39 +21,9 @@ const significant = (text) => {
   return Math.max(1, digits.length);
 };
 
-/** Samples the drawn colour of single items of the visible rows (off their labels): [{ id, name, category, pixel }]. */
-const sampleColours = (page, wanted = {}) => page.evaluate((want) => {
-  const h = window.__hetscope;
-  const out = [];
-  const names = new Set();
-  for (const d of h.drawnItems()) {
-    const [, , , count, , id, name, category] = d.item;
-    if (count !== 1 || names.has(name) || (want.name && want.name !== name)
-      || (want.category && want.category !== category)) continue;
-    const r = h.screenOf(id);
-    const box = document.getElementById('timeline').getBoundingClientRect();
-    if (!r || r.y < box.top + 10 || r.y > box.bottom - 10) continue;
-    const x0 = Math.max(r.x0, box.left + 1);
-    const x1 = Math.min(r.x1, box.right - 1);
-    if (x1 - x0 < 4) continue;
-    // Labels are drawn from the left on items wider than 36 px: read those near their right end and top.
-    const wide = r.x1 - r.x0 > 36;
-    const x = wide ? x1 - 2 : (x0 + x1) / 2;
-    const y = wide ? r.y - 6.5 : r.y;
-    names.add(name);
-    out.push({ id, name, category, pixel: h.pixel(x, y) });
-    if (out.length >= 12) break;
-  }
-  return out;
-}, wanted);
 
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
-let exitCode = 0;
-try {
+const browser = await launch();
+await finish(result, browser, async () => {
   const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -348,13 +311,4 @@ try {
 
   check(failed.length === 0, `no failed API requests (${failed.join('; ')})`);
   check(errors.length === 0, `no page errors (${errors.join('; ')})`);
-  result.ok = true;
-} catch (e) {
-  result.ok = false;
-  result.error = String(e && e.message ? e.message : e);
-  exitCode = 1;
-} finally {
-  await browser.close();
-}
-console.log(JSON.stringify(result));
-process.exit(exitCode);
+});

@@ -1,25 +1,12 @@
 // End-to-end check of the web timeline in a real Chromium (Debian's, driven by playwright-core).
 // Usage: node timeline.e2e.mjs URL OUT_DIR  — prints one JSON line with what it saw; exits 1 on a failed check.
-import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { url, outDir, checker, launch, finish } from './harness.mjs';
 
-const [url, outDir] = process.argv.slice(2);
-const executablePath = process.env.HETSCOPE_CHROMIUM || '/usr/bin/chromium';
-mkdirSync(outDir, { recursive: true });
 const result = { checks: [] };
-const check = (ok, what) => {
-  result.checks.push({ ok: !!ok, what });
-  if (!ok) throw new Error(`check failed: ${what}`);
-};
+const check = checker(result);
 
-// The background-networking flags keep Chromium from trying to reach Google's hosts on a closed network.
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
-let exitCode = 0;
-try {
+const browser = await launch();
+await finish(result, browser, async () => {
   const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -120,13 +107,4 @@ try {
   result.searchResults = await page.$$eval('#search-results div span:first-child', (els) => els.map((e) => e.textContent));
   check(result.searchResults.includes(rowName), 'search finds the name');
   check(errors.length === 0, `no page errors (${errors.join('; ')})`);
-  result.ok = true;
-} catch (e) {
-  result.ok = false;
-  result.error = String(e && e.message ? e.message : e);
-  exitCode = 1;
-} finally {
-  await browser.close();
-}
-console.log(JSON.stringify(result));
-process.exit(exitCode);
+});

@@ -3,23 +3,12 @@
 // page wrote; a fresh page opened on that URL must show the same trace, window, selection and panels. Malformed
 // URL states must fall back to the default view without a page error. Prints one JSON line; exits 1 on a failed check.
 // Usage: node urlstate.e2e.mjs URL OUT_DIR
-import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { url, outDir, checker, launch, finish } from './harness.mjs';
 
-const [url, outDir] = process.argv.slice(2);
-const executablePath = process.env.HETSCOPE_CHROMIUM || '/usr/bin/chromium';
-mkdirSync(outDir, { recursive: true });
 const result = { checks: [] };
-const check = (ok, what) => {
-  result.checks.push({ ok: !!ok, what });
-  if (!ok) throw new Error(`check failed: ${what}`);
-};
+const check = checker(result);
 
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch();
 const errors = [];
 const failed = [];
 /** A page in its own context (no shared history or storage), watched for page errors and failed API calls. */
@@ -63,8 +52,7 @@ const shown = (page) => page.evaluate(() => {
 /** Waits until the debounced URL update wrote the hash the test expects. */
 const hashHas = (page, part) => page.waitForFunction((p) => location.hash.includes(p), part, { timeout: 5000 });
 
-let exitCode = 0;
-try {
+await finish(result, browser, async () => {
   const page = await freshPage();
   await page.goto(url);
   await idle(page, 0);
@@ -178,13 +166,4 @@ try {
 
   check(failed.length === 0, `no failed API requests (${failed.join('; ')})`);
   check(errors.length === 0, `no page errors (${errors.join('; ')})`);
-  result.ok = true;
-} catch (e) {
-  result.ok = false;
-  result.error = String(e && e.message ? e.message : e);
-  exitCode = 1;
-} finally {
-  await browser.close();
-}
-console.log(JSON.stringify(result));
-process.exit(exitCode);
+});
