@@ -43,7 +43,7 @@ class ImportCommandTest {
             """;
 
     /** A Paje header and one worker container with a state type: the trace's states follow. */
-    private static final String WORKER_STATES = CONTAINER_DEFS + """
+    static final String WORKER_STATES = CONTAINER_DEFS + """
             %EventDef PajeDefineStateType 2
             % Alias string
             % Type string

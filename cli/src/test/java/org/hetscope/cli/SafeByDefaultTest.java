@@ -208,34 +208,7 @@ class SafeByDefaultTest {
     /** A Paje trace of one worker changing state {@code n} times: a few seconds of import. */
     private static void writeWorkerStates(Path file, int n) throws Exception {
         try (var w = Files.newBufferedWriter(file)) {
-            w.write("""
-                    %EventDef PajeDefineContainerType 0
-                    % Alias string
-                    % Type string
-                    % Name string
-                    %EndEventDef
-                    %EventDef PajeCreateContainer 1
-                    % Time date
-                    % Alias string
-                    % Type string
-                    % Container string
-                    % Name string
-                    %EndEventDef
-                    %EventDef PajeDefineStateType 2
-                    % Alias string
-                    % Type string
-                    % Name string
-                    %EndEventDef
-                    %EventDef PajeSetState 3
-                    % Time date
-                    % Type string
-                    % Container string
-                    % Value string
-                    %EndEventDef
-                    0 W 0 Worker
-                    1 0 w1 W 0 worker1
-                    2 S W State
-                    """);
+            w.write(ImportCommandTest.WORKER_STATES);
             for (int i = 0; i < n; i++) {
                 w.write("3 " + i + ".5 S w1 s" + (i % 7) + "\n");
             }
