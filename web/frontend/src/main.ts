@@ -5,6 +5,7 @@ import { Flow, TableJson, TraceSummary, TrackInfo, getJson } from './api';
 import { escapeHtml, formatDuration, formatNumber } from './format';
 import { GESTURES, Hover, InstantSelection, SHORTCUTS, Selection, Timeline } from './timeline';
 import { LegendSection, legendFor, setDeclaredColours } from './colours';
+import { activePanel, contextGet, initPanels, panelEvents, reopen, showPanel } from './panels';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -51,7 +52,8 @@ function clearPanes(): void {
  * The view as the URL's hash keeps it, so that a link reopens it: trace index, visible window in integer ns from the
  * trace start, the selected slice's id and the open panels. Example: #trace=1&t0=100&t1=5000&slice=42&panels=legend
  */
-interface UrlState { trace: number; t0: number | null; t1: number | null; slice: number | null; panels: string[] }
+interface UrlState { trace: number; t0: number | null; t1: number | null; slice: number | null; panels: string[];
+  tab: string | null }
 
 const PANELS = ['legend', 'help'];
 /** The slice selected now (its id), as the URL records it. */
@@ -73,7 +75,8 @@ function readUrlState(hash: string, traceCount: number): UrlState | null {
   let t1 = int('t1', Number.MIN_SAFE_INTEGER);
   if (t0 === null || t1 === null || t1 <= t0) t0 = t1 = null;
   const panels = q.has('panels') ? (q.get('panels') ?? '').split(',').filter((p) => PANELS.includes(p)) : ['legend'];
-  return { trace, t0, t1, slice: int('slice', 0), panels };
+  const tab = q.get('tab');
+  return { trace, t0, t1, slice: int('slice', 0), panels, tab: tab && /^[\w-]{1,40}$/.test(tab) ? tab : null };
 }
 
 function currentUrlState(): UrlState | null {
@@ -81,7 +84,8 @@ function currentUrlState(): UrlState | null {
   const panels = [];
   if (!$('legend').classList.contains('collapsed')) panels.push('legend');
   if (!$('help').hidden) panels.push('help');
-  return { trace: Number(base.split('/').pop()), t0: timeline.t0, t1: timeline.t1, slice: selectedSlice, panels };
+  return { trace: Number(base.split('/').pop()), t0: timeline.t0, t1: timeline.t1, slice: selectedSlice, panels,
+    tab: activePanel() };
 }
 
 /** Writes the view into the hash shortly after the last change (zooming fires many changes a second). */
@@ -93,6 +97,7 @@ function scheduleUrl(): void {
     let hash = `#trace=${st.trace}&t0=${st.t0}&t1=${st.t1}`;
     if (st.slice !== null) hash += `&slice=${st.slice}`;
     hash += `&panels=${st.panels.join(',')}`;
+    if (st.tab) hash += `&tab=${st.tab}`;
     if (location.hash !== hash) history.replaceState(history.state, '', hash);
   }, 150);
 }
@@ -230,8 +235,14 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     scheduleUrl();
     void quiet(showInstant(s));
   };
-  view.onView = () => scheduleUrl();
-  view.onRange = (r) => void quiet(showRange(r));
+  view.onView = () => {
+    scheduleUrl();
+    panelEvents.view(view.t0, view.t1);
+  };
+  view.onRange = (r) => {
+    panelEvents.range(r);
+    void quiet(showRange(r));
+  };
   view.onHover = (h, x, y) => showTooltip(h, x, y);
   view.onData = () => updateLegend();
   (window as unknown as { __hetscope: unknown }).__hetscope = {
@@ -263,6 +274,7 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
       scheduleUrl();
     });
   }
+  void reopen();
   scheduleUrl();
   // Statistics can take a while on large traces: ask for them once the timeline is on screen.
   view.onFirstData = () => void quiet(loadTables());
@@ -306,10 +318,11 @@ function argsHtml(args: string | null): string {
   return html + '</dl>';
 }
 
-async function showSlice(s: Selection | null): Promise<void> {
+async function showSlice(s: Selection | null, reveal = false): Promise<void> {
   const body = $('details-body');
   if (!s) {
     selectedSlice = null;
+    panelEvents.select(null);
     scheduleUrl();
     body.innerHTML = '<span class="muted">Nothing selected.</span>';
     return;
@@ -318,7 +331,9 @@ async function showSlice(s: Selection | null): Promise<void> {
   const d = await get<SliceDetails>(`${base}/slice/${s.id}`);
   // The track comes from the store: a selection restored from a URL knows only the id.
   timeline!.select({ id: d.id, track: d.track_id }, d.flows);
+  if (reveal) timeline!.reveal(d.track_id, d.ts, d.dur);
   selectedSlice = d.id;
+  panelEvents.select(d.id);
   scheduleUrl();
   const st = d.name_stats;
   const kv = (k: string, v: string) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`;
@@ -550,10 +565,16 @@ async function main(): Promise<void> {
   $('zoom-reset').addEventListener('click', () => timeline?.reset());
   bindSearch();
   bindHelp();
+  initPanels((signal) => timeline && {
+    base, trace: Number(base.split('/').pop()), timeline, signal, get: contextGet(signal),
+    selectSlice: (id) => void quiet(showSlice({ id, track: -1 }, true)),
+    showWindow: (t0, t1) => timeline?.setView(t0, t1),
+  }, () => scheduleUrl());
   const restore = readUrlState(location.hash, traces.length);
   if (restore) {
     select.value = String(restore.trace);
     setPanels(restore.panels);
+    if (restore.tab) showPanel(restore.tab);
   }
   if (traces.length) await openTrace(restore?.trace ?? 0, restore);
 }

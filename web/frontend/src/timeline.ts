@@ -248,6 +248,36 @@ export class Timeline {
     this.draw();
   }
 
+  /**
+   * Brings a slice on screen: expands the track's collapsed ancestors, scrolls its row into view and, when the slice
+   * lies outside the window, centres the window on it (keeping the zoom unless the slice is wider).
+   */
+  reveal(trackId: number, ts: number, dur: number): void {
+    const byId = new Map(this.tracks.map((t) => [t.id, t]));
+    let changed = false;
+    for (let p = byId.get(trackId)?.parentId ?? null; p !== null; p = byId.get(p)?.parentId ?? null) {
+      if (this.collapsed.delete(p)) changed = true;
+      if (!byId.has(p)) break;
+    }
+    if (changed) this.layout();
+    const r = this.rowByTrack.get(trackId);
+    if (r) {
+      const top = this.rowsEl.scrollTop;
+      if (r.y < top || r.y + r.h > top + this.rowsEl.clientHeight) {
+        this.rowsEl.scrollTop = Math.max(0, r.y - this.rowsEl.clientHeight / 3);
+      }
+    }
+    const span = this.t1 - this.t0;
+    const end = ts + Math.max(dur, 1);
+    if (ts < this.t0 || end > this.t1) {
+      const want = Math.max(span, dur * 1.5);
+      const mid = ts + dur / 2;
+      this.setView(mid - want / 2, mid + want / 2);
+    } else {
+      this.refresh();
+    }
+  }
+
   private findItem(id: number): Item | null {
     for (const list of this.items.values()) {
       for (const it of list) if (it[5] === id && it[3] === 1) return it;
