@@ -6,6 +6,7 @@ import { escapeHtml, formatDuration, formatNumber } from './format';
 import { GESTURES, Hover, InstantSelection, SHORTCUTS, Selection, Timeline } from './timeline';
 import { LegendSection, legendFor, setDeclaredColours } from './colours';
 import { activePanel, contextGet, initPanels, panelEvents, reopen, showPanel } from './panels';
+import { eventTableState } from './events';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -262,6 +263,7 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     legend: () => legendShown,
     selection: () => view.selection,
     urlState: () => currentUrlState(),
+    events: () => eventTableState(),
   };
   if (restore && restore.t0 !== null && restore.t1 !== null) view.setView(restore.t0, restore.t1);
   if (restore && restore.slice !== null) {

@@ -514,7 +514,7 @@ public final class TraceView implements AutoCloseable {
                 b, a, b, a);
     }
 
-    private void checkWindow(long t0, long t1, int pixels) {
+    void checkWindow(long t0, long t1, int pixels) {
         if (t1 <= t0) {
             throw new BadQueryException("window end t1=" + t1 + " must be after its start t0=" + t0);
         }
@@ -535,7 +535,7 @@ public final class TraceView implements AutoCloseable {
         }
     }
 
-    private void checkTracks(List<Long> trackIds) {
+    void checkTracks(List<Long> trackIds) {
         if (trackIds.size() > MAX_TRACKS_PER_REQUEST) {
             throw new BadQueryException(trackIds.size() + " tracks in one request; at most "
                     + MAX_TRACKS_PER_REQUEST);
