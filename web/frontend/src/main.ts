@@ -39,6 +39,9 @@ function clearPanes(): void {
   $('table-tabs').replaceChildren();
   $('table-body').innerHTML = '<p class="muted">Loading statistics…</p>';
   $('highlight-info').textContent = '';
+  $('search-pos').textContent = '';
+  searchState = null;
+  selectedTs = null;
   $('tooltip').hidden = true;
   $('legend-body').replaceChildren();
   legendShown = [];
@@ -59,6 +62,8 @@ interface UrlState { trace: number; t0: number | null; t1: number | null; slice:
 const PANELS = ['legend', 'help'];
 /** The slice selected now (its id), as the URL records it. */
 let selectedSlice: number | null = null;
+/** The selected slice's start (ns from the trace start): where search next/previous continue from. */
+let selectedTs: number | null = null;
 let urlTimer: number | undefined;
 
 /** Parses the hash; any part that is not well formed is dropped (and with a bad trace, all of it). */
@@ -246,6 +251,12 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
   };
   view.onHover = (h, x, y) => showTooltip(h, x, y);
   view.onData = () => updateLegend();
+  view.onFilterReset = () => {
+    $<HTMLInputElement>('track-filter').value = '';
+    showTrackCount();
+  };
+  $<HTMLInputElement>('track-filter').value = '';
+  showTrackCount();
   (window as unknown as { __hetscope: unknown }).__hetscope = {
     timeline: view,
     trace: index,
@@ -264,6 +275,12 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     selection: () => view.selection,
     urlState: () => currentUrlState(),
     events: () => eventTableState(),
+    rows: () => view.rowOrder(),
+    tree: () => ({ shown: view.treeRowsShown, matches: view.filterMatches, pinned: [...view.pinned],
+      dom: [...document.querySelectorAll<HTMLElement>('#tree .track-row')].map((e) => ({
+        id: Number(e.dataset.trackId), top: e.getBoundingClientRect().top, pinned: e.classList.contains('pinned'),
+        name: e.querySelector('.track-name')?.textContent ?? '' })) }),
+    search: () => searchState,
   };
   if (restore && restore.t0 !== null && restore.t1 !== null) view.setView(restore.t0, restore.t1);
   if (restore && restore.slice !== null) {
@@ -333,6 +350,7 @@ async function showSlice(s: Selection | null, reveal = false): Promise<void> {
   const d = await get<SliceDetails>(`${base}/slice/${s.id}`);
   // The track comes from the store: a selection restored from a URL knows only the id.
   timeline!.select({ id: d.id, track: d.track_id }, d.flows);
+  selectedTs = d.ts;
   if (reveal) timeline!.reveal(d.track_id, d.ts, d.dur);
   selectedSlice = d.id;
   panelEvents.select(d.id);
@@ -505,6 +523,52 @@ function setHighlight(name: string | null): void {
   markActiveRows();
 }
 
+/** What search next/previous found last, for the tests: the match, its place among all matches, and the count. */
+let searchState: { q: string; id: number | null; index: number | null; total: number; wrapped: boolean } | null = null;
+
+/** Jumps to the next or previous slice whose name contains the search text, from the selection or the window. */
+async function searchStep(dir: 'next' | 'prev'): Promise<void> {
+  const q = $<HTMLInputElement>('search').value.trim();
+  if (!q || !timeline) return;
+  const from = selectedSlice !== null && selectedTs !== null ? { ts: selectedTs, id: selectedSlice }
+    : { ts: dir === 'next' ? timeline.t0 : timeline.t1, id: -1 };
+  const r = await get<{ total: number; index: number | null; wrapped?: boolean;
+    match: { id: number; ts: number; dur: number; track_id: number; name: string } | null }>(
+    `${base}/find`, { q, ts: from.ts, id: from.id, dir });
+  searchState = { q, id: r.match?.id ?? null, index: r.index, total: r.total, wrapped: !!r.wrapped };
+  $('search-pos').textContent = r.match ? `${formatNumber(r.index)} / ${formatNumber(r.total)}` : '0 / 0';
+  $('search-results').hidden = true;
+  if (r.match) await showSlice({ id: r.match.id, track: r.match.track_id }, true);
+}
+
+function showTrackCount(): void {
+  const filter = $<HTMLInputElement>('track-filter').value.trim();
+  $('track-count').textContent = timeline && filter ? `${formatNumber(timeline.filterMatches)} of ${formatNumber(timeline.tracks.length)}` : '';
+}
+
+function bindTracks(): void {
+  let timer: number | undefined;
+  $<HTMLInputElement>('track-filter').addEventListener('input', (e) => {
+    clearTimeout(timer);
+    const text = (e.target as HTMLInputElement).value;
+    timer = window.setTimeout(() => {
+      timeline?.setFilter(text);
+      showTrackCount();
+    }, 120);
+  });
+  $('collapse-all').addEventListener('click', () => timeline?.collapseAll(true));
+  $('expand-all').addEventListener('click', () => timeline?.collapseAll(false));
+  // The buttons hand the focus back to the search box, so Enter / Shift+Enter go on from there.
+  $('search-next').addEventListener('click', () => {
+    $('search').focus();
+    void quiet(searchStep('next'));
+  });
+  $('search-prev').addEventListener('click', () => {
+    $('search').focus();
+    void quiet(searchStep('prev'));
+  });
+}
+
 function bindSearch(): void {
   const input = $<HTMLInputElement>('search');
   const results = $('search-results');
@@ -531,6 +595,8 @@ function bindSearch(): void {
         el.addEventListener('click', () => {
           results.hidden = true;
           setHighlight(String(r[0]));
+          // Jump to the name's first slice (the search's first_id column).
+          void quiet(showSlice({ id: Number(r[4]), track: -1 }, true));
         });
         return el;
       }));
@@ -539,7 +605,11 @@ function bindSearch(): void {
     }, 150);
   });
   input.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      clearTimeout(timer);
+      void quiet(searchStep(e.shiftKey ? 'prev' : 'next'));
+    } else if (e.key === 'Escape') {
       results.hidden = true;
       input.value = '';
       setHighlight(null);
@@ -566,6 +636,7 @@ async function main(): Promise<void> {
   $('zoom-selection').addEventListener('click', () => timeline?.zoomToSelection());
   $('zoom-reset').addEventListener('click', () => timeline?.reset());
   bindSearch();
+  bindTracks();
   bindHelp();
   initPanels((signal) => timeline && {
     base, trace: Number(base.split('/').pop()), timeline, signal, get: contextGet(signal),

@@ -38,7 +38,7 @@ final class DrawnLanes {
     /**
      * Places the slices of the sub-laned tracks: one sorted scan of those tracks' slices, O(log lanes) per slice.
      *
-     * @param trackKinds kind of every track, by id
+     * @param trackKinds kind of every track that may need placing (some slices nest or overlap), by id
      */
     static DrawnLanes compute(Connection store, Map<Long, String> trackKinds) {
         Collection<Long> subLaned = trackKinds.entrySet().stream().filter(e -> SubLanes.subLaned(e.getValue()))

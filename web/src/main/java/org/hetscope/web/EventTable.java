@@ -96,6 +96,58 @@ final class EventTable {
         return m;
     }
 
+    /**
+     * The next (or previous) slice whose name contains {@code text}, in (start, id) order after (before) the point
+     * (ts relative to the origin, id), wrapping around at the ends; with its 1-based place among all matches.
+     */
+    static Map<String, Object> find(TraceView view, String text, Long ts, Long id, boolean previous) {
+        if (text == null || text.isBlank()) {
+            throw new BadQueryException("find needs a non-empty 'q'");
+        }
+        if (text.length() > MAX_TEXT) {
+            throw new BadQueryException("search text longer than " + MAX_TEXT + " characters");
+        }
+        String match = "contains(lower(name), lower(?))";
+        String cols = "SELECT id, ts - " + view.origin() + " AS ts, dur, track_id, name FROM slice WHERE " + match;
+        String order = previous ? " ORDER BY ts DESC, id DESC LIMIT 1" : " ORDER BY ts ASC, id ASC LIMIT 1";
+        Store store = view.store();
+        Map<String, Object> out = new LinkedHashMap<>();
+        synchronized (view) {
+            long total = (Long) store.query(null, "SELECT count(*) FROM slice WHERE " + match, text).rows().get(0)[0];
+            out.put("total", total);
+            Table t = null;
+            boolean wrapped = false;
+            if (ts != null && id != null) {
+                long at = view.origin() + ts;
+                t = store.query(null, cols + (previous ? " AND (ts < ? OR (ts = ? AND id < ?))"
+                        : " AND (ts > ? OR (ts = ? AND id > ?))") + order, text, at, at, id);
+                wrapped = t.size() == 0;
+            }
+            if (t == null || t.size() == 0) {
+                t = store.query(null, cols + order, text);
+            }
+            if (t.size() == 0) {
+                out.put("match", null);
+                out.put("index", null);
+                return out;
+            }
+            Object[] r = t.rows().get(0);
+            long abs = view.origin() + (Long) r[1];
+            long before = (Long) store.query(null, "SELECT count(*) FROM slice WHERE " + match
+                    + " AND (ts < ? OR (ts = ? AND id < ?))", text, abs, abs, r[0]).rows().get(0)[0];
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", r[0]);
+            m.put("ts", r[1]);
+            m.put("dur", r[2]);
+            m.put("track_id", r[3]);
+            m.put("name", r[4]);
+            out.put("match", m);
+            out.put("index", before + 1);
+            out.put("wrapped", wrapped);
+        }
+        return out;
+    }
+
     private static void filter(StringBuilder where, List<Object> params, String column, String text) {
         if (text != null && !text.isEmpty()) {
             where.append(" AND contains(lower(").append(column).append("), lower(?))");

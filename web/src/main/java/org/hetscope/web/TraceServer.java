@@ -244,6 +244,13 @@ public final class TraceServer implements AutoCloseable {
                     ctx.queryParam("limit") == null ? 100 : intParam(ctx, "limit"),
                     find == null || find.isEmpty() ? null : parseLong("find", find))));
         });
+        app.get("/api/t/{trace}/find", ctx -> {
+            String ts = ctx.queryParam("ts");
+            String id = ctx.queryParam("id");
+            ctx.json(EventTable.find(trace(ctx), ctx.queryParam("q"),
+                    ts == null || ts.isEmpty() ? null : parseLong("ts", ts),
+                    id == null || id.isEmpty() ? null : parseLong("id", id), "prev".equals(ctx.queryParam("dir"))));
+        });
         app.get("/api/*", ctx -> error(ctx, HttpStatus.NOT_FOUND, "no API endpoint " + ctx.path()));
     }
 

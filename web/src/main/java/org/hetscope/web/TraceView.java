@@ -71,7 +71,10 @@ public final class TraceView implements AutoCloseable {
         List<TrackInfo> loaded = loadTracks();
         Map<Long, String> kinds = new HashMap<>();
         for (TrackInfo t : loaded) {
-            kinds.put(t.id(), t.kind());
+            // With every depth 0 no two slices of a track overlap: each sub-lane is 0 too, nothing to place.
+            if (t.lanes() > 1) {
+                kinds.put(t.id(), t.kind());
+            }
         }
         this.drawn = DrawnLanes.compute(store.connection(), kinds);
         // A sub-laned track has as many rows as its sub-lanes, whatever its deepest nesting.
