@@ -155,5 +155,58 @@ await finish(result, browser, async () => {
     sort: ranged.sort, dir: ranged.dir };
   check(ranged.total > 0, 'the range has slices');
   await page.screenshot({ path: `${outDir}/tools-events-range.png` });
+
+  // --- area selection aggregates and the flame graph of that range, then of ranges on StarPU and perf ---------
+  const aggregatesOf = async (t, name) => {
+    await page.click('#bottom-tabs button[data-panel="selection"]');
+    await page.waitForFunction(() => {
+      const a = window.__hetscope.aggregates?.();
+      const r = window.__hetscope.timeline.range;
+      return a && r && a.t0 === r.t0 && a.t1 === r.t1 && a.tables.threads && !document.getElementById('bottom-body').dataset.loading;
+    }, null, { timeout: 20000 }).catch(async (e) => {
+      throw new Error(`${name}: the area selection never showed: ${await page.textContent('#bottom-body')}; ${errors.join('; ')}; ${JSON.stringify(await page.evaluate(() => [window.__hetscope.timeline.range, window.__hetscope.aggregates()?.t0]))}`);
+    });
+    const a = await page.evaluate(() => window.__hetscope.aggregates());
+    await page.screenshot({ path: `${outDir}/tools-selection-${name}.png` });
+    await page.click('#bottom-tabs button[data-panel="flame"]');
+    await page.waitForFunction((t0) => {
+      const s = window.__hetscope.aggregates?.();
+      return s && s.t0 === t0 && s.frames && document.querySelector('#flame .frame');
+    }, a.t0, { timeout: 20000 });
+    const flame = await page.evaluate(() => ({ frames: window.__hetscope.aggregates().frames,
+      shown: [...document.querySelectorAll('#flame .frame')].map((e) => e.dataset.path) }));
+    await page.screenshot({ path: `${outDir}/tools-flame-${name}.png` });
+    return { trace: t, t0: a.t0, t1: a.t1, tracks: a.tracks, tables: a.tables,
+      frames: flame.frames.slice().sort((p, q) => q.total - p.total).slice(0, 40), shownFrames: flame.shown.length };
+  };
+  result.aggregates = [await aggregatesOf(1, 'kineto')];
+  // Zoom into the widest frame with children: it spans the whole width and its children sit below it.
+  const wide = result.aggregates[0].frames.find((f) => result.aggregates[0].frames.some((c) => c.path.startsWith(`${f.path};`)));
+  if (wide) {
+    await page.click(`#flame .frame[data-path="${wide.path.replace(/"/g, '\\"')}"]`);
+    await page.waitForFunction(() => document.getElementById('flame-reset'), null, { timeout: 5000 });
+    const zoomed = await page.evaluate(() => window.__hetscope.aggregates().frames);
+    const top = zoomed.find((f) => f.path === wide.path);
+    check(top && top.x === 0 && Math.abs(top.w - 1) < 1e-9, `zoomed frame ${wide.path} spans the width`);
+    await page.screenshot({ path: `${outDir}/tools-flame-zoomed.png` });
+  }
+  for (const [t, name] of [[3, 'starpu'], [4, 'perf']]) {
+    await page.selectOption('#trace-select', String(t));
+    await idle(t);
+    const b = await page.evaluate(() => {
+      const r = document.getElementById('timeline').getBoundingClientRect();
+      return { left: r.left, top: r.top, width: r.width };
+    });
+    await page.keyboard.down('Shift');
+    await page.mouse.move(b.left + b.width * 0.2, b.top + 30);
+    await page.mouse.down();
+    await page.mouse.move(b.left + b.width * 0.7, b.top + 50, { steps: 6 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    await page.waitForFunction(() => window.__hetscope.timeline.range, null, { timeout: 5000 });
+    result.aggregates.push(await aggregatesOf(t, name));
+  }
+  check(result.aggregates[1].tables.counters.rows.length > 0, 'StarPU counters over the range are listed');
+  check(result.aggregates[2].tables.threads.rows.length > 0, 'perf threads\' CPU time is listed');
   check(errors.length === 0, `no page errors or failed requests: ${errors.join('; ')}`);
 });

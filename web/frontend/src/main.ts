@@ -7,6 +7,7 @@ import { GESTURES, Hover, InstantSelection, SHORTCUTS, Selection, Timeline } fro
 import { LegendSection, legendFor, setDeclaredColours } from './colours';
 import { activePanel, contextGet, initPanels, panelEvents, reopen, showPanel } from './panels';
 import { eventTableState } from './events';
+import { aggregatesState } from './aggregates';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -62,6 +63,8 @@ interface UrlState { trace: number; t0: number | null; t1: number | null; slice:
 const PANELS = ['legend', 'help'];
 /** The slice selected now (its id), as the URL records it. */
 let selectedSlice: number | null = null;
+/** The shift-drag range selected now, as the timeline reported it. */
+let currentRange: { t0: number; t1: number; tracks: number[] } | null = null;
 /** The selected slice's start (ns from the trace start): where search next/previous continue from. */
 let selectedTs: number | null = null;
 let urlTimer: number | undefined;
@@ -220,6 +223,7 @@ function bindHelp(): void {
 /** Opens a trace, at the window and selection a URL gave when there is one. */
 async function openTrace(index: number, restore: UrlState | null = null): Promise<void> {
   selectedSlice = null;
+  currentRange = null;
   session.abort();
   session = new AbortController();
   if (timeline) timeline.destroy();
@@ -246,6 +250,7 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     panelEvents.view(view.t0, view.t1);
   };
   view.onRange = (r) => {
+    currentRange = r;
     panelEvents.range(r);
     void quiet(showRange(r));
   };
@@ -275,6 +280,7 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     selection: () => view.selection,
     urlState: () => currentUrlState(),
     events: () => eventTableState(),
+    aggregates: () => aggregatesState(),
     rows: () => view.rowOrder(),
     tree: () => ({ shown: view.treeRowsShown, matches: view.filterMatches, pinned: [...view.pinned],
       dom: [...document.querySelectorAll<HTMLElement>('#tree .track-row')].map((e) => ({
@@ -642,6 +648,7 @@ async function main(): Promise<void> {
     base, trace: Number(base.split('/').pop()), timeline, signal, get: contextGet(signal),
     selectSlice: (id) => void quiet(showSlice({ id, track: -1 }, true)),
     showWindow: (t0, t1) => timeline?.setView(t0, t1),
+    range: () => currentRange,
   }, () => scheduleUrl());
   const restore = readUrlState(location.hash, traces.length);
   if (restore) {

@@ -19,6 +19,8 @@ export interface PanelContext {
   selectSlice(id: number): void;
   /** Shows a window of the timeline (ns from the trace start). */
   showWindow(t0: number, t1: number): void;
+  /** The shift-drag range selected now (ns from the trace start, with the tracks it covers), or null. */
+  range(): { t0: number; t1: number; tracks: number[] } | null;
 }
 
 /** Page events a panel can follow while it is shown. */

@@ -244,6 +244,8 @@ public final class TraceServer implements AutoCloseable {
                     ctx.queryParam("limit") == null ? 100 : intParam(ctx, "limit"),
                     find == null || find.isEmpty() ? null : parseLong("find", find))));
         });
+        app.get("/api/t/{trace}/aggregates", ctx -> ctx.json(RangeAggregates.of(trace(ctx),
+                idsParam(ctx, "tracks"), longParam(ctx, "t0"), longParam(ctx, "t1"))));
         app.get("/api/t/{trace}/find", ctx -> {
             String ts = ctx.queryParam("ts");
             String id = ctx.queryParam("id");

@@ -159,5 +159,110 @@ class TimelineToolsBrowserTest {
             assertEquals(inRange.size(), r.get("total").asLong(), "range total");
             assertEquals(inRange.subList(0, Math.min(100, inRange.size())), ids(r.get("ids")), "range page");
         }
+        assertEquals(3, page.get("aggregates").size());
+        for (JsonNode agg : page.get("aggregates")) {
+            try (Store s = Store.open(stores.get(agg.get("trace").asInt()))) {
+                checkAggregates(s, agg);
+            }
+        }
+    }
+
+    private static double number(String shown) {
+        return Double.parseDouble(shown.replace(",", ""));
+    }
+
+    /** The area selection's tables and flame graph against brute-force sums over the store's rows. */
+    private static void checkAggregates(Store s, JsonNode agg) {
+        long o = origin(s);
+        long a = o + agg.get("t0").asLong();
+        long b = o + agg.get("t1").asLong();
+        String what = "trace " + agg.get("trace") + " range [" + a + ", " + b + ")";
+        // CPU time per thread: outermost slices of thread and worker tracks clipped to the range, off-CPU states out.
+        Set<String> off = Set.of("runnable", "blocked", "idle", "sleeping", "waiting", "preempted");
+        Map<String, Long> perThread = new HashMap<>();
+        Map<String, Long> perProcess = new HashMap<>();
+        for (Object[] r : s.query(null, """
+                SELECT p.pid, th.tid, sl.ts, sl.dur, sl.category, sl.name FROM slice sl JOIN track t ON t.id = sl.track_id
+                JOIN thread th ON th.id = t.thread_id LEFT JOIN process p ON p.id = th.process_id
+                WHERE sl.depth = 0 AND t.kind IN ('thread', 'worker')""").rows()) {
+            long ts = (Long) r[2];
+            long end = ts + (Long) r[3];
+            if (ts >= b || end <= a || ("state".equals(r[4]) && off.contains(((String) r[5]).toLowerCase()))) {
+                continue;
+            }
+            long clipped = Math.min(end, b) - Math.max(ts, a);
+            perThread.merge(r[0] + "/" + r[1], clipped, Long::sum);
+            perProcess.merge(String.valueOf(r[0]), clipped, Long::sum);
+        }
+        JsonNode threads = agg.get("tables").get("threads");
+        assertEquals(List.of("process", "pid", "thread", "tid", "slices", "cpu_ns"), columns(threads));
+        assertEquals(perThread.size(), threads.get("rows").size(), what + ": threads");
+        for (JsonNode row : threads.get("rows")) {
+            String key = (long) number(row.get(1).asText()) + "/" + (long) number(row.get(3).asText());
+            assertEquals(perThread.get(key), TimelineBrowserTest.parseDuration(row.get(5).asText()), what + " " + key);
+        }
+        JsonNode processes = agg.get("tables").get("processes");
+        assertEquals(perProcess.size(), processes.get("rows").size(), what + ": processes");
+        for (JsonNode row : processes.get("rows")) {
+            assertEquals(perProcess.get(String.valueOf((long) number(row.get(1).asText()))),
+                    TimelineBrowserTest.parseDuration(row.get(3).asText()), what + " process " + row.get(0));
+        }
+        // Busy time per device as 'hetscope sql' gives it from the library.
+        JsonNode devices = agg.get("tables").get("devices");
+        List<Object[]> util = s.query(null, "SELECT device, busy_ns FROM hs_utilisation(?, ?) WHERE level = 'device' "
+                + "ORDER BY device_id", a, b).rows();
+        assertEquals(util.size(), devices.get("rows").size(), what + ": devices");
+        for (int i = 0; i < util.size(); i++) {
+            assertEquals(util.get(i)[0], devices.get("rows").get(i).get(0).asText());
+            assertEquals((long) (Long) util.get(i)[1],
+                    TimelineBrowserTest.parseDuration(devices.get("rows").get(i).get(1).asText()), what + " device");
+        }
+        // Counters: samples in the range, their min and max, recounted.
+        JsonNode counters = agg.get("tables").get("counters");
+        // Which track each row is (names repeat, e.g. per memory node): the rows are in (name, track id) order.
+        List<Object[]> counterTracks = s.query(null, "SELECT DISTINCT t.name, t.id FROM track t JOIN counter c "
+                + "ON c.track_id = t.id WHERE c.ts < ? ORDER BY t.name, t.id", b).rows();
+        assertEquals(counterTracks.size(), counters.get("rows").size(), what + ": counters with a value in the range");
+        for (int i = 0; i < counterTracks.size(); i++) {
+            JsonNode row = counters.get("rows").get(i);
+            assertEquals(counterTracks.get(i)[0], row.get(0).asText());
+            List<Object[]> samples = s.query(null, "SELECT value FROM counter WHERE track_id = ? AND ts >= ? AND ts < ?",
+                    counterTracks.get(i)[1], a, b).rows();
+            assertEquals(samples.size(), (long) number(row.get(2).asText()), what + " samples of " + row.get(0));
+            if (!samples.isEmpty()) {
+                double min = samples.stream().mapToDouble(x -> ((Number) x[0]).doubleValue()).min().orElseThrow();
+                double max = samples.stream().mapToDouble(x -> ((Number) x[0]).doubleValue()).max().orElseThrow();
+                assertEquals(min, number(row.get(3).asText()), Math.abs(min) * 1e-5 + 1e-9, what + " min " + row.get(0));
+                assertEquals(max, number(row.get(4).asText()), Math.abs(max) * 1e-5 + 1e-9, what + " max " + row.get(0));
+            }
+        }
+        // Flame graph: per call path (names along the parent chain within the selected tracks), the clipped time.
+        Set<Long> tracks = new HashSet<>(ids(agg.get("tracks")));
+        Map<Long, Object[]> sel = new HashMap<>();
+        for (Object[] r : s.query(null, "SELECT id, parent_id, name, ts, dur, track_id FROM slice WHERE ts < ? "
+                + "AND ts + dur > ?", b, a).rows()) {
+            if (tracks.contains((Long) r[5])) {
+                sel.put((Long) r[0], r);
+            }
+        }
+        Map<String, Long> total = new HashMap<>();
+        for (Object[] r : sel.values()) {
+            StringBuilder path = new StringBuilder((String) r[2]);
+            for (Object[] p = sel.get((Long) r[1]); p != null; p = sel.get((Long) p[1])) {
+                path.insert(0, p[2] + ";");
+            }
+            long ts = (Long) r[3];
+            total.merge(path.toString(), Math.min(ts + (Long) r[4], b) - Math.max(ts, a), Long::sum);
+        }
+        assertTrue(agg.get("frames").size() > 0, what + ": flame graph frames");
+        for (JsonNode f : agg.get("frames")) {
+            assertEquals(total.get(f.get("path").asText()), f.get("total").asLong(), what + " frame " + f.get("path"));
+        }
+    }
+
+    private static List<String> columns(JsonNode table) {
+        List<String> out = new ArrayList<>();
+        table.get("columns").forEach(c -> out.add(c.asText()));
+        return out;
     }
 }
