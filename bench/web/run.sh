@@ -9,12 +9,13 @@ TRACKS=${2:-1000}
 REPEATS=${3:-100}
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 mkdir -p bench/out bench/data
-mvn -q -o -pl web install -DskipTests
+# package, not install: the modules this run needs come from their target/classes, ahead of ~/.m2 on the classpath
+mvn -q -o -pl store,analysis/profiling,web package -DskipTests
 # the first-draw timing drives the page with playwright-core (from npm's cache: ./build.sh skips the web tests
 # that install it) and a Chromium (.ci/apt-packages); without Chromium only the window API is timed
 [ -d web/e2e/node_modules/playwright-core ] || (cd web/e2e && npm ci --no-audit --no-fund --prefer-offline >/dev/null)
 (cd web && mvn -q -o dependency:build-classpath -Dmdep.outputFile=../bench/out/web-classpath.txt -Dmdep.includeScope=test >/dev/null)
-CP="$(cat bench/out/web-classpath.txt):web/target/classes"
+CP="store/target/classes:analysis/profiling/target/classes:web/target/classes:$(cat bench/out/web-classpath.txt)"
 STORE=bench/data/web-${SLICES}x${TRACKS}.duckdb
 if [ ! -f "$STORE" ]; then
   "$JAVA_HOME/bin/java" -Xmx4g --enable-native-access=ALL-UNNAMED -cp "$CP" bench/web/GenerateTrace.java "$STORE" "$SLICES" "$TRACKS"

@@ -267,7 +267,7 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     trace: index,
     view: () => ({ t0: view.t0, t1: view.t1 }),
     frame: () => ({ drawCount: view.drawCount, items: view.itemsDrawn, singles: view.singlesDrawn,
-      instants: view.instantsDrawn, fetches: view.fetchCount, busy: view.busy(),
+      instants: view.instantsDrawn, fetches: view.fetchCount, busy: view.busy(), drawMs: view.lastDrawMs,
       firstDataDrawMs: view.firstDataDrawMs }),
     locate: (category: string) => view.locate(category),
     locateInstant: (alone = true) => view.locateInstant(alone),

@@ -90,6 +90,8 @@ export class Timeline {
   itemsDrawn = 0;
   singlesDrawn = 0;
   fetchCount = 0;
+  /** How long the last frame took to draw on the canvas, in ms (for the redraw benchmark). */
+  lastDrawMs = 0;
   /** Milliseconds from navigation start to the first frame drawn with server data (performance.now()). */
   firstDataDrawMs: number | null = null;
   private fetchSeq = 0;
@@ -497,6 +499,7 @@ export class Timeline {
 
   draw(): void {
     if (this.destroyed) return;
+    const started = performance.now();
     const w = this.width();
     const h = this.rowsEl.clientHeight;
     const top = this.rowsEl.scrollTop;
@@ -558,6 +561,7 @@ export class Timeline {
     this.singlesDrawn = singles;
     this.instantsDrawn = instants;
     this.drawCount++;
+    this.lastDrawMs = performance.now() - started;
     if (this.firstDataDrawMs === null && this.fetchCount > 0) this.firstDataDrawMs = performance.now();
     document.body.dataset.drawCount = String(this.drawCount);
     document.getElementById('window-info')!.textContent =
