@@ -247,10 +247,15 @@ public final class TraceServer implements AutoCloseable {
         app.get("/api/t/{trace}/aggregates", ctx -> ctx.json(RangeAggregates.of(trace(ctx),
                 idsParam(ctx, "tracks"), longParam(ctx, "t0"), longParam(ctx, "t1"))));
         app.get("/api/t/{trace}/find", ctx -> {
-            String ts = ctx.queryParam("ts");
+            TraceView t = trace(ctx);
+            String tsText = ctx.queryParam("ts");
+            Long ts = tsText == null || tsText.isEmpty() ? null : parseLong("ts", tsText);
+            if (ts != null) {
+                // the same bounds as a window's: origin + ts must stay inside a long
+                t.checkWindow(ts, ts == Long.MAX_VALUE ? ts : ts + 1, 1);
+            }
             String id = ctx.queryParam("id");
-            ctx.json(EventTable.find(trace(ctx), ctx.queryParam("q"),
-                    ts == null || ts.isEmpty() ? null : parseLong("ts", ts),
+            ctx.json(EventTable.find(t, ctx.queryParam("q"), ts,
                     id == null || id.isEmpty() ? null : parseLong("id", id), "prev".equals(ctx.queryParam("dir"))));
         });
         app.get("/api/*", ctx -> error(ctx, HttpStatus.NOT_FOUND, "no API endpoint " + ctx.path()));
