@@ -36,8 +36,8 @@ const eventsWhen = async (pred, what) => {
   return page.evaluate(() => window.__hetscope.events());
 };
 /** The rows the table shows, as text, with their ids. */
-const tableRows = () => page.evaluate(() => [...document.querySelectorAll('#ev-body tr[data-id]')].map((tr) => ({
-  id: Number(tr.dataset.id), active: tr.classList.contains('active'),
+const tableRows = () => page.evaluate(() => [...document.querySelectorAll('#ev-body tr[data-key]')].map((tr) => ({
+  id: Number(tr.dataset.id), key: tr.dataset.key, kind: tr.dataset.kind, active: tr.classList.contains('active'),
   cells: [...tr.querySelectorAll('td')].map((td) => td.textContent),
 })));
 
@@ -81,6 +81,14 @@ await finish(result, browser, async () => {
     result.windows.push({ trace: t, t0: st.t0, t1: st.t1, total: st.total, ids: st.ids, firstRow: rows[0].cells,
       shownRows: (await page.textContent('#ev-rows')) });
     await page.screenshot({ path: `${outDir}/tools-events-${t}.png` });
+    // An instant listed on the page: clicking its row selects that instant (details pane).
+    const instant = rows.find((r) => r.kind === 'instant');
+    if (instant) {
+      await page.click(`#ev-body tr[data-key="${instant.key}"] td:nth-child(3)`);
+      await page.waitForFunction((id) => document.getElementById('detail-instant-id')?.textContent === String(id), instant.id, { timeout: 10000 });
+      result.instantClicks = [...(result.instantClicks ?? []), { trace: t, id: instant.id, name: await page.textContent('#detail-name'),
+        selected: await page.evaluate(() => window.__hetscope.timeline.selectedInstant) }];
+    }
   }
 
   // --- trace 1: sort, filter, link both ways, range --------------------------------------------------------
@@ -115,8 +123,8 @@ await finish(result, browser, async () => {
 
   // Row -> timeline: clicking the third row selects that slice on the timeline and in the details pane.
   const before = await tableRows();
-  const rowId = before[2].id;
-  await page.click(`#ev-body tr[data-id="${rowId}"] td:nth-child(3)`);
+  const rowId = before.filter((r) => r.kind === 'slice')[2].id;
+  await page.click(`#ev-body tr[data-key="s${rowId}"] td:nth-child(3)`);
   await page.waitForFunction((id) => document.getElementById('detail-slice-id')?.textContent === String(id), rowId, { timeout: 10000 });
   const sel = await page.evaluate(() => window.__hetscope.selection?.() ?? window.__hetscope.timeline.selection);
   check(sel && sel.id === rowId, `row click selected slice ${rowId} on the timeline (${JSON.stringify(sel)})`);
@@ -133,9 +141,9 @@ await finish(result, browser, async () => {
   const k = await page.evaluate(() => window.__hetscope.locate('kernel'));
   check(k, 'a kernel is drawn');
   await page.mouse.click(k.x, k.y);
-  const linked = await eventsWhen(`(st) => st.selected === ${k.id} && st.ids.includes(${k.id})`, `kernel ${k.id} as a row`);
+  const linked = await eventsWhen(`(st) => st.selected === 's${k.id}' && st.ids.includes('s${k.id}')`, `kernel ${k.id} as a row`);
   const activeRows = (await tableRows()).filter((r) => r.active);
-  check(activeRows.length === 1 && activeRows[0].id === k.id, `the kernel's row is the one highlighted (${JSON.stringify(activeRows)})`);
+  check(activeRows.length === 1 && activeRows[0].key === `s${k.id}`, `the kernel's row is the one highlighted (${JSON.stringify(activeRows)})`);
   result.sliceClick = { id: k.id, offset: linked.offset, sort: linked.sort, dir: linked.dir, t0: linked.t0, t1: linked.t1 };
   await page.screenshot({ path: `${outDir}/tools-events-linked.png` });
 

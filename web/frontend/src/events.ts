@@ -4,10 +4,14 @@
 import { escapeHtml, formatDuration } from './format';
 import { PanelContext, registerPanel } from './panels';
 
+/** Rows: [kind, id, ts, dur, name, category, track_id, track, args]; an instant has kind 'instant' and dur 0. */
 interface EventPage {
   total: number; offset: number; found: number | null; columns: string[];
-  rows: [number, number, number, string, string, number, string | null, string | null][];
+  rows: ['slice' | 'instant', number, number, number, string, string, number, string | null, string | null][];
 }
+
+/** A row's key: 's' or 'i' and the id (slice and instant ids are separate). */
+const keyOf = (kind: string, id: number) => `${kind === 'instant' ? 'i' : 's'}${id}`;
 
 const PAGE = 100;
 const COLUMNS: { key: string; title: string; sort: string | null }[] = [
@@ -22,7 +26,7 @@ const COLUMNS: { key: string; title: string; sort: string | null }[] = [
 /** What the table shows last, for the tests. */
 export interface EventTableState {
   scope: 'window' | 'range'; t0: number; t1: number; total: number; offset: number; sort: string; dir: string;
-  selected: number | null; ids: number[]; tracks: number[] | null; filters: Record<string, string>;
+  selected: string | null; ids: string[]; tracks: number[] | null; filters: Record<string, string>;
 }
 
 let lastState: EventTableState | null = null;
@@ -48,14 +52,14 @@ function open(host: HTMLElement, ctx: PanelContext) {
   let sort = 'ts';
   let dir: 'asc' | 'desc' = 'asc';
   let offset = 0;
-  let selected: number | null = ctx.timeline.selection?.id ?? null;
+  let selected: string | null = ctx.timeline.selection ? keyOf('slice', ctx.timeline.selection.id) : null;
   let seq = 0;
   let timer: number | undefined;
 
   const bounds = () => (scope === 'range' && range ? { t0: range.t0, t1: range.t1 }
     : { t0: Math.max(0, ctx.timeline.t0), t1: Math.max(ctx.timeline.t1, Math.max(0, ctx.timeline.t0) + 1) });
 
-  async function load(find: number | null = null): Promise<void> {
+  async function load(find: string | null = null): Promise<void> {
     const my = ++seq;
     const b = bounds();
     const params: Record<string, string | number> = { t0: b.t0, t1: b.t1, sort, dir, offset, limit: PAGE };
@@ -64,7 +68,7 @@ function open(host: HTMLElement, ctx: PanelContext) {
       const v = q<HTMLInputElement>(`ev-${f}`).value.trim();
       if (v) params[f] = v;
     }
-    if (find !== null) params.find = find;
+    if (find !== null) params[find.startsWith('i') ? 'find_instant' : 'find'] = Number(find.slice(1));
     host.dataset.loading = '1';
     const page = await ctx.get<EventPage>(`${ctx.base}/events`, params);
     if (my !== seq) return;
@@ -87,10 +91,11 @@ function open(host: HTMLElement, ctx: PanelContext) {
     });
     const body = q('ev-body');
     body.innerHTML = page.rows.map((r) => {
-      const [id, ts, dur, name, category, , track, args] = r;
-      return `<tr class="clickable${id === selected ? ' active' : ''}" data-id="${id}">`
+      const [kind, id, ts, dur, name, category, , track, args] = r;
+      const key = keyOf(kind, id);
+      return `<tr class="clickable${key === selected ? ' active' : ''}" data-key="${key}" data-kind="${kind}" data-id="${id}">`
         + `<td class="num" data-ns="${ts}">${escapeHtml(formatDuration(ts))}</td>`
-        + `<td class="num" data-ns="${dur}">${escapeHtml(formatDuration(dur))}</td>`
+        + `<td class="num" data-ns="${dur}">${kind === 'instant' ? '<span class="muted">instant</span>' : escapeHtml(formatDuration(dur))}</td>`
         + `<td title="${escapeHtml(name)}">${escapeHtml(name)}</td><td>${escapeHtml(category)}</td>`
         + `<td title="${escapeHtml(track ?? '')}">${escapeHtml(track ?? '')}</td>`
         + `<td class="ev-args" title="${escapeHtml(args ?? '')}">${escapeHtml(args ?? '')}</td></tr>`;
@@ -101,11 +106,11 @@ function open(host: HTMLElement, ctx: PanelContext) {
       if (v) filters[f] = v;
     }
     lastState = { scope, t0: b.t0, t1: b.t1, total: page.total, offset: page.offset, sort, dir, selected,
-      ids: page.rows.map((r) => r[0]), tracks: scope === 'range' && range ? range.tracks : null, filters };
+      ids: page.rows.map((r) => keyOf(r[0], r[1])), tracks: scope === 'range' && range ? range.tracks : null, filters };
     body.querySelector('tr.active')?.scrollIntoView({ block: 'nearest' });
   }
 
-  const reload = (delay = 0, find: number | null = null) => {
+  const reload = (delay = 0, find: string | null = null) => {
     clearTimeout(timer);
     timer = window.setTimeout(() => void load(find).catch(fail), delay);
   };
@@ -139,14 +144,31 @@ function open(host: HTMLElement, ctx: PanelContext) {
     reload();
   });
   q('ev-body').addEventListener('click', (e) => {
-    const tr = (e.target as HTMLElement).closest<HTMLElement>('tr[data-id]');
+    const tr = (e.target as HTMLElement).closest<HTMLElement>('tr[data-key]');
     if (!tr) return;
-    selected = Number(tr.dataset.id);
+    selected = tr.dataset.key!;
     host.querySelectorAll('#ev-body tr.active').forEach((r) => r.classList.remove('active'));
     tr.classList.add('active');
     if (lastState) lastState.selected = selected;
-    ctx.selectSlice(selected);
+    if (tr.dataset.kind === 'instant') ctx.selectInstant(Number(tr.dataset.id));
+    else ctx.selectSlice(Number(tr.dataset.id));
   });
+  /** Shows a selection made elsewhere as the highlighted row, fetching the page that holds it if needed. */
+  function mark(key: string | null): void {
+    if (key === selected && key !== null) return;
+    selected = key;
+    host.querySelectorAll('#ev-body tr.active').forEach((r) => r.classList.remove('active'));
+    if (lastState) lastState.selected = key;
+    if (key === null) return;
+    const row = host.querySelector<HTMLElement>(`#ev-body tr[data-key="${key}"]`);
+    if (row) {
+      row.classList.add('active');
+      row.scrollIntoView({ block: 'nearest' });
+    } else {
+      // Not on this page: ask for the page that holds it in the current order and filters.
+      void load(key).catch(fail);
+    }
+  }
   // Keys typed in the filters must not zoom the timeline; the timeline ignores INPUT targets already.
   void load(selected).catch(fail);
   return {
@@ -156,25 +178,8 @@ function open(host: HTMLElement, ctx: PanelContext) {
         reload(250, selected);
       }
     },
-    select: (id: number | null) => {
-      if (id === selected && id !== null) return;
-      selected = id;
-      if (id === null) {
-        host.querySelectorAll('#ev-body tr.active').forEach((r) => r.classList.remove('active'));
-        if (lastState) lastState.selected = null;
-        return;
-      }
-      const row = host.querySelector<HTMLElement>(`#ev-body tr[data-id="${id}"]`);
-      if (row) {
-        host.querySelectorAll('#ev-body tr.active').forEach((r) => r.classList.remove('active'));
-        row.classList.add('active');
-        row.scrollIntoView({ block: 'nearest' });
-        if (lastState) lastState.selected = id;
-      } else {
-        // Not on this page: ask for the page that holds it in the current order and filters.
-        void load(id).catch(fail);
-      }
-    },
+    select: (id: number | null) => mark(id === null ? null : keyOf('slice', id)),
+    selectInstant: (id: number) => mark(keyOf('instant', id)),
     range: (r: { t0: number; t1: number; tracks: number[] } | null) => {
       range = r;
       scope = r ? 'range' : 'window';

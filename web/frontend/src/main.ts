@@ -241,6 +241,7 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
   view.colourMode = $<HTMLSelectElement>('colour-mode').value as 'name' | 'category';
   view.onSelect = (s) => void quiet(showSlice(s));
   view.onSelectInstant = (s) => {
+    panelEvents.selectInstant(s.id);
     selectedSlice = null;
     scheduleUrl();
     void quiet(showInstant(s));
@@ -314,10 +315,15 @@ async function quiet(p: Promise<void>): Promise<void> {
   }
 }
 
-async function showInstant(s: InstantSelection): Promise<void> {
+async function showInstant(s: InstantSelection, reveal = false): Promise<void> {
   const d = await get<{ id: number; ts: number; absolute_ts: string; name: string; category: string;
     source_category: string | null; args: string | null; track_name: string | null; track_id: number }>(
     `${base}/instant/${s.id}`);
+  if (reveal && timeline) {
+    timeline.select(null);
+    timeline.selectedInstant = d.id;
+    timeline.reveal(d.track_id, d.ts, 0);
+  }
   const kv = (k: string, v: string) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`;
   let html = `<h3 id="detail-name" style="margin:2px 0 6px;font-size:13px">${escapeHtml(d.name)}</h3><dl class="kv">`;
   html += kv('instant at', `<span id="detail-ts" class="mono">${formatDuration(d.ts)}</span> <span class="muted">(absolute ${d.absolute_ts} ns)</span>`);
@@ -647,6 +653,11 @@ async function main(): Promise<void> {
   initPanels((signal) => timeline && {
     base, trace: Number(base.split('/').pop()), timeline, signal, get: contextGet(signal),
     selectSlice: (id) => void quiet(showSlice({ id, track: -1 }, true)),
+    selectInstant: (id) => {
+      selectedSlice = null;
+      scheduleUrl();
+      void quiet(showInstant({ id, track: -1 }, true));
+    },
     showWindow: (t0, t1) => timeline?.setView(t0, t1),
     range: () => currentRange,
   }, () => scheduleUrl());

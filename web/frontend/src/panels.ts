@@ -17,6 +17,8 @@ export interface PanelContext {
   get<T>(path: string, params?: Record<string, string | number>): Promise<T>;
   /** Selects a slice as a click on the timeline would (details pane, URL), scrolling it into view. */
   selectSlice(id: number): void;
+  /** Selects an instant event as a click on its tick would, scrolling it into view. */
+  selectInstant(id: number): void;
   /** Shows a window of the timeline (ns from the trace start). */
   showWindow(t0: number, t1: number): void;
   /** The shift-drag range selected now (ns from the trace start, with the tracks it covers), or null. */
@@ -29,6 +31,8 @@ export interface PanelEvents {
   view?(t0: number, t1: number): void;
   /** A slice was selected (null: selection cleared). */
   select?(id: number | null): void;
+  /** An instant event was selected. */
+  selectInstant?(id: number): void;
   /** A shift-drag range was selected (null: cleared). */
   range?(r: { t0: number; t1: number; tracks: number[] } | null): void;
 }
@@ -145,6 +149,7 @@ export async function reopen(): Promise<void> {
 export const panelEvents: Required<PanelEvents> = {
   view: (t0, t1) => events.view?.(t0, t1),
   select: (id) => events.select?.(id),
+  selectInstant: (id) => events.selectInstant?.(id),
   range: (r) => events.range?.(r),
 };
 

@@ -9,7 +9,8 @@ import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 
 /**
- * The event table under the timeline (Trace Compass's events view): the slices overlapping a window, optionally of
+ * The event table under the timeline (Trace Compass's events view): the slices overlapping a window and the instants
+ * inside it (duration 0), optionally of
  * some tracks, filtered by text in name, category or arguments, sorted by a column, one page at a time, so that a
  * window of millions of slices costs one sorted page (DuckDB's top-N) and a count. A slice id to find gives the page
  * holding it in that order, so selecting a slice on the timeline scrolls the table to its row.
@@ -23,7 +24,7 @@ final class EventTable {
 
     /** What the page asks for; times relative to the trace origin, tracks empty for every track. */
     record Query(long t0, long t1, List<Long> tracks, String name, String category, String args, String sort,
-                 boolean descending, long offset, int limit, Long find) {
+                 boolean descending, long offset, int limit, Long find, String findKind) {
     }
 
     private EventTable() {
@@ -45,17 +46,21 @@ final class EventTable {
             }
         }
         List<Object> params = new ArrayList<>();
-        StringBuilder where = new StringBuilder("ts < ? AND ts + dur >= ?");
-        params.add(view.origin() + q.t1());
-        params.add(view.origin() + q.t0());
-        if (!q.tracks().isEmpty()) {
-            where.append(" AND track_id IN (")
-                    .append(q.tracks().stream().map(String::valueOf).collect(Collectors.joining(","))).append(')');
+        // Slices overlapping the window and instants inside it, as one list (an instant has duration 0).
+        String tracksIn = q.tracks().isEmpty() ? "" : " AND track_id IN ("
+                + q.tracks().stream().map(String::valueOf).collect(Collectors.joining(",")) + ")";
+        String events = "(SELECT 'slice' AS kind, id, ts, dur, name, category, track_id, args FROM slice "
+                + "WHERE ts < ? AND ts + dur >= ?" + tracksIn + " UNION ALL SELECT 'instant', id, ts, 0::BIGINT, "
+                + "name, category, track_id, args FROM instant WHERE ts < ? AND ts >= ?" + tracksIn + ") ev";
+        for (int i = 0; i < 2; i++) {
+            params.add(view.origin() + q.t1());
+            params.add(view.origin() + q.t0());
         }
+        StringBuilder where = new StringBuilder("true");
         filter(where, params, "name", q.name());
         filter(where, params, "category", q.category());
         filter(where, params, "coalesce(args, '')", q.args());
-        String order = SORTS.get(q.sort()) + (q.descending() ? " DESC" : " ASC") + ", id ASC";
+        String order = SORTS.get(q.sort()) + (q.descending() ? " DESC" : " ASC") + ", kind ASC, id ASC";
         Store store = view.store();
         Object[] p = params.toArray();
         long total;
@@ -63,13 +68,14 @@ final class EventTable {
         Long found = null;
         Table rows;
         synchronized (view) {
-            total = (Long) store.query(null, "SELECT count(*) FROM slice WHERE " + where, p).rows().get(0)[0];
+            total = (Long) store.query(null, "SELECT count(*) FROM " + events + " WHERE " + where, p).rows().get(0)[0];
             if (q.find() != null) {
-                Object[] fp = new Object[p.length + 1];
+                Object[] fp = new Object[p.length + 2];
                 System.arraycopy(p, 0, fp, 0, p.length);
                 fp[p.length] = q.find();
-                Table pos = store.query(null, "SELECT pos FROM (SELECT id, row_number() OVER (ORDER BY " + order
-                        + ") - 1 AS pos FROM slice WHERE " + where + ") WHERE id = ?", fp);
+                fp[p.length + 1] = q.findKind();
+                Table pos = store.query(null, "SELECT pos FROM (SELECT kind, id, row_number() OVER (ORDER BY " + order
+                        + ") - 1 AS pos FROM " + events + " WHERE " + where + ") WHERE id = ? AND kind = ?", fp);
                 if (pos.size() > 0) {
                     found = (Long) pos.rows().get(0)[0];
                     offset = found / q.limit() * q.limit();
@@ -79,19 +85,20 @@ final class EventTable {
             System.arraycopy(p, 0, pp, 0, p.length);
             pp[p.length] = (long) q.limit();
             pp[p.length + 1] = offset;
-            rows = store.query(null, "SELECT id, ts - " + view.origin() + " AS ts, dur, name, category, track_id, "
-                    + "args FROM slice WHERE " + where + " ORDER BY " + order + " LIMIT ? OFFSET ?", pp);
+            rows = store.query(null, "SELECT kind, id, ts - " + view.origin() + " AS ts, dur, name, category, "
+                    + "track_id, args FROM " + events + " WHERE " + where + " ORDER BY " + order
+                    + " LIMIT ? OFFSET ?", pp);
         }
         List<Object[]> out = new ArrayList<>();
         for (Object[] r : rows.rows()) {
-            TraceView.TrackInfo t = view.track((Long) r[5]);
-            out.add(new Object[] {r[0], r[1], r[2], r[3], r[4], r[5], t == null ? null : t.name(), r[6]});
+            TraceView.TrackInfo t = view.track((Long) r[6]);
+            out.add(new Object[] {r[0], r[1], r[2], r[3], r[4], r[5], r[6], t == null ? null : t.name(), r[7]});
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("total", total);
         m.put("offset", offset);
         m.put("found", found);
-        m.put("columns", List.of("id", "ts", "dur_ns", "name", "category", "track_id", "track", "args"));
+        m.put("columns", List.of("kind", "id", "ts", "dur_ns", "name", "category", "track_id", "track", "args"));
         m.put("rows", out);
         return m;
     }

@@ -236,13 +236,16 @@ public final class TraceServer implements AutoCloseable {
             List<Long> ids = ctx.queryParam("tracks") == null ? List.of() : idsParam(ctx, "tracks");
             t.checkTracks(ids);
             String find = ctx.queryParam("find");
+            String findInstant = ctx.queryParam("find_instant");
             ctx.json(EventTable.page(t, new EventTable.Query(t0, t1, ids, ctx.queryParam("name"),
                     ctx.queryParam("category"), ctx.queryParam("args"),
                     ctx.queryParamAsClass("sort", String.class).getOrDefault("ts"),
                     "desc".equals(ctx.queryParam("dir")),
                     ctx.queryParam("offset") == null ? 0 : longParam(ctx, "offset"),
                     ctx.queryParam("limit") == null ? 100 : intParam(ctx, "limit"),
-                    find == null || find.isEmpty() ? null : parseLong("find", find))));
+                    findInstant != null && !findInstant.isEmpty() ? Long.valueOf(parseLong("find_instant", findInstant))
+                            : find == null || find.isEmpty() ? null : parseLong("find", find),
+                    findInstant != null && !findInstant.isEmpty() ? "instant" : "slice")));
         });
         app.get("/api/t/{trace}/aggregates", ctx -> ctx.json(RangeAggregates.of(trace(ctx),
                 idsParam(ctx, "tracks"), longParam(ctx, "t0"), longParam(ctx, "t1"))));

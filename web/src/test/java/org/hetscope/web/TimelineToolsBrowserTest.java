@@ -35,14 +35,23 @@ class TimelineToolsBrowserTest {
     @TempDir
     Path dir;
 
-    private record Row(long id, long ts, long dur, String name, String category, long track, String args) {
+    /** A slice, or an instant (kind "instant", duration 0): the event table lists both. */
+    private record Row(String kind, long id, long ts, long dur, String name, String category, long track,
+                       String args) {
+        String key() {
+            return ("instant".equals(kind) ? "i" : "s") + id;
+        }
     }
 
     private static List<Row> rows(Store s) {
         List<Row> out = new ArrayList<>();
         for (Object[] r : s.query(null, "SELECT id, ts, dur, name, category, track_id, args FROM slice").rows()) {
-            out.add(new Row((Long) r[0], (Long) r[1], (Long) r[2], (String) r[3], (String) r[4], (Long) r[5],
+            out.add(new Row("slice", (Long) r[0], (Long) r[1], (Long) r[2], (String) r[3], (String) r[4], (Long) r[5],
                     (String) r[6]));
+        }
+        for (Object[] r : s.query(null, "SELECT id, ts, name, category, track_id, args FROM instant").rows()) {
+            out.add(new Row("instant", (Long) r[0], (Long) r[1], 0, (String) r[2], (String) r[3], (Long) r[4],
+                    (String) r[5]));
         }
         return out;
     }
@@ -52,7 +61,7 @@ class TimelineToolsBrowserTest {
     }
 
     /** The slices of a window (and tracks), filtered and sorted as the table's state says. */
-    private static List<Long> expected(List<Row> all, long origin, JsonNode st, Set<Long> tracks, String name,
+    private static List<String> expected(List<Row> all, long origin, JsonNode st, Set<Long> tracks, String name,
                                        String args, String sort, String dir) {
         long a = origin + st.get("t0").asLong();
         long b = origin + st.get("t1").asLong();
@@ -64,13 +73,20 @@ class TimelineToolsBrowserTest {
         if ("desc".equals(dir)) {
             by = by.reversed();
         }
-        by = by.thenComparingLong(Row::id);
-        return all.stream().filter(r -> r.ts() < b && r.ts() + r.dur() >= a)
+        by = by.thenComparing(Row::kind).thenComparingLong(Row::id);
+        // slices overlapping the window, instants inside it
+        return all.stream().filter(r -> r.ts() < b && ("instant".equals(r.kind()) ? r.ts() >= a : r.ts() + r.dur() >= a))
                 .filter(r -> tracks == null || tracks.contains(r.track()))
                 .filter(r -> name == null || r.name().toLowerCase().contains(name.toLowerCase()))
                 .filter(r -> args == null || (r.args() == null ? "" : r.args()).toLowerCase()
                         .contains(args.toLowerCase()))
-                .sorted(by).map(Row::id).toList();
+                .sorted(by).map(Row::key).toList();
+    }
+
+    private static List<String> keys(JsonNode a) {
+        List<String> out = new ArrayList<>();
+        a.forEach(n -> out.add(n.asText()));
+        return out;
     }
 
     private static List<Long> ids(JsonNode a) {
@@ -114,50 +130,59 @@ class TimelineToolsBrowserTest {
         for (JsonNode w : page.get("windows")) {
             int t = w.get("trace").asInt();
             try (Store s = Store.open(stores.get(t))) {
-                List<Long> want = expected(rows(s), origin(s), w, null, null, null, "ts", "asc");
+                List<String> want = expected(rows(s), origin(s), w, null, null, null, "ts", "asc");
                 assertEquals(want.size(), w.get("total").asLong(), "trace " + t + " total");
-                assertEquals(want.subList(0, Math.min(100, want.size())), ids(w.get("ids")), "trace " + t + " page");
+                assertEquals(want.subList(0, Math.min(100, want.size())), keys(w.get("ids")), "trace " + t + " page");
                 assertEquals("1–" + Math.min(100, want.size()) + " of " + String.format("%,d", want.size()),
                         w.get("shownRows").asText(), "trace " + t + " pager");
+            }
+        }
+        // Instant rows clicked: the details pane shows that instant and the timeline selects it.
+        assertTrue(page.has("instantClicks"), "some trace lists an instant on its first page");
+        for (JsonNode ic : page.get("instantClicks")) {
+            try (Store s = Store.open(stores.get(ic.get("trace").asInt()))) {
+                assertEquals(s.query(null, "SELECT name FROM instant WHERE id = ?", ic.get("id").asLong()).rows().get(0)[0],
+                        ic.get("name").asText());
+                assertEquals(ic.get("id").asLong(), ic.get("selected").asLong());
             }
         }
         try (Store s = Store.open(stores.get(1))) {
             List<Row> all = rows(s);
             long o = origin(s);
-            Map<Long, Row> byId = new HashMap<>();
-            all.forEach(r -> byId.put(r.id(), r));
+            Map<String, Row> byId = new HashMap<>();
+            all.forEach(r -> byId.put(r.key(), r));
             JsonNode d = page.get("sortedByDuration");
-            List<Long> want = expected(all, o, d, null, null, null, "dur", "desc");
-            assertEquals(want.subList(0, 100), ids(d.get("ids")), "longest first");
+            List<String> want = expected(all, o, d, null, null, null, "dur", "desc");
+            assertEquals(want.subList(0, 100), keys(d.get("ids")), "longest first");
             for (int i = 0; i < 100; i++) {
                 assertEquals(byId.get(want.get(i)).dur(), TimelineBrowserTest.parseDuration(
                         d.get("durations").get(i).asText()), "duration shown in row " + i);
             }
             assertEquals(expected(all, o, d, null, null, null, "dur", "asc").subList(0, 100),
-                    ids(page.get("sortedByDurationAsc").get("ids")), "shortest first");
+                    keys(page.get("sortedByDurationAsc").get("ids")), "shortest first");
             JsonNode f = page.get("nameFilter");
-            List<Long> named = expected(all, o, f, null, f.get("part").asText(), null, "dur", f.get("dir").asText());
+            List<String> named = expected(all, o, f, null, f.get("part").asText(), null, "dur", f.get("dir").asText());
             assertEquals(named.size(), f.get("total").asLong(), "name filter total");
-            assertEquals(named.subList(0, Math.min(100, named.size())), ids(f.get("ids")), "name filter page");
+            assertEquals(named.subList(0, Math.min(100, named.size())), keys(f.get("ids")), "name filter page");
             JsonNode af = page.get("argsFilter");
-            List<Long> withArgs = expected(all, o, d, null, null, "stream", "dur", "asc");
+            List<String> withArgs = expected(all, o, d, null, null, "stream", "dur", "asc");
             assertEquals(withArgs.size(), af.get("total").asLong(), "args filter total");
             assertTrue(withArgs.size() > 0 && withArgs.size() < all.size(), "the args filter keeps some slices");
-            assertEquals(withArgs.subList(0, Math.min(100, withArgs.size())), ids(af.get("ids")), "args filter page");
+            assertEquals(withArgs.subList(0, Math.min(100, withArgs.size())), keys(af.get("ids")), "args filter page");
             JsonNode rc = page.get("rowClick");
-            assertEquals(byId.get(rc.get("id").asLong()).name(), rc.get("detailName").asText(), "row click details");
+            assertEquals(byId.get("s" + rc.get("id").asLong()).name(), rc.get("detailName").asText(), "row click details");
             assertTrue(rc.get("onScreen").asBoolean(), "the clicked row's slice is drawn on screen");
             // The kernel clicked on the timeline: the table shows the page holding it in its order.
             JsonNode sc = page.get("sliceClick");
-            List<Long> order = expected(all, o, sc, null, null, null, sc.get("sort").asText(), sc.get("dir").asText());
-            long pos = order.indexOf(sc.get("id").asLong());
+            List<String> order = expected(all, o, sc, null, null, null, sc.get("sort").asText(), sc.get("dir").asText());
+            long pos = order.indexOf("s" + sc.get("id").asLong());
             assertTrue(pos >= 0);
             assertEquals(pos / 100 * 100, sc.get("offset").asLong(), "page of the selected kernel");
             JsonNode r = page.get("range");
             Set<Long> tracks = new HashSet<>(ids(r.get("tracks")));
-            List<Long> inRange = expected(all, o, r, tracks, null, null, r.get("sort").asText(), r.get("dir").asText());
+            List<String> inRange = expected(all, o, r, tracks, null, null, r.get("sort").asText(), r.get("dir").asText());
             assertEquals(inRange.size(), r.get("total").asLong(), "range total");
-            assertEquals(inRange.subList(0, Math.min(100, inRange.size())), ids(r.get("ids")), "range page");
+            assertEquals(inRange.subList(0, Math.min(100, inRange.size())), keys(r.get("ids")), "range page");
         }
         assertEquals(3, page.get("aggregates").size());
         for (JsonNode agg : page.get("aggregates")) {
