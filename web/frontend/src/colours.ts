@@ -28,9 +28,27 @@ let declared: Record<string, string> = {};
 
 export function setDeclaredColours(c: Record<string, string>): void {
   declared = c;
+  memo.clear();
 }
 
+/**
+ * Colours already worked out, by mode, category and name: a zoomed-out frame asks for tens of thousands of items,
+ * and hashing the name and building (then having the canvas parse) an hsl() string each time showed in its cost.
+ */
+const memo = new Map<string, string>();
+
 export function colourFor(name: string, category: string, mode: 'name' | 'category'): string {
+  const key = `${mode}\u0000${category}\u0000${name}`;
+  let c = memo.get(key);
+  if (c === undefined) {
+    c = computeColour(name, category, mode);
+    if (memo.size > 50_000) memo.clear();
+    memo.set(key, c);
+  }
+  return c;
+}
+
+function computeColour(name: string, category: string, mode: 'name' | 'category'): string {
   if (mode === 'category') return CATEGORY[category] ?? '#a0a0a0';
   // Tasks keep a colour per codelet: StarPU declares every codelet in one colour, which hides which ran where.
   const own = category === 'task' ? undefined : declared[name];

@@ -193,6 +193,14 @@ function bindHelp(): void {
   $('help-keys').innerHTML = '<tr class="group"><td colspan="2">keys (timeline)</td></tr>' + rows(SHORTCUTS, ' ')
     + rows([{ keys: ['?'], what: 'show or hide this help' }], ' ')
     + rows([{ keys: ['Escape'], what: 'in the search box: clear the search and its highlight' }], ' ')
+    + rows([{ keys: ['Enter'], what: 'in the search box: next slice whose name contains it (‹ › buttons too)' },
+      { keys: ['Shift', 'Enter'], what: 'in the search box: previous such slice' }], ' + ')
+    + '<tr class="group"><td colspan="2">tracks and panels</td></tr>'
+    + rows([{ keys: ['filter tracks'], what: 'show the tracks whose name or kind contains the text, with their parents' },
+      { keys: ['○'], what: 'pin a track to the top (● unpins)' },
+      { keys: ['⊟', '⊞'], what: 'collapse / expand all tracks' },
+      { keys: ['Events'], what: 'the window\'s (or range\'s) events: sort, filter, click a row to select it' },
+      { keys: ['Area selection', 'Flame graph'], what: 'what a Shift-drag range holds' }], ' ')
     + '<tr class="group"><td colspan="2">mouse</td></tr>' + rows(GESTURES, ' + ');
   const toggle = (show: boolean) => {
     help.hidden = !show;

@@ -90,6 +90,8 @@ export class Timeline {
   itemsDrawn = 0;
   singlesDrawn = 0;
   fetchCount = 0;
+  /** The canvas fill colour drawItem set last (null: unknown, something else drew since). */
+  private lastFill: string | null = null;
   /** How long the last frame took to draw on the canvas, in ms (for the redraw benchmark). */
   lastDrawMs = 0;
   /** Milliseconds from navigation start to the first frame drawn with server data (performance.now()). */
@@ -527,6 +529,7 @@ export class Timeline {
       ctx.lineTo(w, y + r.h - 0.5);
       ctx.stroke();
       const items = this.items.get(r.track.id);
+      this.lastFill = null;
       if (items) {
         for (const it of items) {
           if (this.drawItem(ctx, it, y, w)) {
@@ -578,9 +581,15 @@ export class Timeline {
     const y = rowY + 2 + depth * LANE_H;
     const dimmed = this.highlight !== null && matches === 0;
     ctx.globalAlpha = dimmed ? 0.15 : count === 1 ? 1 : 0.35 + 0.65 * Math.min(1, busy / Math.max(1, end - start));
-    ctx.fillStyle = colourFor(name, category, this.colourMode);
+    // Setting the same colour again still makes the canvas parse it: only set a different one.
+    const colour = colourFor(name, category, this.colourMode);
+    if (colour !== this.lastFill) {
+      ctx.fillStyle = colour;
+      this.lastFill = colour;
+    }
     ctx.fillRect(xa, y, width, LANE_H - 2);
     ctx.globalAlpha = 1;
+    if (width > 36 || (this.highlight !== null && matches > 0)) this.lastFill = null;
     if (this.highlight !== null && matches > 0) {
       ctx.strokeStyle = '#f59e0b';
       ctx.lineWidth = 2;
