@@ -5,6 +5,7 @@ import { Flow, TableJson, TraceSummary, TrackInfo, getJson } from './api';
 import { escapeHtml, formatDuration, formatNumber } from './format';
 import { GESTURES, Hover, InstantSelection, SHORTCUTS, Selection, Timeline } from './timeline';
 import { LegendSection, legendFor, setDeclaredColours } from './colours';
+import { installViews, timelineChanged, viewTestHooks } from './views/index';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -230,10 +231,16 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     scheduleUrl();
     void quiet(showInstant(s));
   };
-  view.onView = () => scheduleUrl();
+  view.onView = () => {
+    scheduleUrl();
+    timelineChanged();
+  };
   view.onRange = (r) => void quiet(showRange(r));
   view.onHover = (h, x, y) => showTooltip(h, x, y);
-  view.onData = () => updateLegend();
+  view.onData = () => {
+    updateLegend();
+    timelineChanged();
+  };
   (window as unknown as { __hetscope: unknown }).__hetscope = {
     timeline: view,
     trace: index,
@@ -251,7 +258,11 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     legend: () => legendShown,
     selection: () => view.selection,
     urlState: () => currentUrlState(),
+    views: viewTestHooks(),
   };
+  // The analysis views of the bottom panel (views/index.ts) link back through this host.
+  void installViews({ base, trace: index, timeline: view, signal: session.signal,
+    selectSlice: (id) => showSlice({ id, track: -1 }), setHighlight });
   if (restore && restore.t0 !== null && restore.t1 !== null) view.setView(restore.t0, restore.t1);
   if (restore && restore.slice !== null) {
     // A slice id that this trace lacks (an edited or stale link) leaves nothing selected rather than an error.

@@ -228,6 +228,7 @@ public final class TraceServer implements AutoCloseable {
             }
             ctx.json(tableJson(ctx.pathParam("name"), table));
         });
+        new ViewRoutes(this::trace).register(app);
         app.get("/api/*", ctx -> error(ctx, HttpStatus.NOT_FOUND, "no API endpoint " + ctx.path()));
     }
 

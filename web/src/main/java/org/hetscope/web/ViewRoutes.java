@@ -1,0 +1,76 @@
+package org.hetscope.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.hetscope.store.Table;
+
+/**
+ * The API of the analysis views beside the timeline (the query console, advice with its evidence, the task and
+ * memory views, two-run comparison), kept apart from {@link TraceServer}'s timeline API. Every number comes from
+ * the analysis library the CLI prints from; this class only routes and shapes the answers.
+ */
+final class ViewRoutes {
+    /** Seconds a console query may run before it is cancelled (system property hetscope.web.queryTimeoutSeconds). */
+    static final long QUERY_TIMEOUT_S = Long.getLong("hetscope.web.queryTimeoutSeconds", 30);
+
+    private final Function<Context, TraceView> trace;
+    private final SqlConsole console = new SqlConsole(QUERY_TIMEOUT_S * 1000);
+    private final ObjectMapper json = new ObjectMapper();
+
+    ViewRoutes(Function<Context, TraceView> trace) {
+        this.trace = trace;
+    }
+
+    void register(Javalin app) {
+        app.post("/api/t/{trace}/query", ctx -> {
+            TraceView t = trace.apply(ctx);
+            String sql;
+            try {
+                JsonNode body = json.readTree(ctx.body());
+                sql = body == null || !body.hasNonNull("sql") ? null : body.get("sql").asText();
+            } catch (java.io.IOException e) {
+                throw new BadQueryException("the query request must be JSON {\"sql\": \"...\"}");
+            }
+            ctx.json(SqlConsole.json(t, console.run(t.store(), sql)));
+        });
+        app.get("/api/t/{trace}/schema", ctx -> ctx.json(schema(trace.apply(ctx))));
+    }
+
+    /**
+     * The relations a console query can read: the store's tables (docs/schema.md) and the standard library's views
+     * (docs/stdlib.md), each with its columns, in the order the database lists them.
+     */
+    static List<Map<String, Object>> schema(TraceView t) {
+        Table cols;
+        synchronized (t) {
+            cols = t.store().query(null, """
+                    SELECT c.table_name, CASE WHEN t.table_type = 'VIEW' THEN 'view' ELSE 'table' END AS kind,
+                           c.column_name, c.data_type
+                    FROM information_schema.columns c
+                    JOIN information_schema.tables t ON t.table_catalog = c.table_catalog
+                     AND t.table_schema = c.table_schema AND t.table_name = c.table_name
+                    ORDER BY kind, c.table_name, c.ordinal_position""");
+        }
+        Map<String, Map<String, Object>> byName = new LinkedHashMap<>();
+        for (Object[] r : cols.rows()) {
+            Map<String, Object> rel = byName.computeIfAbsent((String) r[0], n -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", n);
+                m.put("kind", r[1]);
+                m.put("columns", new ArrayList<String>());
+                return m;
+            });
+            @SuppressWarnings("unchecked")
+            List<String> c = (List<String>) rel.get("columns");
+            c.add(r[2] + " " + r[3]);
+        }
+        return new ArrayList<>(byName.values());
+    }
+}
