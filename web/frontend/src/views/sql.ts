@@ -153,8 +153,9 @@ function renderRows(a: Answer): void {
       const col = a.columns[j];
       // Exact integers as the database gave them; durations also in units for reading.
       const text = v === null ? 'NULL' : typeof v === 'number' && (/_ns$/.test(col) || col === 'dur') && j !== ts
-        ? `${formatNumber(v)} (${formatDuration(v)})` : typeof v === 'number' ? String(v) : String(v);
-      html += `<td class="${typeof v === 'number' ? 'num' : ''}${v === null ? ' null' : ''}" title="${escapeHtml(text)}">${escapeHtml(text)}</td>`;
+        ? `${v} (${formatDuration(v)})` : String(v);
+      // data-v: the value exactly as the server sent it, whatever the cell shows for reading.
+      html += `<td class="${typeof v === 'number' ? 'num' : ''}${v === null ? ' null' : ''}" data-v="${escapeHtml(v === null ? 'NULL' : String(v))}" title="${escapeHtml(text)}">${escapeHtml(text)}</td>`;
     });
     html += '</tr>';
   });
@@ -248,8 +249,10 @@ function drawTrack(): void {
   }
   s.drawn = drawn;
   const trackName = (id: number) => id < 0 ? 'rows' : s.host.timeline.tracks.find((t) => t.id === id)?.name ?? `track ${id}`;
-  el('query-track-label').innerHTML = `<b>query result</b> <span class="muted">${formatNumber(a.track!.length)} rows</span>`
-    + (s.lanes.length > 1 ? `<div class="muted qt-lanes">${s.lanes.map((l) => escapeHtml(trackName(l))).join(' · ')}</div>` : '');
+  // One label per lane, level with it: the lane's track, or the result's row count when there is one lane.
+  el('query-track-label').innerHTML = s.lanes.length > 1
+    ? s.lanes.map((l, i) => `<div class="qt-lane">${i === 0 ? `<b>query</b> ` : ''}<span class="muted">${escapeHtml(trackName(l))}</span></div>`).join('')
+    : `<div class="qt-lane"><b>query result</b> <span class="muted">${formatNumber(a.track!.length)} rows</span></div>`;
   el('query-track-label').style.height = `${h}px`;
 }
 

@@ -29,6 +29,8 @@ import org.hetscope.store.Table;
 public final class SqlConsole {
     /** Rows sent to the page; the answer says when there were more. */
     public static final int MAX_ROWS = 5_000;
+    /** The largest integer a JavaScript number holds exactly (2^53 - 1). */
+    static final long MAX_SAFE_INTEGER = (1L << 53) - 1;
     /** Longest statement accepted, in characters. */
     public static final int MAX_SQL_CHARS = 20_000;
 
@@ -132,7 +134,18 @@ public final class SqlConsole {
         Table t = a.table();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("columns", t.columns());
-        m.put("rows", t.rows());
+        // Integers a browser's double cannot hold exactly (absolute epoch ns) go out as text, digit for digit.
+        List<Object[]> rows = new ArrayList<>(t.size());
+        for (Object[] r : t.rows()) {
+            Object[] out = r.clone();
+            for (int i = 0; i < out.length; i++) {
+                if (out[i] instanceof Long v && Math.abs(v) > MAX_SAFE_INTEGER) {
+                    out[i] = v.toString();
+                }
+            }
+            rows.add(out);
+        }
+        m.put("rows", rows);
         m.put("truncated", a.truncated());
         m.put("elapsed_ms", a.elapsedMillis());
         int ts = t.columns().indexOf("ts");
