@@ -3,8 +3,10 @@
 // the timeline's window or data changes.
 import type { View, ViewHost } from './host';
 import { sqlTestHooks, sqlView } from './sql';
+import { adviceTestHooks, adviceView } from './advice';
+import { criticalTestHooks, criticalView } from './critical';
 
-const VIEWS: View[] = [sqlView];
+const VIEWS: View[] = [sqlView, adviceView, criticalView];
 
 interface Installed { host: ViewHost; views: View[]; bodies: Map<string, HTMLElement>; built: Set<string>; open: string | null }
 let installed: Installed | null = null;
@@ -86,5 +88,5 @@ function disposeViews(): void {
 
 /** What the browser tests read of the views. */
 export function viewTestHooks() {
-  return { open: openView, openId: openViewId, sql: sqlTestHooks() };
+  return { open: openView, openId: openViewId, sql: sqlTestHooks(), advice: adviceTestHooks(), critical: criticalTestHooks() };
 }

@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.hetscope.analysis.tasks.CriticalPath;
+import org.hetscope.analysis.tasks.TaskGraph;
 import org.hetscope.store.Table;
 
 /**
@@ -41,6 +43,47 @@ final class ViewRoutes {
             ctx.json(SqlConsole.json(t, console.run(t.store(), sql)));
         });
         app.get("/api/t/{trace}/schema", ctx -> ctx.json(schema(trace.apply(ctx))));
+        app.get("/api/t/{trace}/advice", ctx -> {
+            TraceView t = trace.apply(ctx);
+            synchronized (t) {
+                ctx.json(AdviceEvidence.of(t));
+            }
+        });
+        app.get("/api/t/{trace}/critical-path", ctx -> {
+            TraceView t = trace.apply(ctx);
+            synchronized (t) {
+                ctx.json(criticalPath(t));
+            }
+        });
+    }
+
+    /**
+     * {@code hetscope tasks critical-path}'s tables (CriticalPath.summary and table, the same rows) and the slice of
+     * each task on the path, in path order, for the timeline to outline; empty for a store without tasks.
+     */
+    static Map<String, Object> criticalPath(TraceView t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        org.hetscope.store.Store s = t.store();
+        if (s.scalarLong("SELECT count(*) FROM task") == 0) {
+            m.put("tasks", 0);
+            return m;
+        }
+        TaskGraph g = TaskGraph.load(s);
+        CriticalPath.Result r = CriticalPath.of(g);
+        m.put("tasks", g.tasks.size());
+        m.put("summary", TraceServer.tableJson("critical-path-summary", CriticalPath.summary(g)));
+        m.put("path", TraceServer.tableJson("critical-path", CriticalPath.table(g)));
+        Map<Long, Long> sliceOf = new java.util.HashMap<>();
+        for (Object[] row : s.query(null, "SELECT id, slice_id FROM task WHERE slice_id IS NOT NULL").rows()) {
+            sliceOf.put((Long) row[0], (Long) row[1]);
+        }
+        List<Long> slices = new ArrayList<>();
+        for (long task : r.path()) {
+            slices.add(sliceOf.get(task));
+        }
+        m.put("slices", slices);
+        m.put("origin", Long.toString(t.origin()));
+        return m;
     }
 
     /**

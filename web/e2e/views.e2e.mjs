@@ -1,0 +1,83 @@
+// Browser checks of the advice and critical-path views (see AnalysisViewsBrowserTest): trace 0 a StarPU trace,
+// trace 1 a Kineto GPU trace. Opens each view's tab, reads the tables the page shows (the Java side compares them
+// with the CLI's tables for the same store), clicks findings and path steps and reads where the timeline went and
+// what it selected. Prints one JSON line; exits 1 on a failed check. Usage: node views.e2e.mjs URL OUT_DIR
+import { url, outDir, checker, launch, finish } from './harness.mjs';
+
+const result = { checks: [] };
+const check = checker(result);
+const browser = await launch();
+const errors = [];
+await finish(result, browser, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('response', (r) => { if (r.url().includes('/api/') && r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
+  const idle = async (trace) => {
+    await page.waitForFunction((t) => {
+      const h = window.__hetscope;
+      return h && h.trace === t && h.frame().fetches > 0 && !h.frame().busy;
+    }, trace, { timeout: 20000 });
+    await page.waitForTimeout(80);
+  };
+  const tableValues = (sel) => page.evaluate((s) => {
+    const t = document.querySelector(s);
+    if (!t) return null;
+    return {
+      columns: [...t.querySelectorAll('thead th')].map((th) => th.textContent),
+      rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.dataset.v ?? td.textContent)),
+    };
+  }, sel);
+  const waitDetail = (id) => page.waitForFunction((i) => document.getElementById('detail-slice-id')?.textContent === String(i), id, { timeout: 10000 });
+  const state = () => page.evaluate(() => ({ view: window.__hetscope.view(), selected: window.__hetscope.timeline.selection?.id ?? null,
+    detailId: document.getElementById('detail-slice-id')?.textContent ?? null, highlight: window.__hetscope.timeline.highlight }));
+
+  await page.goto(url);
+  await idle(0);
+  // StarPU: the critical path.
+  await page.waitForSelector('#view-tabs button[data-view="critical"]', { timeout: 10000 });
+  await page.click('#view-tabs button[data-view="critical"]');
+  await page.waitForSelector('#cp-path', { timeout: 10000 });
+  result.cpSummary = await tableValues('#cp-summary');
+  result.cpPath = await tableValues('#cp-path');
+  result.cpSlices = await page.evaluate(() => window.__hetscope.views.critical.answer().slices);
+  check(result.cpPath.rows.length > 1, 'the critical path has several tasks');
+  const last = result.cpPath.rows.length - 1;
+  await page.click(`#cp-path tr[data-step="${last}"]`);
+  await waitDetail(result.cpSlices[last]);
+  await idle(0);
+  result.cpStep = await state();
+  result.cpOutlined = await page.evaluate(() => window.__hetscope.views.critical.outlined());
+  check(result.cpOutlined >= 1, `path tasks are outlined on the timeline (${result.cpOutlined})`);
+  await page.keyboard.press('Escape');
+  await page.click('#zoom-reset');
+  await idle(0);
+  // Zoom to the path's span: most of its tasks are drawn one by one and outlined.
+  result.cpOutlinedWhole = await page.evaluate(() => window.__hetscope.views.critical.outlined());
+  await page.screenshot({ path: `${outDir}/views-critical-path-starpu.png` });
+  await page.click('#view-tabs button[data-view="advice"]');
+  await page.waitForSelector('#advice-table, #advice-none', { timeout: 20000 });
+  result.adviceStarpu = await tableValues('#advice-table');
+
+  // Kineto: advice with its evidence.
+  await page.selectOption('#trace-select', '1');
+  await idle(1);
+  await page.waitForSelector('#view-tabs button[data-view="advice"]', { timeout: 10000 });
+  check(!(await page.$('#view-tabs button[data-view="critical"]')), 'no critical-path tab for a trace without tasks');
+  await page.click('#view-tabs button[data-view="advice"]');
+  await page.waitForSelector('#advice-table', { timeout: 20000 });
+  result.advice = await tableValues('#advice-table');
+  result.findings = await page.evaluate(() => window.__hetscope.views.advice.findings());
+  result.followed = {};
+  for (const rule of ['gpu-idle', 'launch-bound']) {
+    const i = result.findings.findIndex((f) => f.rule === rule);
+    check(i >= 0, `advise finds ${rule} on this trace`);
+    await page.click(`#advice-table tr[data-index="${i}"]`);
+    if (result.findings[i].window_is) await page.waitForTimeout(300);
+    else await waitDetail(result.findings[i].slices[0]);
+    await idle(1);
+    result.followed[rule] = { index: i, ...(await state()) };
+    await page.screenshot({ path: `${outDir}/views-advice-${rule}-kineto.png` });
+  }
+  check(errors.length === 0, `no page errors or failed requests: ${errors.join('; ')}`);
+});

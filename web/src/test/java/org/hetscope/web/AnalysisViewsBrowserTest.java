@@ -1,0 +1,126 @@
+package org.hetscope.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.hetscope.analysis.profiling.Advisor;
+import org.hetscope.analysis.tasks.CriticalPath;
+import org.hetscope.analysis.tasks.TaskGraph;
+import org.hetscope.formats.chrome.ChromeTraceFormat;
+import org.hetscope.formats.paje.PajeFormat;
+import org.hetscope.store.Store;
+import org.hetscope.store.Table;
+import org.hetscope.web.BrowserSession.Fixture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The advice and critical-path views in Debian's Chromium (web/e2e/views.e2e.mjs). The tables shown are the CLI's
+ * ('hetscope advise', 'hetscope tasks critical-path': Advisor and CriticalPath on the same store), and where a click
+ * takes the timeline is checked against the store by separate code: the idle gap is recounted from the device's
+ * activity intervals, the path is a chain of task_dependency edges, the selected slices are the rule's slices.
+ */
+class AnalysisViewsBrowserTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void adviceAndCriticalPathShowTheCliNumbersAndLinkToTheTimeline() throws Exception {
+        List<Fixture> fixtures = List.of(
+                new Fixture("starpu chol-dmda-nb6", "../shared/fixtures/starpu/chol-dmda-nb6", new PajeFormat()),
+                new Fixture("kineto-cuda-sampled-rank0", "../shared/fixtures/chrome/kineto-cuda-sampled-rank0.json.gz",
+                        new ChromeTraceFormat()));
+        BrowserSession.Result run = BrowserSession.run(dir, "views.e2e.mjs", fixtures);
+        JsonNode page = run.page();
+        try (Store s = Store.open(run.stores().get(0))) {
+            TaskGraph g = TaskGraph.load(s);
+            SqlConsoleBrowserTest.assertShown(CriticalPath.summary(g), page.get("cpSummary"), "critical path summary");
+            Table path = CriticalPath.table(g);
+            SqlConsoleBrowserTest.assertShown(path, page.get("cpPath"), "critical path");
+            // Independently: consecutive path tasks are dependency edges, and the durations add up to path_ns.
+            Set<String> edges = new HashSet<>();
+            for (Object[] e : s.query("SELECT f.job_id, t.job_id FROM task_dependency d JOIN task f ON f.id = "
+                    + "d.from_task_id JOIN task t ON t.id = d.to_task_id").rows()) {
+                edges.add(e[0] + ">" + e[1]);
+            }
+            long sum = 0;
+            for (int i = 0; i < path.size(); i++) {
+                sum += (Long) path.get(i, "dur_ns");
+                if (i > 0) {
+                    assertTrue(edges.contains(path.get(i - 1, "job_id") + ">" + path.get(i, "job_id")), "edge " + i);
+                }
+            }
+            assertEquals(sum, (Long) CriticalPath.summary(g).get(0, "path_ns"));
+            // The clicked last step selected that task's slice.
+            int last = path.size() - 1;
+            long slice = page.get("cpStep").get("selected").asLong();
+            assertEquals(path.get(last, "job_id"), s.scalarLong("SELECT job_id FROM task WHERE slice_id = ?", slice));
+            assertShownAdvice(new Advisor(s).table(), page.get("adviceStarpu"));
+        }
+        try (Store s = Store.open(run.stores().get(1))) {
+            assertShownAdvice(new Advisor(s).table(), page.get("advice"));
+            long origin = s.scalarLong("SELECT start_ns FROM hs_trace_bounds");
+            // gpu-idle: the window shown is the device's longest idle gap, recounted from its activity intervals.
+            JsonNode idle = page.get("findings").get(page.get("followed").get("gpu-idle").get("index").asInt());
+            Long device = s.scalarLong("SELECT device_id FROM hs_device WHERE device = ?", idle.get("subject").asText());
+            long bestStart = 0;
+            long bestEnd = 0;
+            long reach = Long.MIN_VALUE;
+            for (Object[] r : s.query(null, "SELECT s.ts, s.ts + s.dur FROM slice s JOIN hs_track_device d ON "
+                    + "d.track_id = s.track_id WHERE d.device_id = ? AND s.category IN ('kernel', 'task', 'memcpy', "
+                    + "'memset') ORDER BY s.ts, s.ts + s.dur", device).rows()) {
+                long ts = (Long) r[0];
+                if (reach != Long.MIN_VALUE && ts - reach > bestEnd - bestStart) {
+                    bestStart = reach;
+                    bestEnd = ts;
+                }
+                reach = Math.max(reach, (Long) r[1]);
+            }
+            assertEquals(bestStart - origin, idle.get("window").get(0).asLong());
+            assertEquals(bestEnd - origin, idle.get("window").get(1).asLong());
+            JsonNode view = page.get("followed").get("gpu-idle").get("view");
+            assertTrue(view.get("t0").asLong() <= bestStart - origin && view.get("t1").asLong() >= bestEnd - origin,
+                    "the timeline shows the gap: " + view);
+            // launch-bound: the selected slice is a kernel, the longest one.
+            long selected = page.get("followed").get("launch-bound").get("selected").asLong();
+            assertEquals("kernel", s.query(null, "SELECT category FROM slice WHERE id = ?", selected).get(0, "category"));
+            assertEquals(s.scalarLong("SELECT max(dur) FROM slice WHERE category = 'kernel'"),
+                    s.scalarLong("SELECT dur FROM slice WHERE id = ?", selected));
+        }
+        Path out = TimelineBrowserTest.ROOT.resolve("web/target/screenshots");
+        for (String shot : List.of("views-critical-path-starpu.png", "views-advice-gpu-idle-kineto.png",
+                "views-advice-launch-bound-kineto.png")) {
+            assertTrue(Files.size(out.resolve(shot)) > 5_000, shot + " written");
+        }
+    }
+
+    /** The advice table shown has the CLI's rows (rule, severity, subject, advice, evidence), text unchanged. */
+    private static void assertShownAdvice(Table expected, JsonNode shown) {
+        List<List<String>> want = new ArrayList<>();
+        for (Object[] r : expected.rows()) {
+            List<String> row = new ArrayList<>();
+            for (Object v : r) {
+                row.add(String.valueOf(v));
+            }
+            want.add(row);
+        }
+        List<List<String>> got = new ArrayList<>();
+        if (shown != null && !shown.isNull()) {
+            for (JsonNode r : shown.get("rows")) {
+                List<String> row = new ArrayList<>();
+                for (int i = 0; i < 5; i++) {
+                    row.add(r.get(i).asText());
+                }
+                got.add(row);
+            }
+        }
+        assertEquals(want, got);
+    }
+}
