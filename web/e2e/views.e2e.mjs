@@ -58,12 +58,32 @@ await finish(result, browser, async () => {
   await page.click('#view-tabs button[data-view="advice"]');
   await page.waitForSelector('#advice-table, #advice-none', { timeout: 20000 });
   result.adviceStarpu = await tableValues('#advice-table');
+  // StarPU memory pictures: the snapshot follows the window's centre.
+  await page.click('#view-tabs button[data-view="memory"]');
+  await page.waitForSelector('#mem-snapshot', { timeout: 20000 });
+  const loaded = () => page.evaluate(() => ['mem-snapshot', 'mem-residency', 'mem-heatmap'].map((id) => {
+    const img = document.getElementById(id);
+    return img && img.complete ? img.naturalWidth : 0;
+  }));
+  await page.waitForFunction(() => ['mem-snapshot', 'mem-residency', 'mem-heatmap'].every((id) => document.getElementById(id)?.naturalWidth > 0), null, { timeout: 10000 });
+  result.memory1 = await page.evaluate(() => window.__hetscope.views.memory.last());
+  result.memory1.widths = await loaded();
+  result.memory1.view = await page.evaluate(() => window.__hetscope.view());
+  result.memory1.shownT = await page.textContent('#mem-t');
+  await page.screenshot({ path: `${outDir}/views-memory-starpu.png` });
+  await page.keyboard.press('a');
+  await idle(0);
+  await page.waitForFunction((t) => window.__hetscope.views.memory.last()?.t !== t, result.memory1.t, { timeout: 10000 });
+  result.memory2 = await page.evaluate(() => window.__hetscope.views.memory.last());
+  result.memory2.view = await page.evaluate(() => window.__hetscope.view());
+  check(result.memory2.snapshot !== undefined, 'the snapshot was redrawn for the new window');
 
   // Kineto: advice with its evidence.
   await page.selectOption('#trace-select', '1');
   await idle(1);
   await page.waitForSelector('#view-tabs button[data-view="advice"]', { timeout: 10000 });
   check(!(await page.$('#view-tabs button[data-view="critical"]')), 'no critical-path tab for a trace without tasks');
+  check(!(await page.$('#view-tabs button[data-view="memory"]')), 'no memory tab for a trace without residency');
   await page.click('#view-tabs button[data-view="advice"]');
   await page.waitForSelector('#advice-table', { timeout: 20000 });
   result.advice = await tableValues('#advice-table');

@@ -37,6 +37,13 @@ export const criticalView: View = {
       + table(a.path!, 'cp-path', (i) => ` class="clickable" data-step="${i}"`);
     overlay?.remove();
     overlay = new SliceOverlay(host.timeline, ids, '#f97316');
+    // Show the path's span: from its first task's start to its last task's end.
+    const cols = a.path!.columns;
+    const origin = BigInt(a.origin ?? '0');
+    const rel = (v: unknown) => Number(BigInt(String(v)) - origin);
+    if (a.path!.rows.length) {
+      showSpan(host, rel(a.path!.rows[0][cols.indexOf('start_ts')]), rel(a.path!.rows[a.path!.rows.length - 1][cols.indexOf('end_ts')]));
+    }
     onScreen();
     body.querySelector<HTMLInputElement>('#cp-show')!.addEventListener('change', (e) => {
       overlay?.remove();

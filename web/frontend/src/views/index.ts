@@ -5,8 +5,9 @@ import type { View, ViewHost } from './host';
 import { sqlTestHooks, sqlView } from './sql';
 import { adviceTestHooks, adviceView } from './advice';
 import { criticalTestHooks, criticalView } from './critical';
+import { memoryTestHooks, memoryView } from './memory';
 
-const VIEWS: View[] = [sqlView, adviceView, criticalView];
+const VIEWS: View[] = [sqlView, adviceView, criticalView, memoryView];
 
 interface Installed { host: ViewHost; views: View[]; bodies: Map<string, HTMLElement>; built: Set<string>; open: string | null }
 let installed: Installed | null = null;
@@ -88,5 +89,5 @@ function disposeViews(): void {
 
 /** What the browser tests read of the views. */
 export function viewTestHooks() {
-  return { open: openView, openId: openViewId, sql: sqlTestHooks(), advice: adviceTestHooks(), critical: criticalTestHooks() };
+  return { open: openView, openId: openViewId, sql: sqlTestHooks(), advice: adviceTestHooks(), critical: criticalTestHooks(), memory: memoryTestHooks() };
 }

@@ -9,6 +9,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.hetscope.analysis.memory.Heatmap;
+import org.hetscope.analysis.memory.MemoryTrace;
+import org.hetscope.analysis.memory.Pictures;
+import org.hetscope.analysis.memory.ResidencyAnalysis;
+import org.hetscope.analysis.memory.Snapshot;
 import org.hetscope.analysis.tasks.CriticalPath;
 import org.hetscope.analysis.tasks.TaskGraph;
 import org.hetscope.store.Table;
@@ -49,6 +54,24 @@ final class ViewRoutes {
                 ctx.json(AdviceEvidence.of(t));
             }
         });
+        app.get("/api/t/{trace}/memory-pictures", ctx -> {
+            TraceView t = trace.apply(ctx);
+            String at = ctx.queryParam("t");
+            if (at == null) {
+                // Whether the store has what the pictures show, without drawing them (the page's tab list).
+                synchronized (t) {
+                    ctx.json(Map.of("memory", t.store().scalarLong(
+                            "SELECT count(*) FROM (SELECT 1 FROM residency LIMIT 1)") > 0));
+                }
+                return;
+            }
+            if (!at.matches("-?[0-9]{1,18}")) {
+                throw new BadQueryException("query parameter 't' (ns from the trace start) is required");
+            }
+            synchronized (t) {
+                ctx.json(memoryPictures(t, Long.parseLong(at)));
+            }
+        });
         app.get("/api/t/{trace}/critical-path", ctx -> {
             TraceView t = trace.apply(ctx);
             synchronized (t) {
@@ -83,6 +106,28 @@ final class ViewRoutes {
         }
         m.put("slices", slices);
         m.put("origin", Long.toString(t.origin()));
+        return m;
+    }
+
+    /**
+     * The pictures of {@code hetscope memory residency --svg} (default 20 ms bins), {@code heatmap --svg} (default
+     * lifetime normalisation) and {@code snapshot T --svg} at {@code rel} ns from the trace start, drawn by the
+     * same library calls; {@code memory: false} for a store without residency.
+     */
+    static Map<String, Object> memoryPictures(TraceView t, long rel) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        org.hetscope.store.Store s = t.store();
+        boolean has = s.scalarLong("SELECT count(*) FROM (SELECT 1 FROM residency LIMIT 1)") > 0;
+        m.put("memory", has);
+        if (!has) {
+            return m;
+        }
+        MemoryTrace mt = MemoryTrace.load(s);
+        long abs = t.origin() + rel;
+        m.put("t", rel);
+        m.put("residency", Pictures.residency(ResidencyAnalysis.bins(mt, ResidencyAnalysis.DEFAULT_BIN_NS, null)));
+        m.put("heatmap", Pictures.heatmap(Heatmap.of(mt, Heatmap.Normalisation.parse("lifetime"))));
+        m.put("snapshot", Pictures.snapshot(Snapshot.blocks(mt, abs), Snapshot.tasks(mt, abs)));
         return m;
     }
 

@@ -10,6 +10,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.hetscope.analysis.memory.Heatmap;
+import org.hetscope.analysis.memory.MemoryTrace;
+import org.hetscope.analysis.memory.Pictures;
+import org.hetscope.analysis.memory.ResidencyAnalysis;
+import org.hetscope.analysis.memory.Snapshot;
 import org.hetscope.analysis.profiling.Advisor;
 import org.hetscope.analysis.tasks.CriticalPath;
 import org.hetscope.analysis.tasks.TaskGraph;
@@ -63,6 +68,22 @@ class AnalysisViewsBrowserTest {
             long slice = page.get("cpStep").get("selected").asLong();
             assertEquals(path.get(last, "job_id"), s.scalarLong("SELECT job_id FROM task WHERE slice_id = ?", slice));
             assertShownAdvice(new Advisor(s).table(), page.get("adviceStarpu"));
+            // The memory pictures are the SVG 'hetscope memory ... --svg' writes, the snapshot at the window's centre.
+            MemoryTrace m = MemoryTrace.load(s);
+            long origin = s.scalarLong("SELECT start_ns FROM hs_trace_bounds");
+            for (String shot : List.of("memory1", "memory2")) {
+                JsonNode p = page.get(shot);
+                long t = p.get("t").asLong();
+                JsonNode view = p.get("view");
+                assertEquals(Math.round((view.get("t0").asLong() + view.get("t1").asLong()) / 2.0), t, shot + " at the centre");
+                assertEquals(Pictures.snapshot(Snapshot.blocks(m, origin + t), Snapshot.tasks(m, origin + t)),
+                        p.get("snapshot").asText(), shot + " snapshot");
+                assertEquals(Pictures.residency(ResidencyAnalysis.bins(m, ResidencyAnalysis.DEFAULT_BIN_NS, null)),
+                        p.get("residency").asText(), shot + " residency");
+                assertEquals(Pictures.heatmap(Heatmap.of(m, Heatmap.Normalisation.parse("lifetime"))),
+                        p.get("heatmap").asText(), shot + " heatmap");
+            }
+            assertTrue(page.get("memory1").get("widths").get(0).asInt() > 0, "the snapshot image loaded");
         }
         try (Store s = Store.open(run.stores().get(1))) {
             assertShownAdvice(new Advisor(s).table(), page.get("advice"));
@@ -96,7 +117,7 @@ class AnalysisViewsBrowserTest {
         }
         Path out = TimelineBrowserTest.ROOT.resolve("web/target/screenshots");
         for (String shot : List.of("views-critical-path-starpu.png", "views-advice-gpu-idle-kineto.png",
-                "views-advice-launch-bound-kineto.png")) {
+                "views-advice-launch-bound-kineto.png", "views-memory-starpu.png")) {
             assertTrue(Files.size(out.resolve(shot)) > 5_000, shot + " written");
         }
     }
