@@ -87,6 +87,16 @@ await finish(result, browser, async () => {
   await page.click('#view-tabs button[data-view="advice"]');
   await page.waitForSelector('#advice-table', { timeout: 20000 });
   result.advice = await tableValues('#advice-table');
+  // Launch latency: the histogram's bars and the per-function table.
+  await page.click('#view-tabs button[data-view="latency"]');
+  await page.waitForSelector('#lat-stats', { timeout: 20000 });
+  result.latencyBars = await page.$$eval('#lat-histogram .lat-bar-row', (rows) => rows.map((r) => ({
+    label: r.querySelector('.lat-label').textContent, count: Number(r.querySelector('.lat-count').dataset.v),
+    width: r.querySelector('.lat-bar').getBoundingClientRect().width })));
+  result.latencyStats = await tableValues('#lat-stats');
+  check(result.latencyBars.length > 3, 'the histogram has bars');
+  await page.screenshot({ path: `${outDir}/views-launch-latency-kineto.png` });
+  await page.click('#view-tabs button[data-view="advice"]');
   result.findings = await page.evaluate(() => window.__hetscope.views.advice.findings());
   result.followed = {};
   for (const rule of ['gpu-idle', 'launch-bound']) {

@@ -6,8 +6,9 @@ import { sqlTestHooks, sqlView } from './sql';
 import { adviceTestHooks, adviceView } from './advice';
 import { criticalTestHooks, criticalView } from './critical';
 import { memoryTestHooks, memoryView } from './memory';
+import { latencyTestHooks, latencyView } from './latency';
 
-const VIEWS: View[] = [sqlView, adviceView, criticalView, memoryView];
+const VIEWS: View[] = [sqlView, adviceView, latencyView, criticalView, memoryView];
 
 interface Installed { host: ViewHost; views: View[]; bodies: Map<string, HTMLElement>; built: Set<string>; open: string | null }
 let installed: Installed | null = null;
@@ -89,5 +90,5 @@ function disposeViews(): void {
 
 /** What the browser tests read of the views. */
 export function viewTestHooks() {
-  return { open: openView, openId: openViewId, sql: sqlTestHooks(), advice: adviceTestHooks(), critical: criticalTestHooks(), memory: memoryTestHooks() };
+  return { open: openView, openId: openViewId, sql: sqlTestHooks(), advice: adviceTestHooks(), critical: criticalTestHooks(), memory: memoryTestHooks(), latency: latencyTestHooks() };
 }

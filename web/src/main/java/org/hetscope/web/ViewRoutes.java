@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.hetscope.analysis.gpu.LaunchLatency;
 import org.hetscope.analysis.memory.Heatmap;
 import org.hetscope.analysis.memory.MemoryTrace;
 import org.hetscope.analysis.memory.Pictures;
@@ -70,6 +71,20 @@ final class ViewRoutes {
             }
             synchronized (t) {
                 ctx.json(memoryPictures(t, Long.parseLong(at)));
+            }
+        });
+        app.get("/api/t/{trace}/launch-latency", ctx -> {
+            TraceView t = trace.apply(ctx);
+            synchronized (t) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                boolean has = t.store().scalarLong("SELECT count(*) FROM (SELECT 1 FROM flow LIMIT 1)") > 0;
+                m.put("flows", has);
+                if (has && ctx.queryParam("probe") == null) {
+                    LaunchLatency l = new LaunchLatency(t.store());
+                    m.put("histogram", TraceServer.tableJson("launch-latency-histogram", l.histogram()));
+                    m.put("stats", TraceServer.tableJson("launch-latency", l.table()));
+                }
+                ctx.json(m);
             }
         });
         app.get("/api/t/{trace}/critical-path", ctx -> {

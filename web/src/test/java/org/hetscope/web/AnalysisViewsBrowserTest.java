@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.hetscope.analysis.gpu.LaunchLatency;
 import org.hetscope.analysis.memory.Heatmap;
 import org.hetscope.analysis.memory.MemoryTrace;
 import org.hetscope.analysis.memory.Pictures;
@@ -87,6 +88,39 @@ class AnalysisViewsBrowserTest {
         }
         try (Store s = Store.open(run.stores().get(1))) {
             assertShownAdvice(new Advisor(s).table(), page.get("advice"));
+            // Launch latency: the bars are LaunchLatency.histogram() ('hetscope gpu --latency-histogram'), recounted
+            // here from every flow's latency with the same edges; the table is 'hetscope gpu''s launch latency.
+            LaunchLatency latency = new LaunchLatency(s);
+            Table histogram = latency.histogram();
+            long[] edges = LaunchLatency.bucketEdges();
+            java.util.TreeMap<Long, Long> recount = new java.util.TreeMap<>();
+            for (Object[] r : latency.perFlow().rows()) {
+                long v = (Long) r[5];
+                long lo = v < 0 ? -1 : v < edges[0] ? 0 : edges[edges.length - 1];
+                for (int i = 0; i + 1 < edges.length; i++) {
+                    if (v >= edges[i] && v < edges[i + 1]) {
+                        lo = edges[i];
+                    }
+                }
+                recount.merge(lo, 1L, Long::sum);
+            }
+            JsonNode bars = page.get("latencyBars");
+            assertEquals(histogram.size(), bars.size());
+            long maxCount = 0;
+            for (int i = 0; i < histogram.size(); i++) {
+                Long lo = (Long) histogram.get(i, "lo_ns");
+                long flows = (Long) histogram.get(i, "flows");
+                assertEquals(flows, bars.get(i).get("count").asLong(), "bucket " + i);
+                assertEquals(recount.getOrDefault(lo == null ? -1L : lo, 0L), flows, "recount of bucket " + lo);
+                maxCount = Math.max(maxCount, flows);
+            }
+            assertEquals(recount.values().stream().mapToLong(Long::longValue).sum(), latency.perFlow().size());
+            for (JsonNode b : bars) {
+                if (b.get("count").asLong() == maxCount) {
+                    assertTrue(b.get("width").asDouble() > 100, "the largest bucket's bar is drawn long: " + b);
+                }
+            }
+            SqlConsoleBrowserTest.assertShown(latency.table(), page.get("latencyStats"), "launch latency table");
             long origin = s.scalarLong("SELECT start_ns FROM hs_trace_bounds");
             // gpu-idle: the window shown is the device's longest idle gap, recounted from its activity intervals.
             JsonNode idle = page.get("findings").get(page.get("followed").get("gpu-idle").get("index").asInt());
@@ -117,7 +151,7 @@ class AnalysisViewsBrowserTest {
         }
         Path out = TimelineBrowserTest.ROOT.resolve("web/target/screenshots");
         for (String shot : List.of("views-critical-path-starpu.png", "views-advice-gpu-idle-kineto.png",
-                "views-advice-launch-bound-kineto.png", "views-memory-starpu.png")) {
+                "views-advice-launch-bound-kineto.png", "views-memory-starpu.png", "views-launch-latency-kineto.png")) {
             assertTrue(Files.size(out.resolve(shot)) > 5_000, shot + " written");
         }
     }
