@@ -7,8 +7,9 @@ import { adviceTestHooks, adviceView } from './advice';
 import { criticalTestHooks, criticalView } from './critical';
 import { memoryTestHooks, memoryView } from './memory';
 import { latencyTestHooks, latencyView } from './latency';
+import { compareTestHooks, compareView } from './compare';
 
-const VIEWS: View[] = [sqlView, adviceView, latencyView, criticalView, memoryView];
+const VIEWS: View[] = [sqlView, adviceView, latencyView, criticalView, memoryView, compareView];
 
 interface Installed { host: ViewHost; views: View[]; bodies: Map<string, HTMLElement>; built: Set<string>; open: string | null }
 let installed: Installed | null = null;
@@ -90,5 +91,5 @@ function disposeViews(): void {
 
 /** What the browser tests read of the views. */
 export function viewTestHooks() {
-  return { open: openView, openId: openViewId, sql: sqlTestHooks(), advice: adviceTestHooks(), critical: criticalTestHooks(), memory: memoryTestHooks(), latency: latencyTestHooks() };
+  return { open: openView, openId: openViewId, sql: sqlTestHooks(), advice: adviceTestHooks(), critical: criticalTestHooks(), memory: memoryTestHooks(), latency: latencyTestHooks(), compare: compareTestHooks() };
 }

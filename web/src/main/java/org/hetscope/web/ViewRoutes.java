@@ -29,11 +29,14 @@ final class ViewRoutes {
     static final long QUERY_TIMEOUT_S = Long.getLong("hetscope.web.queryTimeoutSeconds", 30);
 
     private final Function<Context, TraceView> trace;
+    /** The trace of a query parameter's index (the diff's A and B). */
+    private final java.util.function.BiFunction<Context, String, TraceView> traceParam;
     private final SqlConsole console = new SqlConsole(QUERY_TIMEOUT_S * 1000);
     private final ObjectMapper json = new ObjectMapper();
 
-    ViewRoutes(Function<Context, TraceView> trace) {
+    ViewRoutes(Function<Context, TraceView> trace, java.util.function.BiFunction<Context, String, TraceView> traceParam) {
         this.trace = trace;
+        this.traceParam = traceParam;
     }
 
     void register(Javalin app) {
@@ -47,6 +50,21 @@ final class ViewRoutes {
                 throw new BadQueryException("the query request must be JSON {\"sql\": \"...\"}");
             }
             ctx.json(SqlConsole.json(t, console.run(t.store(), sql)));
+        });
+        app.get("/api/diff", ctx -> {
+            TraceView a = traceParam.apply(ctx, "a");
+            TraceView b = traceParam.apply(ctx, "b");
+            if (a == b) {
+                throw new BadQueryException("compare two different traces (a and b are both " + a.name() + ")");
+            }
+            // Both stores are read: lock them in index order so that two opposite comparisons cannot deadlock.
+            TraceView first = System.identityHashCode(a) <= System.identityHashCode(b) ? a : b;
+            TraceView second = first == a ? b : a;
+            synchronized (first) {
+                synchronized (second) {
+                    ctx.json(DiffView.of(a, b));
+                }
+            }
         });
         app.get("/api/t/{trace}/schema", ctx -> ctx.json(schema(trace.apply(ctx))));
         app.get("/api/t/{trace}/advice", ctx -> {
