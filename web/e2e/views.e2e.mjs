@@ -55,6 +55,21 @@ await finish(result, browser, async () => {
   // Zoom to the path's span: most of its tasks are drawn one by one and outlined.
   result.cpOutlinedWhole = await page.evaluate(() => window.__hetscope.views.critical.outlined());
   await page.screenshot({ path: `${outDir}/views-critical-path-starpu.png` });
+  // StarPU: the worker panel.
+  await page.click('#view-tabs button[data-view="workers"]');
+  await page.waitForSelector('#wk-codelets', { timeout: 20000 });
+  result.wkIdle = await tableValues('#wk-idle');
+  result.wkCodelets = await tableValues('#wk-codelets');
+  result.wkLabels = await page.$$eval('.wk-label', (els) => els.map((e) => e.textContent));
+  result.wkLegend = await page.$$eval('#wk-legend .legend-entry', (els) => els.map((e) => e.textContent));
+  result.wkDrawn = await page.evaluate(() => window.__hetscope.views.workers.drawn());
+  check(result.wkDrawn > 0, `the worker panel draws tasks (${result.wkDrawn})`);
+  const task = await page.evaluate(() => window.__hetscope.views.workers.locate(4));
+  check(task, 'a task is drawn at least 4 px wide');
+  await page.mouse.click(task.x, task.y);
+  await waitDetail(task.slice);
+  result.wkClicked = task.slice;
+  await page.screenshot({ path: `${outDir}/views-workers-starpu.png` });
   await page.click('#view-tabs button[data-view="advice"]');
   await page.waitForSelector('#advice-table, #advice-none', { timeout: 20000 });
   result.adviceStarpu = await tableValues('#advice-table');
@@ -84,6 +99,7 @@ await finish(result, browser, async () => {
   await page.waitForSelector('#view-tabs button[data-view="advice"]', { timeout: 10000 });
   check(!(await page.$('#view-tabs button[data-view="critical"]')), 'no critical-path tab for a trace without tasks');
   check(!(await page.$('#view-tabs button[data-view="memory"]')), 'no memory tab for a trace without residency');
+  check(!(await page.$('#view-tabs button[data-view="workers"]')), 'no worker panel for a trace without tasks');
   await page.click('#view-tabs button[data-view="advice"]');
   await page.waitForSelector('#advice-table', { timeout: 20000 });
   result.advice = await tableValues('#advice-table');

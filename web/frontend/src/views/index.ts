@@ -8,8 +8,9 @@ import { criticalTestHooks, criticalView } from './critical';
 import { memoryTestHooks, memoryView } from './memory';
 import { latencyTestHooks, latencyView } from './latency';
 import { compareTestHooks, compareView } from './compare';
+import { workersTestHooks, workersView } from './workers';
 
-const VIEWS: View[] = [sqlView, adviceView, latencyView, criticalView, memoryView, compareView];
+const VIEWS: View[] = [sqlView, adviceView, latencyView, workersView, criticalView, memoryView, compareView];
 
 interface Installed { host: ViewHost; views: View[]; bodies: Map<string, HTMLElement>; built: Set<string>; open: string | null }
 let installed: Installed | null = null;
@@ -91,5 +92,5 @@ function disposeViews(): void {
 
 /** What the browser tests read of the views. */
 export function viewTestHooks() {
-  return { open: openView, openId: openViewId, sql: sqlTestHooks(), advice: adviceTestHooks(), critical: criticalTestHooks(), memory: memoryTestHooks(), latency: latencyTestHooks(), compare: compareTestHooks() };
+  return { open: openView, openId: openViewId, sql: sqlTestHooks(), advice: adviceTestHooks(), critical: criticalTestHooks(), memory: memoryTestHooks(), latency: latencyTestHooks(), compare: compareTestHooks(), workers: workersTestHooks() };
 }

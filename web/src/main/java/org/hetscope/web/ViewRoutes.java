@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.hetscope.analysis.gpu.DurationStatistics;
 import org.hetscope.analysis.gpu.LaunchLatency;
 import org.hetscope.analysis.memory.Heatmap;
 import org.hetscope.analysis.memory.MemoryTrace;
@@ -17,6 +18,7 @@ import org.hetscope.analysis.memory.ResidencyAnalysis;
 import org.hetscope.analysis.memory.Snapshot;
 import org.hetscope.analysis.tasks.CriticalPath;
 import org.hetscope.analysis.tasks.TaskGraph;
+import org.hetscope.analysis.tasks.WorkerIdle;
 import org.hetscope.store.Table;
 
 /**
@@ -105,6 +107,12 @@ final class ViewRoutes {
                 ctx.json(m);
             }
         });
+        app.get("/api/t/{trace}/workers", ctx -> {
+            TraceView t = trace.apply(ctx);
+            synchronized (t) {
+                ctx.json(workers(t, ctx.queryParam("probe") != null));
+            }
+        });
         app.get("/api/t/{trace}/critical-path", ctx -> {
             TraceView t = trace.apply(ctx);
             synchronized (t) {
@@ -161,6 +169,48 @@ final class ViewRoutes {
         m.put("residency", Pictures.residency(ResidencyAnalysis.bins(mt, ResidencyAnalysis.DEFAULT_BIN_NS, null)));
         m.put("heatmap", Pictures.heatmap(Heatmap.of(mt, Heatmap.Normalisation.parse("lifetime"))));
         m.put("snapshot", Pictures.snapshot(Snapshot.blocks(mt, abs), Snapshot.tasks(mt, abs)));
+        return m;
+    }
+
+    /** Tasks sent to the worker panel; a larger run is drawn from its first tasks and says so. */
+    static final int MAX_TASKS = 200_000;
+
+    /**
+     * The StarVZ-style worker panel: per worker its idle share ({@code WorkerIdle}, as 'hetscope tasks
+     * critical-path' prints it, rows in the same order as {@code workers}), per codelet and worker kind the task
+     * statistics ({@code hetscope stats}' codelet table), and each executed task as [worker track, start (ns from
+     * the trace origin), duration, codelet index, slice id].
+     */
+    static Map<String, Object> workers(TraceView t, boolean probe) {
+        org.hetscope.store.Store s = t.store();
+        Map<String, Object> m = new LinkedHashMap<>();
+        boolean has = s.scalarLong("SELECT count(*) FROM (SELECT 1 FROM task WHERE worker_track_id IS NOT NULL "
+                + "LIMIT 1)") > 0;
+        m.put("tasks_present", has);
+        if (!has || probe) {
+            return m;
+        }
+        m.put("idle", TraceServer.tableJson("worker-idle", WorkerIdle.of(s)));
+        List<Long> workers = new ArrayList<>();
+        for (Object[] r : s.query(null, "SELECT unit_track_id FROM hs_device_utilisation WHERE level = 'worker' "
+                + "ORDER BY unit, unit_track_id").rows()) {
+            workers.add((Long) r[0]);
+        }
+        m.put("workers", workers);
+        m.put("codelets", TraceServer.tableJson("codelets", new DurationStatistics(s).codelets()));
+        Map<String, Integer> names = new LinkedHashMap<>();
+        List<long[]> tasks = new ArrayList<>();
+        Table rows = s.query(null, "SELECT worker_track_id, start_ts, end_ts - start_ts, name, slice_id FROM task "
+                + "WHERE worker_track_id IS NOT NULL AND start_ts IS NOT NULL AND end_ts IS NOT NULL "
+                + "ORDER BY start_ts, id LIMIT " + (MAX_TASKS + 1));
+        for (Object[] r : rows.rows().subList(0, Math.min(MAX_TASKS, rows.size()))) {
+            int name = names.computeIfAbsent(String.valueOf(r[3]), n -> names.size());
+            tasks.add(new long[] {(Long) r[0], (Long) r[1] - t.origin(), (Long) r[2], name,
+                    r[4] == null ? -1 : (Long) r[4]});
+        }
+        m.put("codelet_names", new ArrayList<>(names.keySet()));
+        m.put("tasks", tasks);
+        m.put("truncated", rows.size() > MAX_TASKS);
         return m;
     }
 

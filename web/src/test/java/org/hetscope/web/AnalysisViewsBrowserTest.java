@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.hetscope.analysis.gpu.DurationStatistics;
 import org.hetscope.analysis.gpu.LaunchLatency;
 import org.hetscope.analysis.memory.Heatmap;
 import org.hetscope.analysis.memory.MemoryTrace;
@@ -19,6 +20,7 @@ import org.hetscope.analysis.memory.Snapshot;
 import org.hetscope.analysis.profiling.Advisor;
 import org.hetscope.analysis.tasks.CriticalPath;
 import org.hetscope.analysis.tasks.TaskGraph;
+import org.hetscope.analysis.tasks.WorkerIdle;
 import org.hetscope.formats.chrome.ChromeTraceFormat;
 import org.hetscope.formats.paje.PajeFormat;
 import org.hetscope.store.Store;
@@ -69,6 +71,24 @@ class AnalysisViewsBrowserTest {
             long slice = page.get("cpStep").get("selected").asLong();
             assertEquals(path.get(last, "job_id"), s.scalarLong("SELECT job_id FROM task WHERE slice_id = ?", slice));
             assertShownAdvice(new Advisor(s).table(), page.get("adviceStarpu"));
+            // Worker panel: WorkerIdle and the codelet statistics as the CLI prints them; one label per worker with
+            // its idle share; the legend lists every codelet; the clicked task's slice is a task of the store.
+            Table idle = WorkerIdle.of(s);
+            SqlConsoleBrowserTest.assertShown(idle, page.get("wkIdle"), "worker idle");
+            SqlConsoleBrowserTest.assertShown(new DurationStatistics(s).codelets(), page.get("wkCodelets"), "codelets");
+            for (int i = 0; i < idle.size(); i++) {
+                String label = page.get("wkLabels").get(i).asText();
+                assertTrue(label.startsWith((String) idle.get(i, "worker")) && label.endsWith(String.format(
+                        java.util.Locale.ROOT, "idle %.1f %%", ((Number) idle.get(i, "idle_percent")).doubleValue())), label);
+            }
+            List<String> codelets = new ArrayList<>();
+            for (Object[] r : s.query("SELECT DISTINCT name FROM task WHERE worker_track_id IS NOT NULL ORDER BY name").rows()) {
+                codelets.add((String) r[0]);
+            }
+            List<String> legend = new ArrayList<>();
+            page.get("wkLegend").forEach(n -> legend.add(n.asText()));
+            assertEquals(codelets, legend.stream().sorted().toList());
+            assertEquals(1L, s.scalarLong("SELECT count(*) FROM task WHERE slice_id = ?", page.get("wkClicked").asLong()));
             // The memory pictures are the SVG 'hetscope memory ... --svg' writes, the snapshot at the window's centre.
             MemoryTrace m = MemoryTrace.load(s);
             long origin = s.scalarLong("SELECT start_ns FROM hs_trace_bounds");
@@ -151,7 +171,7 @@ class AnalysisViewsBrowserTest {
         }
         Path out = TimelineBrowserTest.ROOT.resolve("web/target/screenshots");
         for (String shot : List.of("views-critical-path-starpu.png", "views-advice-gpu-idle-kineto.png",
-                "views-advice-launch-bound-kineto.png", "views-memory-starpu.png", "views-launch-latency-kineto.png")) {
+                "views-advice-launch-bound-kineto.png", "views-memory-starpu.png", "views-launch-latency-kineto.png", "views-workers-starpu.png")) {
             assertTrue(Files.size(out.resolve(shot)) > 5_000, shot + " written");
         }
     }
