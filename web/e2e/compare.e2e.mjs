@@ -16,8 +16,8 @@ await finish(result, browser, async () => {
   page.on('response', (r) => { if (r.url().includes('/api/') && r.status() >= 400) errors.push(`${r.status()} ${r.url()}`); });
   await page.goto(url);
   await page.waitForFunction(() => window.__hetscope && window.__hetscope.frame().fetches > 0 && !window.__hetscope.frame().busy, null, { timeout: 20000 });
-  await page.waitForSelector('#view-tabs button[data-view="compare"]', { timeout: 10000 });
-  await page.click('#view-tabs button[data-view="compare"]');
+  await page.waitForSelector('#bottom-tabs button[data-panel="compare"]', { timeout: 10000 });
+  await page.click('#bottom-tabs button[data-panel="compare"]');
   const settled = async () => {
     await page.waitForFunction(() => !window.__hetscope.views.compare.busy(), null, { timeout: 30000 });
     await page.waitForTimeout(400);

@@ -58,8 +58,8 @@ await finish(result, browser, async () => {
     }
     await idle(trace);
     const out = { trace };
-    await page.waitForSelector('#view-tabs button[data-view="sql"]', { timeout: 10000 });
-    await page.click('#view-tabs button[data-view="sql"]');
+    await page.waitForSelector('#bottom-tabs button[data-panel="sql"]', { timeout: 10000 });
+    await page.click('#bottom-tabs button[data-panel="sql"]');
     await page.waitForSelector('#sql-schema .sql-rel', { timeout: 10000 });
     out.relations = await page.$$eval('#sql-schema .sql-rel', (els) => els.map((e) => e.dataset.name));
     check(out.relations.includes('slice') && out.relations.includes('hs_slice_stats'),

@@ -35,8 +35,8 @@ await finish(result, browser, async () => {
   await page.goto(url);
   await idle(0);
   // StarPU: the critical path.
-  await page.waitForSelector('#view-tabs button[data-view="critical"]', { timeout: 10000 });
-  await page.click('#view-tabs button[data-view="critical"]');
+  await page.waitForSelector('#bottom-tabs button[data-panel="critical"]', { timeout: 10000 });
+  await page.click('#bottom-tabs button[data-panel="critical"]');
   await page.waitForSelector('#cp-path', { timeout: 10000 });
   result.cpSummary = await tableValues('#cp-summary');
   result.cpPath = await tableValues('#cp-path');
@@ -56,7 +56,7 @@ await finish(result, browser, async () => {
   result.cpOutlinedWhole = await page.evaluate(() => window.__hetscope.views.critical.outlined());
   await page.screenshot({ path: `${outDir}/views-critical-path-starpu.png` });
   // StarPU: the worker panel.
-  await page.click('#view-tabs button[data-view="workers"]');
+  await page.click('#bottom-tabs button[data-panel="workers"]');
   await page.waitForSelector('#wk-codelets', { timeout: 20000 });
   result.wkIdle = await tableValues('#wk-idle');
   result.wkCodelets = await tableValues('#wk-codelets');
@@ -70,11 +70,11 @@ await finish(result, browser, async () => {
   await waitDetail(task.slice);
   result.wkClicked = task.slice;
   await page.screenshot({ path: `${outDir}/views-workers-starpu.png` });
-  await page.click('#view-tabs button[data-view="advice"]');
+  await page.click('#bottom-tabs button[data-panel="advice"]');
   await page.waitForSelector('#advice-table, #advice-none', { timeout: 20000 });
   result.adviceStarpu = await tableValues('#advice-table');
   // StarPU memory pictures: the snapshot follows the window's centre.
-  await page.click('#view-tabs button[data-view="memory"]');
+  await page.click('#bottom-tabs button[data-panel="memory"]');
   await page.waitForSelector('#mem-snapshot', { timeout: 20000 });
   const loaded = () => page.evaluate(() => ['mem-snapshot', 'mem-residency', 'mem-heatmap'].map((id) => {
     const img = document.getElementById(id);
@@ -96,15 +96,17 @@ await finish(result, browser, async () => {
   // Kineto: advice with its evidence.
   await page.selectOption('#trace-select', '1');
   await idle(1);
-  await page.waitForSelector('#view-tabs button[data-view="advice"]', { timeout: 10000 });
-  check(!(await page.$('#view-tabs button[data-view="critical"]')), 'no critical-path tab for a trace without tasks');
-  check(!(await page.$('#view-tabs button[data-view="memory"]')), 'no memory tab for a trace without residency');
-  check(!(await page.$('#view-tabs button[data-view="workers"]')), 'no worker panel for a trace without tasks');
-  await page.click('#view-tabs button[data-view="advice"]');
+  await page.waitForSelector('#bottom-tabs button[data-panel="advice"]', { timeout: 10000 });
+  // Views that need tasks or residency say that this trace has none.
+  for (const id of ['critical', 'memory', 'workers']) {
+    await page.click(`#bottom-tabs button[data-panel="${id}"]`);
+    await page.waitForSelector(`#view-${id}-none`, { timeout: 10000 });
+  }
+  await page.click('#bottom-tabs button[data-panel="advice"]');
   await page.waitForSelector('#advice-table', { timeout: 20000 });
   result.advice = await tableValues('#advice-table');
   // Launch latency: the histogram's bars and the per-function table.
-  await page.click('#view-tabs button[data-view="latency"]');
+  await page.click('#bottom-tabs button[data-panel="latency"]');
   await page.waitForSelector('#lat-stats', { timeout: 20000 });
   result.latencyBars = await page.$$eval('#lat-histogram .lat-bar-row', (rows) => rows.map((r) => ({
     label: r.querySelector('.lat-label').textContent, count: Number(r.querySelector('.lat-count').dataset.v),
@@ -112,7 +114,7 @@ await finish(result, browser, async () => {
   result.latencyStats = await tableValues('#lat-stats');
   check(result.latencyBars.length > 3, 'the histogram has bars');
   await page.screenshot({ path: `${outDir}/views-launch-latency-kineto.png` });
-  await page.click('#view-tabs button[data-view="advice"]');
+  await page.click('#bottom-tabs button[data-panel="advice"]');
   result.findings = await page.evaluate(() => window.__hetscope.views.advice.findings());
   result.followed = {};
   for (const rule of ['gpu-idle', 'launch-bound']) {

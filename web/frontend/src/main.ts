@@ -5,7 +5,10 @@ import { Flow, TableJson, TraceSummary, TrackInfo, getJson } from './api';
 import { escapeHtml, formatDuration, formatNumber } from './format';
 import { GESTURES, Hover, InstantSelection, SHORTCUTS, Selection, Timeline } from './timeline';
 import { LegendSection, legendFor, setDeclaredColours } from './colours';
-import { installViews, timelineChanged, viewTestHooks } from './views/index';
+import { activePanel, contextGet, initPanels, panelEvents, reopen, showPanel } from './panels';
+import { eventTableState } from './events';
+import { aggregatesState } from './aggregates';
+import { resetViews, timelineChanged, viewTestHooks } from './views/index';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -38,6 +41,9 @@ function clearPanes(): void {
   $('table-tabs').replaceChildren();
   $('table-body').innerHTML = '<p class="muted">Loading statistics…</p>';
   $('highlight-info').textContent = '';
+  $('search-pos').textContent = '';
+  searchState = null;
+  selectedTs = null;
   $('tooltip').hidden = true;
   $('legend-body').replaceChildren();
   legendShown = [];
@@ -52,11 +58,16 @@ function clearPanes(): void {
  * The view as the URL's hash keeps it, so that a link reopens it: trace index, visible window in integer ns from the
  * trace start, the selected slice's id and the open panels. Example: #trace=1&t0=100&t1=5000&slice=42&panels=legend
  */
-interface UrlState { trace: number; t0: number | null; t1: number | null; slice: number | null; panels: string[] }
+interface UrlState { trace: number; t0: number | null; t1: number | null; slice: number | null; panels: string[];
+  tab: string | null }
 
 const PANELS = ['legend', 'help'];
 /** The slice selected now (its id), as the URL records it. */
 let selectedSlice: number | null = null;
+/** The shift-drag range selected now, as the timeline reported it. */
+let currentRange: { t0: number; t1: number; tracks: number[] } | null = null;
+/** The selected slice's start (ns from the trace start): where search next/previous continue from. */
+let selectedTs: number | null = null;
 let urlTimer: number | undefined;
 
 /** Parses the hash; any part that is not well formed is dropped (and with a bad trace, all of it). */
@@ -74,7 +85,8 @@ function readUrlState(hash: string, traceCount: number): UrlState | null {
   let t1 = int('t1', Number.MIN_SAFE_INTEGER);
   if (t0 === null || t1 === null || t1 <= t0) t0 = t1 = null;
   const panels = q.has('panels') ? (q.get('panels') ?? '').split(',').filter((p) => PANELS.includes(p)) : ['legend'];
-  return { trace, t0, t1, slice: int('slice', 0), panels };
+  const tab = q.get('tab');
+  return { trace, t0, t1, slice: int('slice', 0), panels, tab: tab && /^[\w-]{1,40}$/.test(tab) ? tab : null };
 }
 
 function currentUrlState(): UrlState | null {
@@ -82,7 +94,8 @@ function currentUrlState(): UrlState | null {
   const panels = [];
   if (!$('legend').classList.contains('collapsed')) panels.push('legend');
   if (!$('help').hidden) panels.push('help');
-  return { trace: Number(base.split('/').pop()), t0: timeline.t0, t1: timeline.t1, slice: selectedSlice, panels };
+  return { trace: Number(base.split('/').pop()), t0: timeline.t0, t1: timeline.t1, slice: selectedSlice, panels,
+    tab: activePanel() };
 }
 
 /** Writes the view into the hash shortly after the last change (zooming fires many changes a second). */
@@ -94,6 +107,7 @@ function scheduleUrl(): void {
     let hash = `#trace=${st.trace}&t0=${st.t0}&t1=${st.t1}`;
     if (st.slice !== null) hash += `&slice=${st.slice}`;
     hash += `&panels=${st.panels.join(',')}`;
+    if (st.tab) hash += `&tab=${st.tab}`;
     if (location.hash !== hash) history.replaceState(history.state, '', hash);
   }, 150);
 }
@@ -210,6 +224,7 @@ function bindHelp(): void {
 /** Opens a trace, at the window and selection a URL gave when there is one. */
 async function openTrace(index: number, restore: UrlState | null = null): Promise<void> {
   selectedSlice = null;
+  currentRange = null;
   session.abort();
   session = new AbortController();
   if (timeline) timeline.destroy();
@@ -233,14 +248,25 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
   };
   view.onView = () => {
     scheduleUrl();
+    panelEvents.view(view.t0, view.t1);
     timelineChanged();
   };
-  view.onRange = (r) => void quiet(showRange(r));
+  view.onRange = (r) => {
+    currentRange = r;
+    panelEvents.range(r);
+    void quiet(showRange(r));
+  };
   view.onHover = (h, x, y) => showTooltip(h, x, y);
   view.onData = () => {
     updateLegend();
     timelineChanged();
   };
+  view.onFilterReset = () => {
+    $<HTMLInputElement>('track-filter').value = '';
+    showTrackCount();
+  };
+  $<HTMLInputElement>('track-filter').value = '';
+  showTrackCount();
   (window as unknown as { __hetscope: unknown }).__hetscope = {
     timeline: view,
     trace: index,
@@ -258,11 +284,18 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     legend: () => legendShown,
     selection: () => view.selection,
     urlState: () => currentUrlState(),
+    events: () => eventTableState(),
+    aggregates: () => aggregatesState(),
+    rows: () => view.rowOrder(),
+    tree: () => ({ shown: view.treeRowsShown, matches: view.filterMatches, pinned: [...view.pinned],
+      dom: [...document.querySelectorAll<HTMLElement>('#tree .track-row')].map((e) => ({
+        id: Number(e.dataset.trackId), top: e.getBoundingClientRect().top, pinned: e.classList.contains('pinned'),
+        name: e.querySelector('.track-name')?.textContent ?? '' })) }),
+    search: () => searchState,
     views: viewTestHooks(),
   };
-  // The analysis views of the bottom panel (views/index.ts) link back through this host.
-  void installViews({ base, trace: index, timeline: view, signal: session.signal,
-    selectSlice: (id) => showSlice({ id, track: -1 }), setHighlight });
+  // The analysis views (views/index.ts) drop what they built for the previous trace.
+  resetViews();
   if (restore && restore.t0 !== null && restore.t1 !== null) view.setView(restore.t0, restore.t1);
   if (restore && restore.slice !== null) {
     // A slice id that this trace lacks (an edited or stale link) leaves nothing selected rather than an error.
@@ -274,6 +307,7 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
       scheduleUrl();
     });
   }
+  void reopen();
   scheduleUrl();
   // Statistics can take a while on large traces: ask for them once the timeline is on screen.
   view.onFirstData = () => void quiet(loadTables());
@@ -317,10 +351,11 @@ function argsHtml(args: string | null): string {
   return html + '</dl>';
 }
 
-async function showSlice(s: Selection | null): Promise<void> {
+async function showSlice(s: Selection | null, reveal = false): Promise<void> {
   const body = $('details-body');
   if (!s) {
     selectedSlice = null;
+    panelEvents.select(null);
     scheduleUrl();
     body.innerHTML = '<span class="muted">Nothing selected.</span>';
     return;
@@ -329,7 +364,10 @@ async function showSlice(s: Selection | null): Promise<void> {
   const d = await get<SliceDetails>(`${base}/slice/${s.id}`);
   // The track comes from the store: a selection restored from a URL knows only the id.
   timeline!.select({ id: d.id, track: d.track_id }, d.flows);
+  selectedTs = d.ts;
+  if (reveal) timeline!.reveal(d.track_id, d.ts, d.dur);
   selectedSlice = d.id;
+  panelEvents.select(d.id);
   scheduleUrl();
   const st = d.name_stats;
   const kv = (k: string, v: string) => `<dt>${escapeHtml(k)}</dt><dd>${v}</dd>`;
@@ -499,6 +537,52 @@ function setHighlight(name: string | null): void {
   markActiveRows();
 }
 
+/** What search next/previous found last, for the tests: the match, its place among all matches, and the count. */
+let searchState: { q: string; id: number | null; index: number | null; total: number; wrapped: boolean } | null = null;
+
+/** Jumps to the next or previous slice whose name contains the search text, from the selection or the window. */
+async function searchStep(dir: 'next' | 'prev'): Promise<void> {
+  const q = $<HTMLInputElement>('search').value.trim();
+  if (!q || !timeline) return;
+  const from = selectedSlice !== null && selectedTs !== null ? { ts: selectedTs, id: selectedSlice }
+    : { ts: dir === 'next' ? timeline.t0 : timeline.t1, id: -1 };
+  const r = await get<{ total: number; index: number | null; wrapped?: boolean;
+    match: { id: number; ts: number; dur: number; track_id: number; name: string } | null }>(
+    `${base}/find`, { q, ts: from.ts, id: from.id, dir });
+  searchState = { q, id: r.match?.id ?? null, index: r.index, total: r.total, wrapped: !!r.wrapped };
+  $('search-pos').textContent = r.match ? `${formatNumber(r.index)} / ${formatNumber(r.total)}` : '0 / 0';
+  $('search-results').hidden = true;
+  if (r.match) await showSlice({ id: r.match.id, track: r.match.track_id }, true);
+}
+
+function showTrackCount(): void {
+  const filter = $<HTMLInputElement>('track-filter').value.trim();
+  $('track-count').textContent = timeline && filter ? `${formatNumber(timeline.filterMatches)} of ${formatNumber(timeline.tracks.length)}` : '';
+}
+
+function bindTracks(): void {
+  let timer: number | undefined;
+  $<HTMLInputElement>('track-filter').addEventListener('input', (e) => {
+    clearTimeout(timer);
+    const text = (e.target as HTMLInputElement).value;
+    timer = window.setTimeout(() => {
+      timeline?.setFilter(text);
+      showTrackCount();
+    }, 120);
+  });
+  $('collapse-all').addEventListener('click', () => timeline?.collapseAll(true));
+  $('expand-all').addEventListener('click', () => timeline?.collapseAll(false));
+  // The buttons hand the focus back to the search box, so Enter / Shift+Enter go on from there.
+  $('search-next').addEventListener('click', () => {
+    $('search').focus();
+    void quiet(searchStep('next'));
+  });
+  $('search-prev').addEventListener('click', () => {
+    $('search').focus();
+    void quiet(searchStep('prev'));
+  });
+}
+
 function bindSearch(): void {
   const input = $<HTMLInputElement>('search');
   const results = $('search-results');
@@ -525,6 +609,8 @@ function bindSearch(): void {
         el.addEventListener('click', () => {
           results.hidden = true;
           setHighlight(String(r[0]));
+          // Jump to the name's first slice (the search's first_id column).
+          void quiet(showSlice({ id: Number(r[4]), track: -1 }, true));
         });
         return el;
       }));
@@ -533,7 +619,11 @@ function bindSearch(): void {
     }, 150);
   });
   input.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      clearTimeout(timer);
+      void quiet(searchStep(e.shiftKey ? 'prev' : 'next'));
+    } else if (e.key === 'Escape') {
       results.hidden = true;
       input.value = '';
       setHighlight(null);
@@ -560,11 +650,19 @@ async function main(): Promise<void> {
   $('zoom-selection').addEventListener('click', () => timeline?.zoomToSelection());
   $('zoom-reset').addEventListener('click', () => timeline?.reset());
   bindSearch();
+  bindTracks();
   bindHelp();
+  initPanels((signal) => timeline && {
+    base, trace: Number(base.split('/').pop()), timeline, signal, get: contextGet(signal),
+    selectSlice: (id) => void quiet(showSlice({ id, track: -1 }, true)),
+    showWindow: (t0, t1) => timeline?.setView(t0, t1),
+    range: () => currentRange,
+  }, () => scheduleUrl());
   const restore = readUrlState(location.hash, traces.length);
   if (restore) {
     select.value = String(restore.trace);
     setPanels(restore.panels);
+    if (restore.tab) showPanel(restore.tab);
   }
   if (traces.length) await openTrace(restore?.trace ?? 0, restore);
 }

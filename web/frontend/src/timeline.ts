@@ -11,7 +11,8 @@ const COUNTER_H = 44;
 const HEADER_H = 20;
 const MIN_SPAN = 20; // ns: below this a pixel would be a fraction of a nanosecond
 
-interface Row { track: TrackInfo; y: number; h: number; level: number; hasChildren: boolean; }
+/** A laid-out track: y from the top of the scrolled list, or (pinned) from the top of the viewport. */
+interface Row { track: TrackInfo; y: number; h: number; level: number; hasChildren: boolean; pinned: boolean; }
 
 export interface Selection { id: number; track: number; }
 
@@ -52,7 +53,19 @@ export class Timeline {
   readonly tracks: TrackInfo[];
   private readonly children = new Map<number | null, TrackInfo[]>();
   private readonly collapsed = new Set<number>();
+  /** Tracks kept at the top of the viewport whatever the scroll, in pinning order. */
+  readonly pinned: number[] = [];
+  /** Lower-case text a track's name or kind must contain (its ancestors stay, to keep the tree); '' shows all. */
+  private filterText = '';
   private rows: Row[] = [];
+  /** Height of the pinned area at the top of the viewport. */
+  private pinnedH = 0;
+  /** How many tracks the filter matched (without the ancestors shown for them). */
+  filterMatches = 0;
+  /** Tree rows in the DOM now (only those on screen: a store may have tens of thousands of tracks). */
+  treeRowsShown = 0;
+  private layoutVersion = 0;
+  private treeKey = '';
   private rowByTrack = new Map<number, Row>();
   t0 = 0;
   t1 = 1;
@@ -91,6 +104,8 @@ export class Timeline {
   onFirstData: () => void = () => {};
   /** What lies under the mouse (null when nothing, or when it left the canvas), with the page position. */
   onHover: (h: Hover | null, pageX: number, pageY: number) => void = () => {};
+  /** Called when the timeline dropped the track filter itself (to reveal a slice the filter hid). */
+  onFilterReset: () => void = () => {};
   /** Called after each window arrived and was drawn (the legend follows what is on screen). */
   onData: () => void = () => {};
 
@@ -141,21 +156,107 @@ export class Timeline {
 
   layout(): void {
     this.rows = [];
+    const byId = new Map(this.tracks.map((t) => [t.id, t]));
     let y = 0;
+    for (const id of this.pinned) {
+      const t = byId.get(id);
+      if (!t) continue;
+      const h = this.rowHeight(t);
+      this.rows.push({ track: t, y, h, level: 0, hasChildren: false, pinned: true });
+      y += h;
+    }
+    this.pinnedH = y;
+    const pinned = new Set(this.pinned);
+    // With a filter: the tracks that match and their ancestors, expanded whatever their collapsed state.
+    let keep: Set<number> | null = null;
+    this.filterMatches = 0;
+    if (this.filterText) {
+      keep = new Set();
+      for (const t of this.tracks) {
+        if (!`${t.name ?? ''} ${t.kind}`.toLowerCase().includes(this.filterText)) continue;
+        this.filterMatches++;
+        for (let p: number | null = t.id; p !== null && !keep.has(p); p = byId.get(p)?.parentId ?? null) keep.add(p);
+      }
+    }
     const walk = (parent: number | null, level: number) => {
       for (const t of this.children.get(parent) ?? []) {
+        if (keep && !keep.has(t.id)) continue;
         const kids = this.children.get(t.id) ?? [];
-        const h = this.rowHeight(t);
-        this.rows.push({ track: t, y, h, level, hasChildren: kids.length > 0 });
-        y += h;
-        if (kids.length > 0 && !this.collapsed.has(t.id)) walk(t.id, level + 1);
+        if (!pinned.has(t.id)) {
+          const h = this.rowHeight(t);
+          this.rows.push({ track: t, y, h, level, hasChildren: kids.length > 0, pinned: false });
+          y += h;
+        }
+        if (kids.length > 0 && (keep || !this.collapsed.has(t.id))) walk(t.id, level + 1);
       }
     };
     walk(null, 0);
     this.rowByTrack = new Map(this.rows.map((r) => [r.track.id, r]));
     this.treeEl.style.height = `${y}px`;
-    this.treeEl.replaceChildren(...this.rows.map((r) => this.treeRow(r)));
+    this.treeEl.replaceChildren();
+    this.layoutVersion++;
     this.refresh();
+  }
+
+  /** Shows only the tracks whose name or kind contains `text` (case-insensitive), with their ancestors. */
+  setFilter(text: string): void {
+    this.filterText = text.trim().toLowerCase();
+    this.layout();
+  }
+
+  /** Pins a track to the top of the viewport, or unpins it. */
+  togglePin(trackId: number): void {
+    const i = this.pinned.indexOf(trackId);
+    if (i >= 0) this.pinned.splice(i, 1);
+    else this.pinned.push(trackId);
+    this.layout();
+  }
+
+  /** Collapses every track with children (true) or expands them all (false). */
+  collapseAll(collapse: boolean): void {
+    this.collapsed.clear();
+    if (collapse) for (const [parent, kids] of this.children) if (parent !== null && kids.length) this.collapsed.add(parent);
+    this.layout();
+  }
+
+  /** The laid-out rows' track ids in order (pinned first), for tests. */
+  rowOrder(): number[] {
+    return this.rows.map((r) => r.track.id);
+  }
+
+  /** Top of a row in the viewport (CSS px from the top of the rows area). */
+  private sy(r: Row): number {
+    return r.pinned ? r.y : r.y - this.rowsEl.scrollTop;
+  }
+
+  /** The row under a viewport y (CSS px from the top of the rows area): pinned ones first, then by binary search. */
+  private rowAt(cy: number): Row | null {
+    if (cy < this.pinnedH) return this.rows.find((r) => r.pinned && cy >= r.y && cy < r.y + r.h) ?? null;
+    const y = cy + this.rowsEl.scrollTop;
+    let lo = 0;
+    let hi = this.rows.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const r = this.rows[mid];
+      if (r.pinned || r.y + r.h <= y) lo = mid + 1;
+      else if (r.y > y) hi = mid - 1;
+      else return r;
+    }
+    return null;
+  }
+
+  /** Puts the DOM rows of the tree for what is on screen (pinned rows stay at the top of the viewport). */
+  private renderTree(rows: Row[]): void {
+    const top = this.rowsEl.scrollTop;
+    this.treeEl.replaceChildren(...rows.map((r) => {
+      const el = this.treeRow(r);
+      if (r.pinned) {
+        el.style.top = `${top + r.y}px`;
+        el.classList.add('pinned');
+      }
+      return el;
+    }));
+    this.treeRowsShown = rows.length;
   }
 
   private treeRow(r: Row): HTMLElement {
@@ -170,6 +271,11 @@ export class Timeline {
     toggle.className = 'toggle';
     toggle.textContent = r.hasChildren ? (this.collapsed.has(r.track.id) ? '▸' : '▾') : '';
     toggle.addEventListener('click', () => this.toggle(r.track.id), { signal: this.lifetime.signal });
+    const pin = document.createElement('span');
+    pin.className = 'pin';
+    pin.textContent = r.pinned ? '●' : '○';
+    pin.title = r.pinned ? 'unpin this track' : 'pin this track to the top';
+    pin.addEventListener('click', () => this.togglePin(r.track.id), { signal: this.lifetime.signal });
     const name = document.createElement('span');
     name.className = 'track-name';
     name.textContent = r.track.name ?? `track ${r.track.id}`;
@@ -177,7 +283,7 @@ export class Timeline {
     kind.className = 'kind';
     kind.textContent = r.track.kind + (r.track.unit ? ` (${r.track.unit})` : '');
     el.title = `${r.track.name} — ${r.track.kind}, ${r.track.slices} slices`;
-    el.append(toggle, name, kind);
+    el.append(toggle, pin, name, kind);
     return el;
   }
 
@@ -248,6 +354,42 @@ export class Timeline {
     this.draw();
   }
 
+  /**
+   * Brings a slice on screen: expands the track's collapsed ancestors, scrolls its row into view and, when the slice
+   * lies outside the window, centres the window on it (keeping the zoom unless the slice is wider).
+   */
+  reveal(trackId: number, ts: number, dur: number): void {
+    const byId = new Map(this.tracks.map((t) => [t.id, t]));
+    let changed = false;
+    for (let p = byId.get(trackId)?.parentId ?? null; p !== null; p = byId.get(p)?.parentId ?? null) {
+      if (this.collapsed.delete(p)) changed = true;
+      if (!byId.has(p)) break;
+    }
+    if (!this.rowByTrack.has(trackId) && this.filterText) {
+      // The filter hides the track: drop it rather than point at nothing.
+      this.filterText = '';
+      this.onFilterReset();
+      changed = true;
+    }
+    if (changed) this.layout();
+    const r = this.rowByTrack.get(trackId);
+    if (r && !r.pinned) {
+      const top = this.rowsEl.scrollTop;
+      if (r.y < top + this.pinnedH || r.y + r.h > top + this.rowsEl.clientHeight) {
+        this.rowsEl.scrollTop = Math.max(0, r.y - this.pinnedH - (this.rowsEl.clientHeight - this.pinnedH) / 3);
+      }
+    }
+    const span = this.t1 - this.t0;
+    const end = ts + Math.max(dur, 1);
+    if (ts < this.t0 || end > this.t1) {
+      const want = Math.max(span, dur * 1.5);
+      const mid = ts + dur / 2;
+      this.setView(mid - want / 2, mid + want / 2);
+    } else {
+      this.refresh();
+    }
+  }
+
   private findItem(id: number): Item | null {
     for (const list of this.items.values()) {
       for (const it of list) if (it[5] === id && it[3] === 1) return it;
@@ -271,10 +413,24 @@ export class Timeline {
     return this.pending;
   }
 
+  /** The rows on screen: scrolled ones not hidden by the pinned area, then the pinned ones (drawn over them). */
   private visibleRows(): Row[] {
-    const top = this.rowsEl.scrollTop;
-    const bottom = top + this.rowsEl.clientHeight;
-    return this.rows.filter((r) => r.y + r.h > top && r.y < bottom);
+    const top = this.rowsEl.scrollTop + this.pinnedH;
+    const bottom = this.rowsEl.scrollTop + this.rowsEl.clientHeight;
+    const out: Row[] = [];
+    // Rows are in y order after the pinned ones: start at the first one reaching below `top`.
+    let lo = this.rows.findIndex((r) => !r.pinned);
+    if (lo >= 0) {
+      let hi = this.rows.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (this.rows[mid].y + this.rows[mid].h > top) hi = mid;
+        else lo = mid + 1;
+      }
+      for (let i = lo; i < this.rows.length && this.rows[i].y < bottom; i++) out.push(this.rows[i]);
+    }
+    for (const r of this.rows) if (r.pinned && r.y < this.rowsEl.clientHeight) out.push(r);
+    return out;
   }
 
   private async fetchWindow(): Promise<void> {
@@ -353,8 +509,13 @@ export class Timeline {
     let singles = 0;
     let instants = 0;
     const rows = this.visibleRows();
+    const treeKey = `${top}|${this.layoutVersion}|${rows.length}|${rows[0]?.track.id}|${rows[rows.length - 1]?.track.id}`;
+    if (treeKey !== this.treeKey) {
+      this.treeKey = treeKey;
+      this.renderTree(rows);
+    }
     for (const r of rows) {
-      const y = r.y - top;
+      const y = this.sy(r);
       ctx.fillStyle = r.level % 2 ? '#fcfcfd' : '#ffffff';
       ctx.fillRect(0, y, w, r.h);
       ctx.strokeStyle = '#eef0f3';
@@ -375,6 +536,13 @@ export class Timeline {
       if (ticks) instants += this.drawInstants(ctx, ticks, y, r.h, w);
       const counter = this.counters.get(r.track.id);
       if (counter) this.drawCounter(ctx, counter, y, r.h, w);
+    }
+    if (this.pinnedH > 0) {
+      ctx.strokeStyle = '#94a3b8';
+      ctx.beginPath();
+      ctx.moveTo(0, this.pinnedH - 0.5);
+      ctx.lineTo(w, this.pinnedH - 0.5);
+      ctx.stroke();
     }
     this.drawFlows(ctx, top, w);
     if (this.range) {
@@ -492,7 +660,7 @@ export class Timeline {
   private laneCentre(track: number, depth: number, top: number): number | null {
     const r = this.rowByTrack.get(track);
     if (!r) return null;
-    return r.y - top + 2 + Math.min(depth, Math.max(0, r.track.lanes - 1)) * LANE_H + (LANE_H - 2) / 2;
+    return (r.pinned ? r.y : r.y - top) + 2 + Math.min(depth, Math.max(0, r.track.lanes - 1)) * LANE_H + (LANE_H - 2) / 2;
   }
 
   private drawFlows(ctx: CanvasRenderingContext2D, top: number, w: number): void {
@@ -638,10 +806,9 @@ export class Timeline {
   /** The item under a point of the canvas (CSS pixels relative to the canvas), if any. */
   itemAt(cx: number, cy: number): { item: Item; track: number } | null {
     const w = this.width();
-    const y = cy + this.rowsEl.scrollTop;
-    const row = this.rows.find((r) => y >= r.y && y < r.y + r.h);
+    const row = this.rowAt(cy);
     if (!row) return null;
-    const depth = Math.floor((y - row.y - 2) / LANE_H);
+    const depth = Math.floor((cy - this.sy(row) - 2) / LANE_H);
     // The item drawn under the cursor wins; only when none covers it does the nearest within 2 px count, so
     // that slivers of a pixel can still be clicked without stealing clicks from their wide neighbours.
     let under: Item | null = null;
@@ -678,8 +845,7 @@ export class Timeline {
       const r = this.rowByTrack.get(tick.track)!;
       return { kind: 'instant', id: it[2], name: it[3], category: it[4], ts: it[0], count: it[1], track: r.track.name };
     }
-    const y = cy + this.rowsEl.scrollTop;
-    const row = this.rows.find((r) => y >= r.y && y < r.y + r.h);
+    const row = this.rowAt(cy);
     const c = row ? this.counters.get(row.track.id) : undefined;
     if (row && c) {
       // The step value holding at the cursor: the last sample column at or before it, else the one before the window.
@@ -717,8 +883,7 @@ export class Timeline {
   /** The instant tick nearest a point of the canvas within 3 px, if any. */
   instantAt(cx: number, cy: number): { id: number; track: number } | null {
     const w = this.width();
-    const y = cy + this.rowsEl.scrollTop;
-    const row = this.rows.find((r) => y >= r.y && y < r.y + r.h);
+    const row = this.rowAt(cy);
     if (!row) return null;
     let best: InstantItem | null = null;
     let bestDist = Infinity;
@@ -767,12 +932,11 @@ export class Timeline {
   /** Page coordinates of a drawn single slice by id: its left and right edge and vertical centre; for tests. */
   screenOf(id: number): { x0: number; x1: number; y: number; w: number } | null {
     const w = this.width();
-    const top = this.rowsEl.scrollTop;
     const rect = this.canvas.getBoundingClientRect();
     for (const r of this.visibleRows()) {
       for (const it of this.items.get(r.track.id) ?? []) {
         if (it[3] !== 1 || it[5] !== id) continue;
-        const y = r.y - top + 2 + it[0] * LANE_H + LANE_H / 2;
+        const y = this.sy(r) + 2 + it[0] * LANE_H + LANE_H / 2;
         return { x0: rect.left + this.x(it[1], w), x1: rect.left + this.x(it[2], w), y: rect.top + y, w };
       }
     }
@@ -798,7 +962,6 @@ export class Timeline {
   /** Where a drawn instant tick lies on screen (page coordinates), the first one not overlapping another; for tests. */
   locateInstant(alone = true): { x: number; y: number; id: number; name: string; track: number; t: number } | null {
     const w = this.width();
-    const top = this.rowsEl.scrollTop;
     const rect = this.canvas.getBoundingClientRect();
     for (const r of this.visibleRows()) {
       if (r.track.slices > 0) continue;
@@ -807,7 +970,7 @@ export class Timeline {
         const x = this.x(ticks[i][0], w);
         const apart = (j: number) => j < 0 || j >= ticks.length || Math.abs(this.x(ticks[j][0], w) - x) > 8;
         if (x < (alone ? 5 : 0) || x > w - (alone ? 5 : 0) || (alone && (ticks[i][1] !== 1 || !apart(i - 1) || !apart(i + 1)))) continue;
-        const y = r.y - top + r.h / 2;
+        const y = this.sy(r) + r.h / 2;
         if (y < 0 || y > this.rowsEl.clientHeight) continue;
         return { x: rect.left + x, y: rect.top + y, id: ticks[i][2], name: ticks[i][3], track: r.track.id, t: ticks[i][0] };
       }
@@ -818,7 +981,6 @@ export class Timeline {
   /** Where a drawn single slice of a category lies on screen (page coordinates), widest first; for tests. */
   locate(category: string): { x: number; y: number; id: number; name: string } | null {
     const w = this.width();
-    const top = this.rowsEl.scrollTop;
     const rect = this.canvas.getBoundingClientRect();
     let best: { x: number; y: number; id: number; name: string; width: number } | null = null;
     for (const r of this.visibleRows()) {
@@ -826,7 +988,7 @@ export class Timeline {
         if (it[3] !== 1 || it[7] !== category) continue;
         const x0 = Math.max(0, this.x(it[1], w));
         const x1 = Math.min(w, this.x(it[2], w));
-        const y = r.y - top + 2 + it[0] * LANE_H + LANE_H / 2;
+        const y = this.sy(r) + 2 + it[0] * LANE_H + LANE_H / 2;
         if (x1 - x0 < 1 || y < 0 || y > this.rowsEl.clientHeight) continue;
         if (!best || x1 - x0 > best.width) {
           best = { x: rect.left + (x0 + x1) / 2, y: rect.top + y, id: it[5], name: it[6], width: x1 - x0 };

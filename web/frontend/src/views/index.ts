@@ -1,6 +1,9 @@
-// The bottom panel's analysis views: one tab per view that applies to the trace; a view is built when its tab is
-// first opened and kept while the trace is shown. main.ts calls installViews on each trace and timelineChanged when
-// the timeline's window or data changes.
+// The analysis views (SQL console, advice, launch latency, workers, critical path, memory, run comparison) as tabs
+// of the bottom panel (panels.ts). A view is built the first time its tab opens on a trace and kept, with what the
+// user typed and what it drew on the timeline, while that trace is shown: hiding and showing the tab moves the same
+// element back. main.ts calls resetViews on a trace switch and timelineChanged when the window or its data change.
+import { registerPanel } from '../panels';
+import type { PanelContext } from '../panels';
 import type { View, ViewHost } from './host';
 import { sqlTestHooks, sqlView } from './sql';
 import { adviceTestHooks, adviceView } from './advice';
@@ -12,85 +15,86 @@ import { workersTestHooks, workersView } from './workers';
 
 const VIEWS: View[] = [sqlView, adviceView, latencyView, workersView, criticalView, memoryView, compareView];
 
-interface Installed { host: ViewHost; views: View[]; bodies: Map<string, HTMLElement>; built: Set<string>; open: string | null }
-let installed: Installed | null = null;
+/** What a view built for the shown trace: its element and the host it links back through. */
+interface Built { view: View; el: HTMLElement; host: ViewHost; ready: Promise<void> }
+const built = new Map<string, Built>();
+/** Aborted on a trace switch: requests of the views built for the previous trace stop with it. */
+let traceLife = new AbortController();
 
-const $ = (id: string) => document.getElementById(id) as HTMLElement;
+function hostFor(ctx: PanelContext): ViewHost {
+  return {
+    base: ctx.base, trace: ctx.trace, timeline: ctx.timeline, signal: traceLife.signal,
+    selectSlice: async (id) => ctx.selectSlice(id),
+    setHighlight: (name) => ctx.timeline.setHighlight(name),
+  };
+}
 
-/** Replaces the previous trace's views by those that apply to this one; `open` reopens a tab (URL state). */
-export async function installViews(host: ViewHost, open: string | null = null): Promise<void> {
-  disposeViews();
-  const tabs = $('view-tabs');
-  const body = $('view-body');
-  const mine: Installed = { host, views: [], bodies: new Map(), built: new Set(), open: null };
-  installed = mine;
-  const applies = await Promise.all(VIEWS.map((v) => v.applies(host).catch(() => false)));
-  if (installed !== mine || host.signal.aborted) return;
-  mine.views = VIEWS.filter((_, i) => applies[i]);
-  tabs.replaceChildren(...mine.views.map((v) => {
-    const b = document.createElement('button');
-    b.textContent = v.title;
-    b.dataset.view = v.id;
-    b.addEventListener('click', () => void openView(mine.open === v.id ? null : v.id));
-    return b;
-  }));
-  body.replaceChildren(...mine.views.map((v) => {
+async function open(view: View, panel: HTMLElement, ctx: PanelContext): Promise<void> {
+  let b = built.get(view.id);
+  if (b && b.host.timeline !== ctx.timeline) {
+    // Built for another trace (the switch raced the reset): start again.
+    b.view.dispose?.();
+    built.delete(view.id);
+    b = undefined;
+  }
+  if (!b) {
     const el = document.createElement('div');
     el.className = 'view';
-    el.id = `view-${v.id}`;
-    el.hidden = true;
-    mine.bodies.set(v.id, el);
-    return el;
-  }));
-  if (open) await openView(open);
-}
-
-/** Opens a view's tab (null closes the panel); builds the view the first time. */
-export async function openView(id: string | null): Promise<void> {
-  const st = installed;
-  if (!st) return;
-  const view = st.views.find((v) => v.id === id) ?? null;
-  st.open = view ? view.id : null;
-  $('views-panel').classList.toggle('collapsed', !view);
-  $('view-tabs').querySelectorAll<HTMLElement>('button').forEach((b) => b.classList.toggle('active', b.dataset.view === st.open));
-  for (const [vid, el] of st.bodies) el.hidden = vid !== st.open;
-  if (view && !st.built.has(view.id)) {
-    st.built.add(view.id);
-    const el = st.bodies.get(view.id)!;
-    el.innerHTML = '<p class="muted">Loading…</p>';
+    el.id = `view-${view.id}`;
+    const host = hostFor(ctx);
+    panel.append(el);
+    const ready = (async () => {
+      if (!(await view.applies(host))) {
+        el.innerHTML = `<p class="muted" id="view-${view.id}-none">${escape(view.title)}: this trace has nothing to show here.</p>`;
+        return;
+      }
+      el.innerHTML = '<p class="muted">Loading…</p>';
+      await view.render(host, el);
+    })();
+    b = { view, el, host, ready };
+    built.set(view.id, b);
     try {
-      await view.render(st.host, el);
+      await ready;
     } catch (e) {
-      if ((e as Error).name === 'AbortError') return;
-      el.innerHTML = '';
-      const p = document.createElement('p');
-      p.className = 'view-error';
-      p.textContent = `Could not load this view: ${(e as Error).message}`;
-      el.append(p);
+      built.delete(view.id);
+      throw e;
     }
+    return;
   }
+  panel.append(b.el);
+  await b.ready;
+  view.onTimeline?.(b.host);
 }
 
-/** The view whose tab is open, for the URL state. */
-export function openViewId(): string | null {
-  return installed?.open ?? null;
+function escape(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 }
 
+VIEWS.forEach((view, i) => registerPanel({
+  id: view.id,
+  title: view.title,
+  order: 60 + i,
+  open: async (panel, ctx) => {
+    await open(view, panel, ctx);
+    return { view: () => view.onTimeline?.(built.get(view.id)!.host) };
+  },
+}));
+
+/** Drops every view built for the previous trace (its requests, overlays and state). */
+export function resetViews(): void {
+  traceLife.abort();
+  traceLife = new AbortController();
+  for (const b of built.values()) b.view.dispose?.();
+  built.clear();
+}
+
+/** The timeline's window or data changed: views built for this trace redraw what they put on it. */
 export function timelineChanged(): void {
-  const st = installed;
-  if (!st) return;
-  for (const v of st.views) if (st.built.has(v.id)) v.onTimeline?.(st.host);
-}
-
-function disposeViews(): void {
-  if (installed) for (const v of installed.views) v.dispose?.();
-  installed = null;
-  $('view-tabs').replaceChildren();
-  $('view-body').replaceChildren();
-  $('views-panel').classList.add('collapsed');
+  for (const b of built.values()) b.view.onTimeline?.(b.host);
 }
 
 /** What the browser tests read of the views. */
 export function viewTestHooks() {
-  return { open: openView, openId: openViewId, sql: sqlTestHooks(), advice: adviceTestHooks(), critical: criticalTestHooks(), memory: memoryTestHooks(), latency: latencyTestHooks(), compare: compareTestHooks(), workers: workersTestHooks() };
+  return { sql: sqlTestHooks(), advice: adviceTestHooks(), critical: criticalTestHooks(), memory: memoryTestHooks(),
+    latency: latencyTestHooks(), compare: compareTestHooks(), workers: workersTestHooks() };
 }

@@ -19,7 +19,8 @@ import java.util.List;
  */
 public final class StandardLibrary {
     /** The library's files, in the order they are installed (later files use earlier views). */
-    static final List<String> FILES = List.of("bounds.sql", "devices.sql", "durations.sql", "launch.sql");
+    static final List<String> FILES = List.of("bounds.sql", "devices.sql", "durations.sql", "launch.sql",
+            "selection.sql");
 
     private static final List<String> STATEMENTS = load();
 

@@ -31,7 +31,7 @@ import java.util.Map;
  * <p>Names travel as small integer codes ({@code lod_names}): integers are far cheaper to read back than text.
  */
 public final class LevelOfDetail implements AutoCloseable {
-    static final int VERSION = 5;
+    static final int VERSION = 6;
 
     /**
      * How a cache is cut.
@@ -81,11 +81,12 @@ public final class LevelOfDetail implements AutoCloseable {
      */
     public static LevelOfDetail open(Path store, long origin, long span, long slices, long tracksWithSlices)
             throws IOException {
-        return open(store, origin, span, slices, tracksWithSlices, DEFAULT);
+        return open(store, origin, span, slices, tracksWithSlices, DEFAULT, null);
     }
 
+    /** @param drawn the rows slices are drawn in where not their depth (device sub-lanes), or null: depth */
     static LevelOfDetail open(Path store, long origin, long span, long slices, long tracksWithSlices,
-                              Settings settings) throws IOException {
+                              Settings settings, DrawnLanes drawn) throws IOException {
         Path cache = cachePath(store);
         int[] bucketCounts = settings.buckets();
         double slicesPerTrack = (double) slices / Math.max(1, tracksWithSlices);
@@ -116,7 +117,7 @@ public final class LevelOfDetail implements AutoCloseable {
                 Files.deleteIfExists(cache.resolveSibling(cache.getFileName() + ".wal"));
                 c = connect(cache, store);
                 long sortRuns = Math.max(1, (slices + settings.sortSlices() - 1) / settings.sortSlices());
-                build(c, origin, levels, slab, sortRuns, stamp);
+                build(c, origin, levels, slab, sortRuns, stamp, drawn);
             }
             return new LevelOfDetail(c, settings, levels, slab, (span + slab - 1) / slab + 1);
         } catch (SQLException e) {
@@ -168,12 +169,19 @@ public final class LevelOfDetail implements AutoCloseable {
     /** The store's slices with the code of their (name, category) in place of the two texts. */
     private static final String CODED_SLICES = """
             (SELECT s.track_id, s.depth, s.id, s.ts, s.dur, c.code
-             FROM src.slice s JOIN lod_names c ON c.name IS NOT DISTINCT FROM s.name
+             FROM drawn_slice s JOIN lod_names c ON c.name IS NOT DISTINCT FROM s.name
                                               AND c.category IS NOT DISTINCT FROM s.category)""";
 
     private static void build(Connection c, long origin, List<Level> levels, long slab, long sortRuns,
-                              String stamp) throws SQLException {
+                              String stamp, DrawnLanes drawn) throws SQLException {
+        // Every level keeps the row a slice is drawn in (its sub-lane on device tracks) in the depth column.
+        String source = "src.slice";
+        if (drawn != null && drawn.any()) {
+            drawn.write(c, "lod_lane", false);
+            source = drawn.slicesAsDrawn("src.slice", "lod_lane");
+        }
         try (Statement st = c.createStatement()) {
+            st.execute("CREATE TEMP VIEW drawn_slice AS SELECT * FROM " + source);
             Level fine = levels.get(0);
             st.execute("CREATE TABLE lod_names AS SELECT (row_number() OVER (ORDER BY name, category))::BIGINT AS code, "
                     + "name, category FROM (SELECT DISTINCT name, category FROM src.slice)");

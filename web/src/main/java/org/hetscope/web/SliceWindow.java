@@ -31,6 +31,8 @@ final class SliceWindow {
     private final ResidentLevel resident;
     private final Map<Long, Long> slicesPerTrack;
     private final long slices;
+    /** The store's slice rows with depth replaced by the drawn row (a table name or a subquery). */
+    private final String drawnSlices;
 
     /**
      * @param lod the zoom cache, or null
@@ -38,7 +40,8 @@ final class SliceWindow {
      * @param slicesPerTrack slice count of every track that has slices
      */
     SliceWindow(Connection store, long origin, LevelOfDetail lod, ResidentLevel resident,
-                Map<Long, Long> slicesPerTrack) {
+                Map<Long, Long> slicesPerTrack, String drawnSlices) {
+        this.drawnSlices = drawnSlices;
         this.store = store;
         this.origin = origin;
         this.lod = lod;
@@ -271,7 +274,7 @@ final class SliceWindow {
      * count, busy, id, name, category, matches. */
     private Columns fromStore(String tracksWhere, Shape s, String highlight) {
         String matches = highlight == null ? "0" : "count(*) FILTER (WHERE name = ?)";
-        String sql = groupSql("slice", tracksWhere, s, "arg_max(name, dur), arg_max(category, dur)", matches);
+        String sql = groupSql(drawnSlices, tracksWhere, s, "arg_max(name, dur), arg_max(category, dur)", matches);
         return highlight == null ? Columns.read(store, sql) : Columns.read(store, sql, highlight);
     }
 
@@ -286,7 +289,7 @@ final class SliceWindow {
                   WHERE %2$s AND ts < %11$d AND ts + dur >= %8$d)
                 GROUP BY track_id, depth, k""".formatted(table, where,
                 "greatest(0, least(ts + dur, %d) - greatest(ts, %d))".formatted(s.b, s.a), names, matches,
-                table.equals("slice") ? "name, category" : "code", s.minWide(), s.a, (long) s.pixels, s.span, s.b);
+                table.equals("lod_slices") ? "code" : "name, category", s.minWide(), s.a, (long) s.pixels, s.span, s.b);
     }
 
     private void collectCodes(Map<Long, List<Keyed>> out, Columns rows) {

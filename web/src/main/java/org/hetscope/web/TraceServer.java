@@ -228,6 +228,31 @@ public final class TraceServer implements AutoCloseable {
             }
             ctx.json(tableJson(ctx.pathParam("name"), table));
         });
+        app.get("/api/t/{trace}/events", ctx -> {
+            TraceView t = trace(ctx);
+            long t0 = longParam(ctx, "t0");
+            long t1 = longParam(ctx, "t1");
+            t.checkWindow(t0, t1, 1);
+            List<Long> ids = ctx.queryParam("tracks") == null ? List.of() : idsParam(ctx, "tracks");
+            t.checkTracks(ids);
+            String find = ctx.queryParam("find");
+            ctx.json(EventTable.page(t, new EventTable.Query(t0, t1, ids, ctx.queryParam("name"),
+                    ctx.queryParam("category"), ctx.queryParam("args"),
+                    ctx.queryParamAsClass("sort", String.class).getOrDefault("ts"),
+                    "desc".equals(ctx.queryParam("dir")),
+                    ctx.queryParam("offset") == null ? 0 : longParam(ctx, "offset"),
+                    ctx.queryParam("limit") == null ? 100 : intParam(ctx, "limit"),
+                    find == null || find.isEmpty() ? null : parseLong("find", find))));
+        });
+        app.get("/api/t/{trace}/aggregates", ctx -> ctx.json(RangeAggregates.of(trace(ctx),
+                idsParam(ctx, "tracks"), longParam(ctx, "t0"), longParam(ctx, "t1"))));
+        app.get("/api/t/{trace}/find", ctx -> {
+            String ts = ctx.queryParam("ts");
+            String id = ctx.queryParam("id");
+            ctx.json(EventTable.find(trace(ctx), ctx.queryParam("q"),
+                    ts == null || ts.isEmpty() ? null : parseLong("ts", ts),
+                    id == null || id.isEmpty() ? null : parseLong("id", id), "prev".equals(ctx.queryParam("dir"))));
+        });
         new ViewRoutes(this::trace, (ctx, name) -> trace(parseLong("trace " + name, stringParam(ctx, name))))
                 .register(app);
         app.get("/api/*", ctx -> error(ctx, HttpStatus.NOT_FOUND, "no API endpoint " + ctx.path()));

@@ -30,6 +30,8 @@ public final class TraceView implements AutoCloseable {
     private final long end;
     private final List<TrackInfo> tracks;
     private final Map<Long, TrackInfo> trackById;
+    /** The row each slice is drawn in (sub-lanes on device tracks, as the CLI's lane tree). */
+    private final DrawnLanes drawn;
 
     /** A node of the track tree with what the page needs to lay it out. */
     public record TrackInfo(long id, Long parentId, String kind, String name, int sortIndex, String unit,
@@ -66,7 +68,20 @@ public final class TraceView implements AutoCloseable {
         Object[] b = bounds.rows().get(0);
         this.origin = b[0] == null ? 0 : (Long) b[0];
         this.end = b[1] == null ? 0 : (Long) b[1];
-        this.tracks = loadTracks();
+        List<TrackInfo> loaded = loadTracks();
+        Map<Long, String> kinds = new HashMap<>();
+        for (TrackInfo t : loaded) {
+            // With every depth 0 no two slices of a track overlap: each sub-lane is 0 too, nothing to place.
+            if (t.lanes() > 1) {
+                kinds.put(t.id(), t.kind());
+            }
+        }
+        this.drawn = DrawnLanes.compute(store.connection(), kinds);
+        // A sub-laned track has as many rows as its sub-lanes, whatever its deepest nesting.
+        this.tracks = loaded.stream().map(t -> drawn.rows(t.id()) == null || t.slices() == 0 ? t
+                : new TrackInfo(t.id(), t.parentId(), t.kind(), t.name(), t.sortIndex(), t.unit(), t.deviceId(),
+                        t.processId(), t.threadId(), t.stream(), t.slices(), drawn.rows(t.id()),
+                        t.counterSamples(), t.instants())).toList();
         this.trackById = tracks.stream().collect(Collectors.toMap(TrackInfo::id, t -> t, (a, c) -> a,
                 LinkedHashMap::new));
         Map<Long, Long> perTrack = new HashMap<>();
@@ -80,7 +95,8 @@ public final class TraceView implements AutoCloseable {
         ResidentLevel inMemory = null;
         if (slices > 0 && slices >= lodMinSlices) {
             try {
-                cache = LevelOfDetail.open(store.file(), origin, span(), slices, perTrack.size(), lodSettings);
+                cache = LevelOfDetail.open(store.file(), origin, span(), slices, perTrack.size(), lodSettings,
+                        drawn);
                 inMemory = new ResidentLevel(cache, residentRows);
                 inMemory.preload(perTrack.keySet().stream().sorted().toList());
             } catch (IOException e) {
@@ -89,7 +105,15 @@ public final class TraceView implements AutoCloseable {
         }
         this.lod = cache;
         this.windowConnection = store.newConnection();
-        this.slices = new SliceWindow(windowConnection, origin, cache, inMemory, perTrack);
+        if (drawn.any()) {
+            try {
+                drawn.write(windowConnection, DrawnLanes.TABLE, true);
+            } catch (java.sql.SQLException e) {
+                throw new org.hetscope.store.StoreException("cannot keep the sub-lanes: " + e.getMessage(), e);
+            }
+        }
+        this.slices = new SliceWindow(windowConnection, origin, cache, inMemory, perTrack,
+                drawn.slicesAsDrawn("slice", DrawnLanes.TABLE));
     }
 
     /** The zoom cache, or null when the store is small or the cache could not be built. */
@@ -349,8 +373,11 @@ public final class TraceView implements AutoCloseable {
         f.put("id", r[0]);
         f.put("kind", r[1]);
         f.put("rule", r[2]);
-        f.put("from", Map.of("slice", r[3], "track", r[4], "ts", (Long) r[5] - origin, "dur", r[6], "depth", r[7]));
-        f.put("to", Map.of("slice", r[8], "track", r[9], "ts", (Long) r[10] - origin, "dur", r[11], "depth", r[12]));
+        // "depth" is the row the end is drawn in, where the arrow starts or ends.
+        f.put("from", Map.of("slice", r[3], "track", r[4], "ts", (Long) r[5] - origin, "dur", r[6], "depth",
+                (long) drawn.laneOf((Long) r[3], ((Number) r[7]).intValue())));
+        f.put("to", Map.of("slice", r[8], "track", r[9], "ts", (Long) r[10] - origin, "dur", r[11], "depth",
+                (long) drawn.laneOf((Long) r[8], ((Number) r[12]).intValue())));
         return f;
     }
 
@@ -371,6 +398,7 @@ public final class TraceView implements AutoCloseable {
         long dur = (Long) r[3];
         out.put("ts", ts - origin);
         out.put("absolute_ts", Long.toString(ts));
+        out.put("lane", r[7] == null ? null : drawn.laneOf(id, ((Number) r[7]).intValue()));
         TrackInfo track = trackById.get((Long) r[1]);
         out.put("track_name", track == null ? null : track.name());
         out.put("kernel", firstRow(store.query(null, "SELECT * FROM kernel WHERE slice_id = ?", id)));
@@ -489,7 +517,7 @@ public final class TraceView implements AutoCloseable {
                 b, a, b, a);
     }
 
-    private void checkWindow(long t0, long t1, int pixels) {
+    void checkWindow(long t0, long t1, int pixels) {
         if (t1 <= t0) {
             throw new BadQueryException("window end t1=" + t1 + " must be after its start t0=" + t0);
         }
@@ -510,7 +538,7 @@ public final class TraceView implements AutoCloseable {
         }
     }
 
-    private void checkTracks(List<Long> trackIds) {
+    void checkTracks(List<Long> trackIds) {
         if (trackIds.size() > MAX_TRACKS_PER_REQUEST) {
             throw new BadQueryException(trackIds.size() + " tracks in one request; at most "
                     + MAX_TRACKS_PER_REQUEST);

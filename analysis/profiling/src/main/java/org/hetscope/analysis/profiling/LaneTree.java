@@ -80,7 +80,7 @@ public final class LaneTree {
         String trackKind = (String) r[5];
         String trackName = (String) r[6];
         int laneId;
-        boolean device = "stream".equals(trackKind) || "queue".equals(trackKind) || "device".equals(trackKind);
+        boolean device = SubLanes.subLaned(trackKind);
         if (device) {
             String dev = r[8] != null ? "GPU " + r[9] + " " + r[8] : "GPU " + r[7];
             int top = lane(index, "dev/" + r[7], -1, "device", dev);
