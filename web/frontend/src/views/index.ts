@@ -12,8 +12,9 @@ import { memoryTestHooks, memoryView } from './memory';
 import { latencyTestHooks, latencyView } from './latency';
 import { compareTestHooks, compareView } from './compare';
 import { workersTestHooks, workersView } from './workers';
+import { countersTestHooks, countersView } from './counters';
 
-const VIEWS: View[] = [sqlView, adviceView, latencyView, workersView, criticalView, memoryView, compareView];
+const VIEWS: View[] = [sqlView, adviceView, latencyView, countersView, workersView, criticalView, memoryView, compareView];
 
 /** What a view built for the shown trace: its element and the host it links back through. */
 interface Built { view: View; el: HTMLElement; host: ViewHost; ready: Promise<void> }
@@ -96,5 +97,5 @@ export function timelineChanged(): void {
 /** What the browser tests read of the views. */
 export function viewTestHooks() {
   return { sql: sqlTestHooks(), advice: adviceTestHooks(), critical: criticalTestHooks(), memory: memoryTestHooks(),
-    latency: latencyTestHooks(), compare: compareTestHooks(), workers: workersTestHooks() };
+    latency: latencyTestHooks(), compare: compareTestHooks(), workers: workersTestHooks(), counters: countersTestHooks() };
 }

@@ -115,6 +115,21 @@ public final class SqlConsole {
         return "SELECT * FROM (" + statement + "\n) LIMIT " + (MAX_ROWS + 1);
     }
 
+    /** The rows with integers a browser's double cannot hold exactly (absolute epoch ns) as text, digit for digit. */
+    static List<Object[]> exactRows(List<Object[]> in) {
+        List<Object[]> rows = new ArrayList<>(in.size());
+        for (Object[] r : in) {
+            Object[] out = r.clone();
+            for (int i = 0; i < out.length; i++) {
+                if (out[i] instanceof Long v && Math.abs(v) > MAX_SAFE_INTEGER) {
+                    out[i] = v.toString();
+                }
+            }
+            rows.add(out);
+        }
+        return rows;
+    }
+
     private static String message(Exception e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         int nl = m.indexOf('\n');
@@ -134,18 +149,7 @@ public final class SqlConsole {
         Table t = a.table();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("columns", t.columns());
-        // Integers a browser's double cannot hold exactly (absolute epoch ns) go out as text, digit for digit.
-        List<Object[]> rows = new ArrayList<>(t.size());
-        for (Object[] r : t.rows()) {
-            Object[] out = r.clone();
-            for (int i = 0; i < out.length; i++) {
-                if (out[i] instanceof Long v && Math.abs(v) > MAX_SAFE_INTEGER) {
-                    out[i] = v.toString();
-                }
-            }
-            rows.add(out);
-        }
-        m.put("rows", rows);
+        m.put("rows", exactRows(t.rows()));
         m.put("truncated", a.truncated());
         m.put("elapsed_ms", a.elapsedMillis());
         int ts = t.columns().indexOf("ts");

@@ -16,6 +16,7 @@ import org.hetscope.analysis.memory.MemoryTrace;
 import org.hetscope.analysis.memory.Pictures;
 import org.hetscope.analysis.memory.ResidencyAnalysis;
 import org.hetscope.analysis.memory.Snapshot;
+import org.hetscope.analysis.profiling.KernelCounters;
 import org.hetscope.analysis.tasks.CriticalPath;
 import org.hetscope.analysis.tasks.TaskGraph;
 import org.hetscope.analysis.tasks.WorkerIdle;
@@ -113,6 +114,13 @@ final class ViewRoutes {
                 ctx.json(workers(t, ctx.queryParam("probe") != null));
             }
         });
+        app.get("/api/t/{trace}/counters", ctx -> {
+            TraceView t = trace.apply(ctx);
+            synchronized (t) {
+                ctx.json(counters(t, ctx.queryParam("probe") != null, ctx.queryParam("kernel"),
+                        ctx.queryParam("series")));
+            }
+        });
         app.get("/api/t/{trace}/critical-path", ctx -> {
             TraceView t = trace.apply(ctx);
             synchronized (t) {
@@ -169,6 +177,58 @@ final class ViewRoutes {
         m.put("residency", Pictures.residency(ResidencyAnalysis.bins(mt, ResidencyAnalysis.DEFAULT_BIN_NS, null)));
         m.put("heatmap", Pictures.heatmap(Heatmap.of(mt, Heatmap.Normalisation.parse("lifetime"))));
         m.put("snapshot", Pictures.snapshot(Snapshot.blocks(mt, abs), Snapshot.tasks(mt, abs)));
+        return m;
+    }
+
+    /** Dispatches sent in one drill-down. */
+    static final int MAX_DISPATCHES = 5_000;
+
+    /**
+     * The counter view, from {@code hetscope counters}' own calls (KernelCounters): the per-kernel table; with
+     * {@code kernel}, the drill-down rows of that kernel's dispatches ({@code --dispatches}); with {@code series},
+     * that counter's step series ({@code --series}) with each point's time also from the trace origin. Times that a
+     * browser's double cannot hold go out as text.
+     */
+    static Map<String, Object> counters(TraceView t, boolean probe, String kernel, String series) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        boolean has = t.store().scalarLong("SELECT count(*) FROM (SELECT 1 FROM kernel_counter LIMIT 1)") > 0;
+        m.put("counters_present", has);
+        if (!has || probe) {
+            return m;
+        }
+        KernelCounters kc = KernelCounters.load(t.store());
+        m.put("counters", kc.counterNames());
+        m.put("per_kernel", TraceServer.tableJson("per-kernel", kc.perKernel()));
+        m.put("overlapped", kc.overlapped().size());
+        if (kernel != null) {
+            Table all = kc.perDispatch();
+            int k = all.column("kernel");
+            List<Object[]> rows = all.rows().stream().filter(r -> kernel.equals(r[k])).limit(MAX_DISPATCHES).toList();
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("columns", all.columns());
+            d.put("rows", SqlConsole.exactRows(rows));
+            d.put("origin", Long.toString(t.origin()));
+            m.put("dispatches", d);
+        }
+        if (series != null) {
+            if (!kc.counterNames().contains(series)) {
+                throw new BadQueryException("no counter named '" + series + "'");
+            }
+            Table st = kc.series(series, Long.MIN_VALUE, Long.MAX_VALUE);
+            int ts = st.column("ts");
+            List<Object[]> rows = new ArrayList<>();
+            for (Object[] r : st.rows()) {
+                Object[] out = java.util.Arrays.copyOf(r, r.length + 1);
+                out[r.length] = (Long) r[ts] - t.origin();
+                rows.add(out);
+            }
+            List<String> cols = new ArrayList<>(st.columns());
+            cols.add("rel_ts");
+            Map<String, Object> sj = new LinkedHashMap<>();
+            sj.put("columns", cols);
+            sj.put("rows", SqlConsole.exactRows(rows));
+            m.put("series", sj);
+        }
         return m;
     }
 
