@@ -85,7 +85,16 @@ await finish(result, browser, async () => {
   result.memory1.widths = await loaded();
   result.memory1.view = await page.evaluate(() => window.__hetscope.view());
   result.memory1.shownT = await page.textContent('#mem-t');
+  result.memory1.shares = await tableValues('#mem-shares-table');
+  result.memory1.ganttDrawn = await page.$eval('#mem-gantt', (c) => Number(c.dataset.drawn));
+  check(result.memory1.ganttDrawn > 0, `the memory-manager Gantt draws actions (${result.memory1.ganttDrawn})`);
+  result.block = await page.$eval('#mem-block option:nth-child(2)', (o) => o.value);
+  await page.selectOption('#mem-block', result.block);
+  await page.waitForSelector('#mem-history h5', { timeout: 10000 });
+  result.history = await page.evaluate(() => window.__hetscope.views.memory.history());
   await page.screenshot({ path: `${outDir}/views-memory-starpu.png` });
+  await page.evaluate(() => document.getElementById('mem-gantt').scrollIntoView());
+  await page.screenshot({ path: `${outDir}/views-memory-manager-starpu.png` });
   await page.keyboard.press('a');
   await idle(0);
   await page.waitForFunction((t) => window.__hetscope.views.memory.last()?.t !== t, result.memory1.t, { timeout: 10000 });

@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.function.Function;
 import org.hetscope.analysis.gpu.DurationStatistics;
 import org.hetscope.analysis.gpu.LaunchLatency;
+import org.hetscope.analysis.memory.BlockHistory;
 import org.hetscope.analysis.memory.Heatmap;
+import org.hetscope.analysis.memory.ManagerGantt;
 import org.hetscope.analysis.memory.MemoryTrace;
 import org.hetscope.analysis.memory.Pictures;
 import org.hetscope.analysis.memory.ResidencyAnalysis;
@@ -121,6 +123,55 @@ final class ViewRoutes {
                         ctx.queryParam("series")));
             }
         });
+        app.get("/api/t/{trace}/memory-manager", ctx -> {
+            TraceView t = trace.apply(ctx);
+            long t0 = Long.parseLong(number(ctx, "t0"));
+            long t1 = Long.parseLong(number(ctx, "t1"));
+            if (t1 <= t0) {
+                throw new BadQueryException("empty window: t1 must be after t0");
+            }
+            synchronized (t) {
+                MemoryTrace m = memory(t);
+                Map<String, Object> out = new LinkedHashMap<>();
+                Table actions = ManagerGantt.actions(m);
+                int ts = actions.column("ts");
+                List<Object[]> rows = new ArrayList<>();
+                for (Object[] r : actions.rows()) {
+                    Object[] o = java.util.Arrays.copyOf(r, r.length + 1);
+                    o[r.length] = (Long) r[ts] - t.origin();
+                    rows.add(o);
+                }
+                List<String> cols = new ArrayList<>(actions.columns());
+                cols.add("rel_ts");
+                out.put("actions", Map.of("columns", cols, "rows", SqlConsole.exactRows(rows)));
+                out.put("shares", TraceServer.tableJson("shares", ManagerGantt.shares(m, t.origin() + t0,
+                        t.origin() + t1)));
+                List<Map<String, Object>> blocks = new ArrayList<>();
+                for (MemoryTrace.Block b : m.blocks.values()) {
+                    blocks.add(Map.of("handle", b.handle(), "label", b.label()));
+                }
+                out.put("blocks", blocks);
+                ctx.json(out);
+            }
+        });
+        app.get("/api/t/{trace}/memory-block", ctx -> {
+            TraceView t = trace.apply(ctx);
+            String handle = ctx.queryParam("block");
+            synchronized (t) {
+                MemoryTrace m = memory(t);
+                MemoryTrace.Block b = handle == null ? null : m.findBlock(handle);
+                if (b == null) {
+                    throw new BadQueryException("no block '" + handle + "' (give a handle or coordinates like '2 1')");
+                }
+                List<Map<String, Object>> out = new ArrayList<>();
+                for (Table x : BlockHistory.of(m, b)) {
+                    Map<String, Object> j = TraceServer.tableJson(x.title(), x);
+                    j.put("rows", SqlConsole.exactRows(x.rows()));
+                    out.add(j);
+                }
+                ctx.json(out);
+            }
+        });
         app.get("/api/t/{trace}/critical-path", ctx -> {
             TraceView t = trace.apply(ctx);
             synchronized (t) {
@@ -178,6 +229,21 @@ final class ViewRoutes {
         m.put("heatmap", Pictures.heatmap(Heatmap.of(mt, Heatmap.Normalisation.parse("lifetime"))));
         m.put("snapshot", Pictures.snapshot(Snapshot.blocks(mt, abs), Snapshot.tasks(mt, abs)));
         return m;
+    }
+
+    /** Stores are read-only: one loaded memory model per trace serves every memory request. */
+    private final Map<TraceView, MemoryTrace> memoryModels = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private MemoryTrace memory(TraceView t) {
+        return memoryModels.computeIfAbsent(t, v -> MemoryTrace.load(v.store()));
+    }
+
+    private static String number(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null || !v.matches("-?[0-9]{1,18}")) {
+            throw new BadQueryException("query parameter '" + name + "' must be an integer (ns from the trace start)");
+        }
+        return v;
     }
 
     /** Dispatches sent in one drill-down. */

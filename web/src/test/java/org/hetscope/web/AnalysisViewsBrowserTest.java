@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.Set;
 import org.hetscope.analysis.gpu.DurationStatistics;
 import org.hetscope.analysis.gpu.LaunchLatency;
+import org.hetscope.analysis.memory.BlockHistory;
 import org.hetscope.analysis.memory.Heatmap;
+import org.hetscope.analysis.memory.ManagerGantt;
 import org.hetscope.analysis.memory.MemoryTrace;
 import org.hetscope.analysis.memory.Pictures;
 import org.hetscope.analysis.memory.ResidencyAnalysis;
@@ -105,6 +107,29 @@ class AnalysisViewsBrowserTest {
                         p.get("heatmap").asText(), shot + " heatmap");
             }
             assertTrue(page.get("memory1").get("widths").get(0).asInt() > 0, "the snapshot image loaded");
+            // The manager's share of the window shown, and a block's history, as 'hetscope memory' prints them.
+            JsonNode w = page.get("memory1").get("view");
+            SqlConsoleBrowserTest.assertShown(ManagerGantt.shares(m, origin + w.get("t0").asLong(),
+                    origin + w.get("t1").asLong()), page.get("memory1").get("shares"), "manager shares");
+            List<Table> history = BlockHistory.of(m, m.findBlock(page.get("block").asText()));
+            JsonNode shownHistory = page.get("history");
+            assertEquals(history.size(), shownHistory.size());
+            for (int i = 0; i < history.size(); i++) {
+                Table h = history.get(i);
+                JsonNode rows = shownHistory.get(i).get("rows");
+                assertEquals(h.size(), rows.size(), h.title());
+                for (int r = 0; r < h.size(); r++) {
+                    for (int c = 0; c < h.columns().size(); c++) {
+                        Object v = h.rows().get(r)[c];
+                        JsonNode got = rows.get(r).get(c);
+                        if (v instanceof Double d) {
+                            assertEquals(d, got.asDouble(), 0.0, h.title() + " " + r + "," + c);
+                        } else {
+                            assertEquals(v == null ? "null" : String.valueOf(v), got.asText(), h.title() + " " + r + "," + c);
+                        }
+                    }
+                }
+            }
         }
         try (Store s = Store.open(run.stores().get(1))) {
             assertShownAdvice(new Advisor(s).table(), page.get("advice"));
@@ -171,7 +196,7 @@ class AnalysisViewsBrowserTest {
         }
         Path out = TimelineBrowserTest.ROOT.resolve("web/target/screenshots");
         for (String shot : List.of("views-critical-path-starpu.png", "views-advice-gpu-idle-kineto.png",
-                "views-advice-launch-bound-kineto.png", "views-memory-starpu.png", "views-launch-latency-kineto.png", "views-workers-starpu.png")) {
+                "views-advice-launch-bound-kineto.png", "views-memory-starpu.png", "views-launch-latency-kineto.png", "views-workers-starpu.png", "views-memory-manager-starpu.png")) {
             assertTrue(Files.size(out.resolve(shot)) > 5_000, shot + " written");
         }
     }
