@@ -1,5 +1,5 @@
 // Browser checks of the query console (see SqlConsoleBrowserTest): trace 0 a StarPU trace, trace 1 a Kineto GPU
-// trace, trace 2 an Nsight trace. On each: open the SQL tab, type a query with ts/dur columns, run it with
+// trace, trace 2 an Nsight trace, trace 3 a CTF (LTTng) trace, trace 4 an OTF2 trace. On each: open the SQL tab, type a query with ts/dur columns, run it with
 // Ctrl+Enter, read the table the page shows (handed to the Java side, which compares it with the store's answer),
 // click an item of the query-result track and a table row and check the timeline selects those slices; typed keys
 // must not drive the timeline. Statements that write or touch files are refused with the server's message.
@@ -52,7 +52,9 @@ await finish(result, browser, async () => {
   });
 
   await page.goto(url);
-  for (const trace of [0, 1, 2]) {
+  await page.waitForFunction(() => document.querySelectorAll('#trace-select option').length > 0, null, { timeout: 20000 });
+  const traces = await page.$$eval('#trace-select option', (o) => o.length);
+  for (let trace = 0; trace < traces; trace++) {
     if (trace > 0) {
       await page.selectOption('#trace-select', String(trace));
     }
@@ -98,7 +100,7 @@ await finish(result, browser, async () => {
       view: await page.evaluate(() => window.__hetscope.view()) };
     check(String(out.rowClick.timelineSelection) === thirdId, `trace ${trace}: the timeline selects slice ${thirdId}`);
     if (trace === 1) await page.screenshot({ path: `${outDir}/sql-console-kineto.png` });
-    if (trace === 2) await page.screenshot({ path: `${outDir}/sql-console-nsys.png` });
+    if (trace >= 2) await page.screenshot({ path: `${outDir}/sql-console-${['', '', 'nsys', 'ctf', 'otf2'][trace] || trace}.png` });
     // A library view: the same numbers the CLI's tables print.
     await runQuery('SELECT name, category, count, total_ns FROM hs_slice_stats ORDER BY total_ns DESC, name LIMIT 5');
     out.library = await tableShown();

@@ -24,10 +24,11 @@ const EXAMPLES: [string, string][] = [
 /** Rows rendered into the page's table (the answer holds up to the server's cap). */
 const SHOWN_ROWS = 1000;
 const LANE = 14;
-const MAX_LANES = 8;
+const MAX_LANES = 16;
 
 interface State {
-  host: ViewHost; answer: Answer | null; trackShown: boolean; lanes: number[]; drawn: number;
+  /** Per lane the track_id it belongs to (-1: rows without one); laneOf: the lane of each drawn row. */
+  host: ViewHost; answer: Answer | null; trackShown: boolean; lanes: number[]; laneOf: Map<number, number>; drawn: number;
   selectedRow: number | null;
 }
 let st: State | null = null;
@@ -39,7 +40,7 @@ export const sqlView: View = {
   title: 'SQL',
   applies: async () => true,
   async render(host, body) {
-    st = { host, answer: null, trackShown: false, lanes: [], drawn: 0, selectedRow: null };
+    st = { host, answer: null, trackShown: false, lanes: [], laneOf: new Map(), drawn: 0, selectedRow: null };
     body.innerHTML = `
       <div class="sql-layout">
         <div class="sql-side"><h4>Tables and views</h4><div id="sql-schema" class="sql-schema"></div></div>
@@ -122,13 +123,46 @@ async function run(): Promise<void> {
   s.selectedRow = null;
   s.trackShown = el<HTMLInputElement>('sql-track-toggle').checked;
   // One lane per distinct track_id in order of appearance; rows without one share the first lane.
-  const lanes: number[] = [];
-  for (const it of a.track ?? []) if (!lanes.includes(it[3]) && lanes.length < MAX_LANES) lanes.push(it[3]);
-  s.lanes = lanes;
+  layoutLanes(s, a);
   el('sql-status').textContent = `${formatNumber(a.rows.length)} rows${a.truncated ? ' (more not sent: add a LIMIT or aggregate)' : ''} in ${a.elapsed_ms} ms`
     + (a.track ? ` · ${formatNumber(a.track.length)} drawn as a track` : '') + (a.track_note ? ` · ${a.track_note}` : '');
   renderRows(a);
   drawTrack();
+}
+
+/**
+ * Lanes of the query track: rows grouped by track_id in order of first appearance, and within a track the rows that
+ * overlap in time put on sub-lanes (first lane free at the row's start), so that no row hides another and a click
+ * picks one. Past MAX_LANES lanes the rest share the last one.
+ */
+function layoutLanes(s: State, a: Answer): void {
+  s.lanes = [];
+  s.laneOf = new Map();
+  const items = [...(a.track ?? [])].sort((x, y) => x[0] - y[0] || x[2] - y[2]);
+  const ends = new Map<number, { lane: number; end: number }[]>();
+  for (const it of items) {
+    if (!ends.has(it[3])) ends.set(it[3], []);
+    const sub = ends.get(it[3])!;
+    let slot = sub.find((l) => l.end <= it[0]);
+    if (!slot) {
+      if (s.lanes.length < MAX_LANES) {
+        slot = { lane: s.lanes.length, end: 0 };
+        s.lanes.push(it[3]);
+        sub.push(slot);
+      } else {
+        s.laneOf.set(it[2], MAX_LANES - 1);
+        continue;
+      }
+    }
+    slot.end = it[0] + it[1];
+    s.laneOf.set(it[2], slot.lane);
+  }
+  // Lanes of one track side by side, in the tracks' order of appearance.
+  const order = [...new Set(s.lanes)];
+  const sorted = s.lanes.map((t, i) => ({ t, i })).sort((x, y) => order.indexOf(x.t) - order.indexOf(y.t) || x.i - y.i);
+  const renumber = new Map(sorted.map((x, j) => [x.i, j]));
+  s.lanes = sorted.map((x) => x.t);
+  for (const [row, lane] of s.laneOf) s.laneOf.set(row, renumber.get(lane)!);
 }
 
 /** The column holding the row's slice id: slice_id, or id when the row is a slice (it has ts and dur). */
@@ -200,7 +234,7 @@ function trackItemsOnScreen(): { it: [number, number, number, number]; x0: numbe
     const x0 = ((it[0] - tl.t0) / span) * w;
     const x1 = ((it[0] + it[1] - tl.t0) / span) * w;
     if (x1 < 0 || x0 > w) continue;
-    const lane = Math.max(0, s.lanes.indexOf(it[3]));
+    const lane = s.laneOf.get(it[2]) ?? 0;
     out.push({ it, x0, x1, lane });
   }
   return out;
@@ -251,7 +285,7 @@ function drawTrack(): void {
   const trackName = (id: number) => id < 0 ? 'rows' : s.host.timeline.tracks.find((t) => t.id === id)?.name ?? `track ${id}`;
   // One label per lane, level with it: the lane's track, or the result's row count when there is one lane.
   el('query-track-label').innerHTML = s.lanes.length > 1
-    ? s.lanes.map((l, i) => `<div class="qt-lane">${i === 0 ? `<b>query</b> ` : ''}<span class="muted">${escapeHtml(trackName(l))}</span></div>`).join('')
+    ? s.lanes.map((l, i) => `<div class="qt-lane">${i === 0 ? `<b>query</b> ` : ''}<span class="muted">${i > 0 && s.lanes[i - 1] === l ? '' : escapeHtml(trackName(l))}</span></div>`).join('')
     : `<div class="qt-lane"><b>query result</b> <span class="muted">${formatNumber(a.track!.length)} rows</span></div>`;
   el('query-track-label').style.height = `${h}px`;
 }

@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.hetscope.formats.chrome.ChromeTraceFormat;
+import org.hetscope.formats.ctf.mapping.CtfTraceFormat;
 import org.hetscope.formats.nsys.NsysFormat;
+import org.hetscope.formats.otf2.Otf2Format;
 import org.hetscope.formats.paje.PajeFormat;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The query console in Debian's Chromium (web/e2e/sqlconsole.e2e.mjs) on a StarPU, a Kineto and an Nsight trace: the
+ * The query console in Debian's Chromium (web/e2e/sqlconsole.e2e.mjs) on a StarPU, Kineto, Nsight, CTF and OTF2 trace: the
  * table the page shows is the store's answer to the same query ('hetscope sql' runs Store.query), the track and row
  * clicks select those slices, and COPY, ATTACH, read_csv and CREATE are refused with their reasons.
  */
@@ -33,9 +35,12 @@ class SqlConsoleBrowserTest {
                 new Fixture("kineto-cuda-sampled-rank0", "../shared/fixtures/chrome/kineto-cuda-sampled-rank0.json.gz",
                         new ChromeTraceFormat()),
                 new Fixture("nsys cloverleaf", "../shared/fixtures/nsys/perlmutter-cloverleaf-cuda.sqlite",
-                        new NsysFormat()));
+                        new NsysFormat()),
+                new Fixture("ctf cyg-profile", "../shared/fixtures/ctf/cyg-profile", new CtfTraceFormat()),
+                new Fixture("otf2 ping-pong", "../shared/fixtures/otf2/ping-pong-otf2", new Otf2Format()));
         BrowserSession.Result run = BrowserSession.run(dir, "sqlconsole.e2e.mjs", fixtures);
         JsonNode page = run.page();
+        assertEquals(fixtures.size(), page.get("traces").size(), "every trace was queried");
         for (JsonNode t : page.get("traces")) {
             int i = t.get("trace").asInt();
             try (Store s = Store.open(run.stores().get(i))) {
@@ -66,12 +71,12 @@ class SqlConsoleBrowserTest {
                 refused.toString());
         assertTrue(refused.get("create").asText().startsWith("read-only: CREATE statements are refused"), refused.toString());
         assertTrue(Files.notExists(Path.of("/tmp/hetscope-e2e-out.csv")), "COPY wrote nothing");
-        try (Store s = Store.open(run.stores().get(2))) {
+        try (Store s = Store.open(run.stores().get(fixtures.size() - 1))) {
             assertEquals(String.valueOf(s.scalarLong("SELECT count(*) FROM hs_slice_stats")),
                     page.get("afterRefusals").get("rows").get(0).get(0).asText());
         }
         Path out = TimelineBrowserTest.ROOT.resolve("web/target/screenshots");
-        for (String shot : List.of("sql-console-starpu.png", "sql-console-kineto.png", "sql-console-nsys.png",
+        for (String shot : List.of("sql-console-starpu.png", "sql-console-kineto.png", "sql-console-nsys.png", "sql-console-ctf.png", "sql-console-otf2.png",
                 "sql-console-refused.png")) {
             assertTrue(Files.size(out.resolve(shot)) > 5_000, shot + " written");
         }
