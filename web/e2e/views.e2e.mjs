@@ -136,5 +136,18 @@ await finish(result, browser, async () => {
     result.followed[rule] = { index: i, ...(await state()) };
     await page.screenshot({ path: `${outDir}/views-advice-${rule}-kineto.png` });
   }
+  // Nsight: pageable copies, the evidence selected is such a copy.
+  await page.selectOption('#trace-select', '2');
+  await page.waitForFunction(() => window.__hetscope.trace === 2 && window.__hetscope.frame().fetches > 0 && !window.__hetscope.frame().busy, null, { timeout: 20000 });
+  if (!(await page.$('#bottom-tabs button[data-panel="advice"].active'))) await page.click('#bottom-tabs button[data-panel="advice"]');
+  await page.waitForFunction(() => window.__hetscope.views.advice.findings().some((f) => f.rule === 'pageable-memory'), null, { timeout: 20000 });
+  result.adviceNsys = await tableValues('#advice-table');
+  result.findingsNsys = await page.evaluate(() => window.__hetscope.views.advice.findings());
+  const pi = result.findingsNsys.findIndex((f) => f.rule === 'pageable-memory');
+  await page.click(`#advice-table tr[data-index="${pi}"]`);
+  await waitDetail(result.findingsNsys[pi].slices[0]);
+  await idle(2);
+  result.pageable = { index: pi, ...(await state()) };
+  await page.screenshot({ path: `${outDir}/views-advice-pageable-nsys.png` });
   check(errors.length === 0, `no page errors or failed requests: ${errors.join('; ')}`);
 });

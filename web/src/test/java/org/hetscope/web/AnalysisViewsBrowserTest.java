@@ -24,6 +24,7 @@ import org.hetscope.analysis.tasks.CriticalPath;
 import org.hetscope.analysis.tasks.TaskGraph;
 import org.hetscope.analysis.tasks.WorkerIdle;
 import org.hetscope.formats.chrome.ChromeTraceFormat;
+import org.hetscope.formats.nsys.NsysFormat;
 import org.hetscope.formats.paje.PajeFormat;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
@@ -46,7 +47,9 @@ class AnalysisViewsBrowserTest {
         List<Fixture> fixtures = List.of(
                 new Fixture("starpu chol-dmda-nb6", "../shared/fixtures/starpu/chol-dmda-nb6", new PajeFormat()),
                 new Fixture("kineto-cuda-sampled-rank0", "../shared/fixtures/chrome/kineto-cuda-sampled-rank0.json.gz",
-                        new ChromeTraceFormat()));
+                        new ChromeTraceFormat()),
+                new Fixture("nsys cloverleaf", "../shared/fixtures/nsys/perlmutter-cloverleaf-cuda.sqlite",
+                        new NsysFormat()));
         BrowserSession.Result run = BrowserSession.run(dir, "views.e2e.mjs", fixtures);
         JsonNode page = run.page();
         try (Store s = Store.open(run.stores().get(0))) {
@@ -194,9 +197,21 @@ class AnalysisViewsBrowserTest {
             assertEquals(s.scalarLong("SELECT max(dur) FROM slice WHERE category = 'kernel'"),
                     s.scalarLong("SELECT dur FROM slice WHERE id = ?", selected));
         }
+        try (Store s = Store.open(run.stores().get(2))) {
+            assertShownAdvice(new Advisor(s).table(), page.get("adviceNsys"));
+            // pageable-memory: the selected evidence is a copy from pageable memory, the longest of them.
+            long selected = page.get("pageable").get("selected").asLong();
+            Table copy = s.query(null, "SELECT category, args, dur FROM slice WHERE id = ?", selected);
+            assertEquals("memcpy", copy.get(0, "category"));
+            assertTrue(((String) copy.get(0, "args")).contains("Pageable"), (String) copy.get(0, "args"));
+            assertEquals(s.scalarLong("SELECT max(dur) FROM slice WHERE category = 'memcpy' AND args LIKE '%Pageable%'"),
+                    copy.get(0, "dur"));
+            assertEquals(s.scalarLong("SELECT count(*) FROM slice WHERE category = 'memcpy' AND args LIKE '%Pageable%'"),
+                    page.get("findingsNsys").get(page.get("pageable").get("index").asInt()).get("slice_count").asLong());
+        }
         Path out = TimelineBrowserTest.ROOT.resolve("web/target/screenshots");
         for (String shot : List.of("views-critical-path-starpu.png", "views-advice-gpu-idle-kineto.png",
-                "views-advice-launch-bound-kineto.png", "views-memory-starpu.png", "views-launch-latency-kineto.png", "views-workers-starpu.png", "views-memory-manager-starpu.png")) {
+                "views-advice-launch-bound-kineto.png", "views-memory-starpu.png", "views-launch-latency-kineto.png", "views-workers-starpu.png", "views-memory-manager-starpu.png", "views-advice-pageable-nsys.png")) {
             assertTrue(Files.size(out.resolve(shot)) > 5_000, shot + " written");
         }
     }
