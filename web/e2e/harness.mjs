@@ -33,8 +33,8 @@ export const finish = async (result, browser, checks) => {
   } finally {
     await browser.close();
   }
-  console.log(JSON.stringify(result));
-  process.exit(exitCode);
+  // Exit once the line is written: process.exit right after console.log cuts a long line on a pipe (past 64 KiB).
+  process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(exitCode));
 };
 
 /**

@@ -8,6 +8,7 @@ import { LegendSection, legendFor, setDeclaredColours } from './colours';
 import { activePanel, contextGet, initPanels, panelEvents, reopen, showPanel } from './panels';
 import { eventTableState } from './events';
 import { aggregatesState } from './aggregates';
+import { resetViews, timelineChanged, viewTestHooks } from './views/index';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -257,6 +258,7 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
   view.onView = () => {
     scheduleUrl();
     panelEvents.view(view.t0, view.t1);
+    timelineChanged();
   };
   view.onRange = (r) => {
     currentRange = r;
@@ -264,7 +266,10 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     void quiet(showRange(r));
   };
   view.onHover = (h, x, y) => showTooltip(h, x, y);
-  view.onData = () => updateLegend();
+  view.onData = () => {
+    updateLegend();
+    timelineChanged();
+  };
   view.onFilterReset = () => {
     $<HTMLInputElement>('track-filter').value = '';
     showTrackCount();
@@ -296,7 +301,10 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
         id: Number(e.dataset.trackId), top: e.getBoundingClientRect().top, pinned: e.classList.contains('pinned'),
         name: e.querySelector('.track-name')?.textContent ?? '' })) }),
     search: () => searchState,
+    views: viewTestHooks(),
   };
+  // The analysis views (views/index.ts) drop what they built for the previous trace.
+  resetViews();
   if (restore && restore.t0 !== null && restore.t1 !== null) view.setView(restore.t0, restore.t1);
   if (restore && restore.slice !== null) {
     // A slice id that this trace lacks (an edited or stale link) leaves nothing selected rather than an error.

@@ -30,6 +30,10 @@ public final class GpuCommand implements Callable<Integer> {
     @Option(names = "--per-flow", description = "Print the launch latency of every flow instead of summaries.")
     boolean perFlow;
 
+    @Option(names = "--latency-histogram", description = "Print the launch latencies of all flows counted in "
+            + "buckets (1-2-5 per decade from 1 us) instead of summaries.")
+    boolean histogram;
+
     @Mixin
     OutputOptions output;
 
@@ -46,6 +50,8 @@ public final class GpuCommand implements Callable<Integer> {
             LaunchLatency latency = new LaunchLatency(store);
             if (perFlow) {
                 tables.add(latency.perFlow());
+            } else if (histogram) {
+                tables.add(latency.histogram());
             } else {
                 tables.add(utilisation.table(w0, w1, false));
                 tables.add(utilisation.table(w0, w1, true));

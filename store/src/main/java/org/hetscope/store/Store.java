@@ -289,6 +289,14 @@ public final class Store implements AutoCloseable {
     }
 
     static Table toTable(String title, ResultSet rs) throws SQLException {
+        return readTable(title, rs, Integer.MAX_VALUE);
+    }
+
+    /**
+     * At most {@code maxRows} rows of a result set as a table, values normalised as {@link #query} gives them; for
+     * callers that run statements on a connection of their own ({@link #newConnection}) and must bound the answer.
+     */
+    public static Table readTable(String title, ResultSet rs, int maxRows) throws SQLException {
         ResultSetMetaData md = rs.getMetaData();
         int n = md.getColumnCount();
         List<String> columns = new ArrayList<>(n);
@@ -296,7 +304,7 @@ public final class Store implements AutoCloseable {
             columns.add(md.getColumnLabel(i));
         }
         List<Object[]> rows = new ArrayList<>();
-        while (rs.next()) {
+        while (rows.size() < maxRows && rs.next()) {
             Object[] row = new Object[n];
             for (int i = 0; i < n; i++) {
                 row[i] = normalise(rs.getObject(i + 1));

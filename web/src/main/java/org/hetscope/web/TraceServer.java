@@ -261,6 +261,8 @@ public final class TraceServer implements AutoCloseable {
             ctx.json(EventTable.find(t, ctx.queryParam("q"), ts,
                     id == null || id.isEmpty() ? null : parseLong("id", id), "prev".equals(ctx.queryParam("dir"))));
         });
+        new ViewRoutes(this::trace, (ctx, name) -> trace(parseLong("trace " + name, stringParam(ctx, name))))
+                .register(app);
         app.get("/api/*", ctx -> error(ctx, HttpStatus.NOT_FOUND, "no API endpoint " + ctx.path()));
     }
 
@@ -274,7 +276,18 @@ public final class TraceServer implements AutoCloseable {
     }
 
     private TraceView trace(Context ctx) {
-        long i = parseLong("trace index", ctx.pathParam("trace"));
+        return trace(parseLong("trace index", ctx.pathParam("trace")));
+    }
+
+    private static String stringParam(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null) {
+            throw new BadQueryException("missing query parameter '" + name + "'");
+        }
+        return v;
+    }
+
+    private TraceView trace(long i) {
         if (i < 0 || i >= traces.size()) {
             throw new BadQueryException("no trace " + i + "; this server has " + traces.size());
         }
