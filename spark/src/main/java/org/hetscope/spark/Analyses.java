@@ -18,7 +18,7 @@ import org.hetscope.store.Table;
  * DuckDB (over a Parquet dataset, or over stores) and Spark SQL, and rendered for each by {@link #render}. The
  * files keep to what both dialects read alike; what differs is spelled once in the source and rewritten here:
  * <ul>
- *   <li>{@code %NAME%} inlines another analysis as a subquery (both engines);</li>
+ *   <li>{@code {{NAME}}} inlines another analysis as a subquery (both engines);</li>
  *   <li>{@code try_cast(x AS T)}: DuckDB spells it {@code TRY_CAST}, Spark {@code try_cast}, the same words;</li>
  *   <li>{@code CAST(x AS STRING)}: DuckDB reads STRING as VARCHAR, Spark has no VARCHAR cast;</li>
  *   <li>{@code floor(a / b)} over integers: both divide in floating point ({@code /}), DuckDB's floor gives a
@@ -34,7 +34,7 @@ public final class Analyses {
     /** Every analysis, in the order the commands print them. */
     public static final List<String> NAMES = List.of("stats", "spread", "gpu", "ranks", "imbalance", "stragglers");
 
-    private static final Pattern INCLUDE = Pattern.compile("%([a-z]+)%");
+    private static final Pattern INCLUDE = Pattern.compile("\\{\\{([a-z]+)\\}\\}");
     private static final Pattern CONCAT = Pattern.compile("(coalesce\\([^()]*\\)|'[^']*'|[A-Za-z_][A-Za-z0-9_.]*|"
             + "coalesce\\(CAST\\([^()]*\\), '[^']*'\\))\\s*\\|\\|\\s*");
 

@@ -87,6 +87,11 @@ public final class SparkEngine implements Engine {
                 .config("spark.sql.session.timeZone", "UTC");
         if (master != null) {
             b.master(master);
+            if (master.startsWith("local")) {
+                // Spark's default of 200 shuffle partitions is for clusters: on one machine each of the analyses'
+                // grouping and window steps would run 200 mostly empty tasks
+                b.config("spark.sql.shuffle.partitions", "8");
+            }
         }
         return b.getOrCreate();
     }

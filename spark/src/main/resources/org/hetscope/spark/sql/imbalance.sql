@@ -3,7 +3,7 @@
 WITH r AS (
     SELECT trace, busy_ns,
            row_number() OVER (ORDER BY busy_ns DESC, trace) AS top, row_number() OVER (ORDER BY busy_ns, trace) AS bottom
-    FROM (%ranks%) ranks
+    FROM ({{ranks}}) ranks
 )
 SELECT count(*) AS ranks, min(busy_ns) AS min_busy_ns, max(busy_ns) AS max_busy_ns,
        CAST(sum(busy_ns) AS DOUBLE) / count(*) AS mean_busy_ns,
