@@ -63,7 +63,27 @@ public final class SparkMain implements Callable<Integer> {
             if (m == null && System.getProperty("spark.master") == null) {
                 m = "local[*]";
             }
+            String effective = m != null ? m : System.getProperty("spark.master");
+            if (!effective.startsWith("local") && System.getProperty("spark.jars") == null
+                    && System.getProperty("spark.executor.extraClassPath") == null) {
+                // started by the hetscope launcher, not spark-submit: executors get hetscope's code from the
+                // assembly jar built beside this module's jar
+                Path assembly = assembly();
+                if (assembly != null) {
+                    System.setProperty("spark.jars", assembly.toString());
+                }
+            }
             return SparkEngine.session(m, app);
+        }
+
+        private static Path assembly() {
+            try {
+                Path self = Path.of(SparkMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                Path a = self.resolveSibling("hetscope-spark-assembly.jar");
+                return Files.isRegularFile(a) ? a : null;
+            } catch (java.net.URISyntaxException | RuntimeException e) {
+                return null;
+            }
         }
     }
 
