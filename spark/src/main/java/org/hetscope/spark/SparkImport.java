@@ -187,7 +187,8 @@ public final class SparkImport {
     private static void report(List<TraceImport.Outcome> outcomes, long wall, Path dataset, TablePrinter.Style style,
             PrintStream out, PrintStream err) {
         Table.Builder b = Table.builder("Traces imported into " + dataset, "trace", "file", "format", "status",
-                "size_bytes", "events", "skipped", "damaged", "import_ns", "position", "reason", "executor");
+                "size_bytes", "events", "skipped", "damaged", "import_ns", "read_ns", "export_ns", "position", "reason",
+                "executor");
         long bytes = 0;
         long events = 0;
         long skipped = 0;
@@ -195,7 +196,7 @@ public final class SparkImport {
         int damaged = 0;
         for (TraceImport.Outcome o : outcomes) {
             b.row(o.name(), o.trace(), o.format(), o.status(), o.bytes(), o.events(), o.skipped(), o.damaged(),
-                    o.nanos(), o.position(), o.reason(), o.host());
+                    o.nanos(), o.readNanos(), o.exportNanos(), o.position(), o.reason(), o.host());
             bytes += o.bytes();
             events += o.events();
             skipped += o.skipped();

@@ -27,8 +27,8 @@ public final class TraceImport {
 
     /** The outcome of one trace: {@code status} is ok, damaged (kept, with damage counted) or failed (nothing kept). */
     public record Outcome(String trace, String name, String status, String format, long bytes, long events,
-            long skipped, long damaged, String position, String reason, long nanos, String host)
-            implements Serializable {
+            long skipped, long damaged, String position, String reason, long nanos, long readNanos,
+            long exportNanos, String host) implements Serializable {
         public boolean failed() {
             return status.equals("failed");
         }
@@ -51,6 +51,7 @@ public final class TraceImport {
             TraceFormat f = Formats.find(trace, null);
             format = f.name();
             StoreWriter writer = StoreWriter.create(store);
+            long t1;
             long skipped;
             long damaged;
             try {
@@ -65,6 +66,7 @@ public final class TraceImport {
                 skipped = writer.skippedTotal();
                 damaged = writer.damagedTotal();
                 writer.commit();
+                t1 = System.nanoTime();
             } catch (TraceFormatException | IOException | RuntimeException | Error e) {
                 writer.abort();
                 throw e;
@@ -78,7 +80,7 @@ public final class TraceImport {
             }
             return new Outcome(trace.toString(), name, damaged > 0 ? "damaged" : "ok", format, bytes, events,
                     skipped, damaged, "", damaged > 0 ? damaged + " damaged item(s) skipped, everything intact kept"
-                    : "", System.nanoTime() - t0, host);
+                    : "", System.nanoTime() - t0, t1 - t0, System.nanoTime() - t1, host);
         } catch (TraceFormatException e) {
             return failed(trace, name, format, bytes, e.position() == null ? "" : e.position(),
                     reason(e.getMessage(), trace, e.position()), t0, host);
@@ -100,7 +102,7 @@ public final class TraceImport {
     private static Outcome failed(Path trace, String name, String format, long bytes, String position,
             String reason, long t0, String host) {
         return new Outcome(trace.toString(), name, "failed", format, bytes, 0, 0, 0, position, reason,
-                System.nanoTime() - t0, host);
+                System.nanoTime() - t0, 0, 0, host);
     }
 
     /** The message without the file and position it starts with (reported in their own columns). */
