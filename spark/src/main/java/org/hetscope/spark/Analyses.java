@@ -15,17 +15,11 @@ import org.hetscope.store.Table;
 
 /**
  * The cross-trace analyses: one SQL file each (resources org/hetscope/spark/sql), written once for both engines,
- * DuckDB (over a Parquet dataset, or over stores) and Spark SQL, and rendered for each by {@link #render}. The
- * files keep to what both dialects read alike; what differs is spelled once in the source and rewritten here:
- * <ul>
- *   <li>{@code {{NAME}}} inlines another analysis as a subquery (both engines);</li>
- *   <li>{@code try_cast(x AS T)}: DuckDB spells it {@code TRY_CAST}, Spark {@code try_cast}, the same words;</li>
- *   <li>{@code CAST(x AS STRING)}: DuckDB reads STRING as VARCHAR, Spark has no VARCHAR cast;</li>
- *   <li>{@code floor(a / b)} over integers: both divide in floating point ({@code /}), DuckDB's floor gives a
- *       DOUBLE and Spark's a BIGINT, equal when compared with an integer.</li>
- * </ul>
- * The one rewrite: Spark reads {@code ||} as string concatenation only when {@code spark.sql.ansi.enabled} allows
- * it, so {@code a || b} is rendered as {@code concat(a, b)} for Spark (a NULL operand gives NULL in both).
+ * DuckDB (over a Parquet dataset, or over stores) and Spark SQL, and rendered for each by {@link #render}. The files
+ * keep to SQL both dialects read alike (docs/scale.md, "One definition, two engines"); rendering inlines another
+ * analysis where a file names it ({@code {{NAME}}}). No construct has needed a rewrite per dialect so far: a file
+ * that reads differently in one engine fails SparkLocalTest, which runs every analysis on both, and a rewrite
+ * would go in {@link #render} with its own test.
  */
 public final class Analyses {
     /** The engines a query is rendered for. */
@@ -35,8 +29,6 @@ public final class Analyses {
     public static final List<String> NAMES = List.of("stats", "spread", "gpu", "ranks", "imbalance", "stragglers");
 
     private static final Pattern INCLUDE = Pattern.compile("\\{\\{([a-z]+)\\}\\}");
-    private static final Pattern CONCAT = Pattern.compile("(coalesce\\([^()]*\\)|'[^']*'|[A-Za-z_][A-Za-z0-9_.]*|"
-            + "coalesce\\(CAST\\([^()]*\\), '[^']*'\\))\\s*\\|\\|\\s*");
 
     private Analyses() {
     }
@@ -71,110 +63,10 @@ public final class Analyses {
 
     /** Analysis {@code name} as {@code dialect} runs it. */
     public static String render(String name, Dialect dialect) {
-        return render(source(name), dialect, true);
-    }
-
-    /** A query in the shared dialect as {@code dialect} runs it. */
-    static String render(String sql, Dialect dialect, boolean shared) {
-        if (dialect == Dialect.DUCKDB) {
-            return sql;
-        }
-        return concat(sql);
-    }
-
-    /** {@code a || b || c} to {@code concat(a, b, c)}, for the operands the analyses use. */
-    static String concat(String sql) {
-        StringBuilder out = new StringBuilder();
-        int i = 0;
-        while (true) {
-            int bar = sql.indexOf("||", i);
-            if (bar < 0) {
-                out.append(sql, i, sql.length());
-                return out.toString();
-            }
-            // the chain: operands separated by ||, each an identifier, a literal or coalesce(...)
-            int start = operandStart(sql, bar);
-            List<String> ops = new ArrayList<>();
-            ops.add(sql.substring(start, bar).strip());
-            int pos = bar;
-            while (pos < sql.length() && sql.startsWith("||", pos)) {
-                int s = pos + 2;
-                while (Character.isWhitespace(sql.charAt(s))) {
-                    s++;
-                }
-                int e = operandEnd(sql, s);
-                ops.add(sql.substring(s, e));
-                pos = e;
-                int k = pos;
-                while (k < sql.length() && Character.isWhitespace(sql.charAt(k))) {
-                    k++;
-                }
-                if (sql.startsWith("||", k)) {
-                    pos = k;
-                }
-            }
-            out.append(sql, i, start).append("concat(").append(String.join(", ", ops)).append(')');
-            i = pos;
-        }
-    }
-
-    private static int operandStart(String sql, int bar) {
-        int e = bar;
-        while (e > 0 && Character.isWhitespace(sql.charAt(e - 1))) {
-            e--;
-        }
-        int s = e;
-        if (sql.charAt(e - 1) == ')') {
-            int depth = 0;
-            s = e - 1;
-            do {
-                char c = sql.charAt(s);
-                if (c == ')') {
-                    depth++;
-                } else if (c == '(') {
-                    depth--;
-                }
-                s--;
-            } while (depth > 0);
-            s++;
-            while (s > 0 && (Character.isLetterOrDigit(sql.charAt(s - 1)) || sql.charAt(s - 1) == '_')) {
-                s--;
-            }
-        } else if (sql.charAt(e - 1) == '\'') {
-            s = sql.lastIndexOf('\'', e - 2);
-        } else {
-            while (s > 0 && (Character.isLetterOrDigit(sql.charAt(s - 1)) || sql.charAt(s - 1) == '_'
-                    || sql.charAt(s - 1) == '.')) {
-                s--;
-            }
-        }
-        return s;
-    }
-
-    private static int operandEnd(String sql, int s) {
-        int e = s;
-        if (sql.charAt(s) == '\'') {
-            return sql.indexOf('\'', s + 1) + 1;
-        }
-        while (e < sql.length() && (Character.isLetterOrDigit(sql.charAt(e)) || sql.charAt(e) == '_'
-                || sql.charAt(e) == '.')) {
-            e++;
-        }
-        if (e < sql.length() && sql.charAt(e) == '(') {
-            int depth = 0;
-            do {
-                char c = sql.charAt(e);
-                if (c == '(') {
-                    depth++;
-                } else if (c == ')') {
-                    depth--;
-                } else if (c == '\'') {
-                    e = sql.indexOf('\'', e + 1);
-                }
-                e++;
-            } while (depth > 0);
-        }
-        return e;
+        // both dialects read the shared source as it is (see the class comment)
+        return switch (dialect) {
+            case DUCKDB, SPARK -> source(name);
+        };
     }
 
     /**

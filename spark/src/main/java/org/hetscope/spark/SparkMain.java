@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
         description = "Import many traces in parallel on Apache Spark into one Parquet dataset, and run the "
                 + "cross-trace analyses over it on Spark SQL or DuckDB (docs/scale.md).",
         subcommands = {SparkMain.ImportCmd.class, SparkMain.StatsCmd.class, SparkMain.GpuCmd.class,
-                SparkMain.RanksCmd.class, SparkMain.SqlCmd.class})
+                SparkMain.RanksCmd.class, SparkMain.SqlCmd.class, SparkMain.DiffCmd.class})
 public final class SparkMain implements Callable<Integer> {
     @Override
     public Integer call() {
@@ -141,6 +141,16 @@ public final class SparkMain implements Callable<Integer> {
 
         abstract List<Table> tables(Engine e);
 
+        /** For commands over two datasets (diff): {@code b} opens the second on the same engine, when asked. */
+        List<Table> tables(Engine a, java.util.function.Supplier<Engine> b) {
+            return tables(a);
+        }
+
+        /** The second dataset of a command over two (diff), else null. */
+        Path second() {
+            return this instanceof DiffCmd d ? d.other : null;
+        }
+
         @Override
         public Integer call() throws Exception {
             if (!Files.isDirectory(dataset)) {
@@ -155,15 +165,21 @@ public final class SparkMain implements Callable<Integer> {
             try {
                 if (eng.equals("duckdb")) {
                     try (Engine e = new DuckEngine(dataset)) {
-                        TablePrinter.print(System.out, output.style(), tables(e));
+                        TablePrinter.print(System.out, output.style(),
+                                tables(e, () -> open(() -> new DuckEngine(second()))));
                     }
                 } else {
                     try (SparkSession s = spark.session("hetscope analysis"); Engine e = new SparkEngine(s, dataset)) {
-                        TablePrinter.print(System.out, output.style(), tables(e));
+                        // the second dataset's views replace the first's: its analyses have been collected by then
+                        TablePrinter.print(System.out, output.style(), tables(e,
+                                () -> open(() -> new SparkEngine(s, second()))));
                     }
                 }
             } catch (java.io.IOException | StoreException e) {
                 System.err.println("hetscope: " + e.getMessage());
+                return 1;
+            } catch (java.io.UncheckedIOException e) {
+                System.err.println("hetscope: " + e.getCause().getMessage());
                 return 1;
             }
             return 0;
@@ -254,6 +270,49 @@ public final class SparkMain implements Callable<Integer> {
                 i++;
             }
             return s.substring(0, i).toUpperCase(Locale.ROOT);
+        }
+    }
+
+    @Command(name = "diff", description = "Two datasets (runs) compared per rank: busy, kernel, compute and "
+            + "NCCL/RCCL time of each rank (trace name) in A and B and the change, from the ranks analysis of each.")
+    static final class DiffCmd extends AnalysisCmd {
+        @Parameters(index = "1", paramLabel = "DATASET_B")
+        Path other;
+
+        @Override
+        public Integer call() throws Exception {
+            if (!Files.isDirectory(other)) {
+                System.err.println("hetscope: " + other + ": no such dataset folder");
+                return 2;
+            }
+            return super.call();
+        }
+
+        @Override
+        List<Table> tables(Engine e) {
+            throw new IllegalStateException("diff reads two datasets");
+        }
+
+        @Override
+        List<Table> tables(Engine a, java.util.function.Supplier<Engine> b) {
+            Table ra = a.analysis("ranks");
+            Table rb;
+            try (Engine eb = b.get()) {
+                rb = eb.analysis("ranks");
+            }
+            return List.of(RankDiff.diff(ra, rb));
+        }
+    }
+
+    interface Opener {
+        Engine open() throws java.io.IOException;
+    }
+
+    static Engine open(Opener o) {
+        try {
+            return o.open();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
