@@ -81,6 +81,23 @@ class SparkMainTest {
         }
     }
 
+    /** ParquetExport.merge: a trace already in the dataset is refused (nothing moved), replaced with force. */
+    @Test
+    void mergeRefusesATraceTwiceUnlessForced(@TempDir Path tmp) throws Exception {
+        Path ds = run(tmp, "a", new long[] {10}, new long[] {50});
+        Path trace = TestTraces.rank(tmp.resolve("again.json"), new long[] {100, 200}, 30, 50);
+        Path part = tmp.resolve("again-job/rank0");
+        assertEquals("ok", TraceImport.run(trace, "rank0", part, tmp.resolve("tmp")).status());
+        java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> org.hetscope.store.ParquetExport.merge(ds, List.of(part), false));
+        assertTrue(e.getMessage().contains("already holds trace 'rank0'"), e.getMessage());
+        assertTrue(Files.isDirectory(part.resolve("slice/trace=rank0")), "nothing moved");
+        org.hetscope.store.ParquetExport.merge(ds, List.of(part), true);
+        try (Engine d = new DuckEngine(ds)) {
+            assertEquals(60_000L, d.analysis("ranks").rows().get(0)[d.analysis("ranks").column("comm_ns")]);
+        }
+    }
+
     private static Path run(Path tmp, String name, long[] nccl, long[] gemm) throws Exception {
         Path ds = tmp.resolve(name);
         List<Path> parts = new java.util.ArrayList<>();
