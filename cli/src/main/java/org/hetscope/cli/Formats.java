@@ -10,10 +10,10 @@ import org.hetscope.formats.sqlite.SqliteFiles;
 import org.hetscope.model.TraceFormat;
 
 /** The trace formats on the class path, found through {@link ServiceLoader}. */
-final class Formats {
+public final class Formats {
     private Formats() {}
 
-    static List<TraceFormat> all() {
+    public static List<TraceFormat> all() {
         List<TraceFormat> list = new ArrayList<>();
         ServiceLoader.load(TraceFormat.class).forEach(list::add);
         // ServiceLoader order is the class path's: make detection deterministic, most specific first.
@@ -23,7 +23,7 @@ final class Formats {
     }
 
     /** The format named {@code name}, or the first one that accepts {@code input} when name is null. */
-    static TraceFormat find(Path input, String name) throws IOException {
+    public static TraceFormat find(Path input, String name) throws IOException {
         List<TraceFormat> formats = all();
         if (name != null) {
             for (TraceFormat f : formats) {

@@ -190,6 +190,28 @@ class EndToEndTest {
         run(work, "sql", s("nsys"), "select nonsense from nowhere").exit(1);
     }
 
+    /**
+     * hetscope spark (not a command of hetscope.jar: the launcher runs the spark module with Spark's class path): an
+     * import on local[1] of two fixtures and a file that is no trace, and the same query on Spark and on DuckDB.
+     */
+    @Test
+    void sparkThroughTheLauncher() throws Exception {
+        Path ds = work.resolve("spark-dataset");
+        Path notes = Files.writeString(work.resolve("notes.txt"), "not a trace\n");
+        Hetscope.Result imp = run(work, "spark", "import", KINETO.toString(), STARPU.toString(), notes.toString(), "-o",
+                ds.toString(), "--master", "local[1]", "--json").exit(3);
+        assertTrue(imp.err().contains(notes.toString()), imp::toString);
+        Map<String, String> status = new HashMap<>();
+        imp.json().forEach(r -> status.put(r.get("trace").asText(), r.get("status").asText()));
+        assertEquals(Map.of("kineto-cuda-simple-add", "ok", "chol-dmda-nb6", "ok", "notes.txt", "failed"), status);
+        String q = "select count(*) as n from slice where trace = 'kineto-cuda-simple-add' and category = 'kernel'";
+        long kernels = storeLong(store("kineto"), "select count(*) from slice where category = 'kernel'");
+        assertEquals(kernels, run(work, "spark", "sql", ds.toString(), q, "--master", "local[1]", "--json").ok()
+                .json().get(0).get("n").asLong());
+        assertEquals(kernels, run(work, "spark", "sql", ds.toString(), q, "--engine", "duckdb", "--json").ok()
+                .json().get(0).get("n").asLong());
+    }
+
     @Test
     @Covers("export")
     void exportParquet() throws Exception {

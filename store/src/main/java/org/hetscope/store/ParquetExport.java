@@ -47,6 +47,8 @@ public final class ParquetExport {
             "allow_unsigned_extensions", "false");
     static final String LOCK_FILE = "_hetscope_dataset.lock";
     static final String STAGING_PREFIX = ".hetscope-export-";
+    /** Folders of a job that exports traces in parallel into a dataset ({@link #merge}), e.g. hetscope spark import. */
+    public static final String JOB_PREFIX = ".hetscope-job-";
 
     private ParquetExport() {
     }
@@ -172,6 +174,93 @@ public final class ParquetExport {
             return new Result(name, store, rows, skippedTables);
         } finally {
             deleteStaging(staging);
+        }
+    }
+
+    /**
+     * Moves the traces of other dataset folders into the dataset {@code dir} (created if absent) and records them in
+     * its manifest, under its lock: for jobs that export many traces in parallel, each into a dataset folder of its
+     * own ({@link #export}) on the same file system, e.g. {@code DIR/.hetscope-job-ID/TRACE} (hetscope spark import).
+     * A source's partitions are moved (renamed), so the published dataset never holds half a trace; the sources are
+     * left empty of partitions and are the caller's to delete. Returns the trace names added, in order.
+     *
+     * @throws IOException when dir is not a dataset, a source holds another schema version, or a trace is there
+     *     already and {@code force} is false (nothing is moved then)
+     */
+    public static List<String> merge(Path dir, List<Path> sources, boolean force) throws IOException {
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException(dir + ": exists and is not a folder; the Parquet export writes a dataset folder");
+        }
+        if (Files.isDirectory(dir) && !ParquetDataset.isDataset(dir) && !onlyOurs(dir)) {
+            throw new IOException(dir + ": not empty and not a hetscope dataset (no " + ParquetDataset.MANIFEST
+                    + "); export into a new or empty folder");
+        }
+        Files.createDirectories(dir);
+        Path base = dir.toRealPath();
+        try (FileChannel ch = FileChannel.open(base.resolve(LOCK_FILE), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE)) {
+            FileLock lock;
+            try {
+                lock = ch.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                throw new IOException(dir + ": another export is writing this dataset now");
+            }
+            Map<String, String> traces = new TreeMap<>();
+            Long version = null;
+            if (ParquetDataset.isDataset(base)) {
+                ParquetDataset.Manifest m = ParquetDataset.readManifest(base);
+                version = m.schemaVersion();
+                traces.putAll(m.traces());
+            }
+            // every check before the first move
+            List<ParquetDataset.Manifest> manifests = new ArrayList<>();
+            Map<String, Path> from = new LinkedHashMap<>();
+            for (Path src : sources) {
+                ParquetDataset.Manifest m = ParquetDataset.readManifest(src);
+                if (version != null && m.schemaVersion() != version) {
+                    throw new IOException(dir + ": the dataset holds stores of schema version " + version + ", "
+                            + src + " holds version " + m.schemaVersion() + "; merge it into another folder");
+                }
+                version = m.schemaVersion();
+                for (String name : m.traces().keySet()) {
+                    if (from.containsKey(name)) {
+                        throw new IOException(src + ": trace '" + name + "' also comes from " + from.get(name));
+                    }
+                    from.put(name, src);
+                    if (!force && (traces.containsKey(name) || !partitions(base, name).isEmpty())) {
+                        throw new IOException(dir + ": already holds trace '" + name + "'; --force replaces it");
+                    }
+                    for (Path p : partitions(base, name)) {
+                        checkOurs(p);
+                    }
+                }
+                manifests.add(m);
+            }
+            List<String> added = new ArrayList<>();
+            for (int i = 0; i < manifests.size(); i++) {
+                Path src = sources.get(i).toRealPath();
+                for (var e : manifests.get(i).traces().entrySet()) {
+                    String name = e.getKey();
+                    for (Path p : partitions(base, name)) {
+                        deleteTree(p);
+                    }
+                    for (Path p : partitions(src, name)) {
+                        Path target = base.resolve(p.getParent().getFileName().toString());
+                        Files.createDirectories(target);
+                        Files.move(p, target.resolve(p.getFileName().toString()), StandardCopyOption.ATOMIC_MOVE);
+                    }
+                    traces.put(name, e.getValue());
+                    added.add(name);
+                }
+            }
+            if (version == null) {
+                throw new IOException(dir + ": nothing to merge (no traces)");
+            }
+            writeManifest(base, version, traces.values());
+            return added;
         }
     }
 
@@ -320,7 +409,7 @@ public final class ParquetExport {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path p : ds) {
                 String n = p.getFileName().toString();
-                if (!n.equals(LOCK_FILE) && !n.startsWith(STAGING_PREFIX)) {
+                if (!n.equals(LOCK_FILE) && !n.startsWith(STAGING_PREFIX) && !n.startsWith(JOB_PREFIX)) {
                     return false;
                 }
             }
