@@ -1,4 +1,4 @@
-package org.hetscope.formats.rocprof;
+package org.hetscope.formats.rocpd.rocprof;
 
 import java.io.IOException;
 import java.nio.file.Path;
