@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicLong;
 import org.hetscope.formats.paje.Outcome;
 import org.hetscope.formats.paje.PajeContainer;
 import org.hetscope.formats.paje.PajeEvent;
@@ -831,7 +832,7 @@ public final class StarpuImport implements PajeListener {
     }
 
     /** Names the edge table of each read apart, for several traces in one import. */
-    private static final java.util.concurrent.atomic.AtomicLong EDGE_TABLES = new java.util.concurrent.atomic.AtomicLong();
+    private static final AtomicLong EDGE_TABLES = new AtomicLong();
 
     /**
      * The dependencies between this import's tasks: the JobId edges (dag.dot, else tasks.rec DependsOn) go to a
