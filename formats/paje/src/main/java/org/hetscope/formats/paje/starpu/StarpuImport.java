@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
-import java.util.concurrent.atomic.AtomicLong;
 import org.hetscope.formats.paje.Outcome;
 import org.hetscope.formats.paje.PajeContainer;
 import org.hetscope.formats.paje.PajeEvent;
@@ -831,22 +830,28 @@ public final class StarpuImport implements PajeListener {
         states.add(rec.get(1), slice, from, to, worker, found ? 1 : 0);
     }
 
-    /** Names the edge table of each read apart, for several traces in one import. */
-    private static final AtomicLong EDGE_TABLES = new AtomicLong();
-
     /**
      * The dependencies between this import's tasks: the JobId edges (dag.dot, else tasks.rec DependsOn) go to a
-     * table of their own, and the store turns them into task pairs once the tasks are in (each pair once; a JobId
-     * with several tasks stands for its last). Edges with an end that is no task are counted.
+     * table named after the import's first task (so that several traces in one store keep theirs apart), and the
+     * store turns them into task pairs once the tasks are in (each pair once; a JobId with several tasks stands for
+     * its last). Edges with an end that is no task are counted.
      */
     private void dependencies(Path records, Path dag) throws IOException {
         sink.defineTable(DEPENDS_TABLE, "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
         if (records == null && dag == null) {
             return;
         }
-        String edges = "starpu_dependency_edge_" + EDGE_TABLES.incrementAndGet();
+        if (firstTask > lastTask) { // no task: every edge has an end that is none
+            long[] edges = {0};
+            addEdges(records, dag, (from, to) -> edges[0]++);
+            if (edges[0] > 0) {
+                sink.info("starpu.dependencies.to_unexecuted_tasks", Long.toString(edges[0]));
+            }
+            return;
+        }
+        String edges = "starpu_dependency_edge_" + firstTask;
         sink.defineTable(edges, "from_job_id BIGINT, to_job_id BIGINT");
-        addEdges(records, dag, edges);
+        addEdges(records, dag, (from, to) -> sink.row(edges, from, to));
         String last = "WITH last AS (SELECT job_id, max(id) AS id FROM task WHERE id BETWEEN " + firstTask + " AND "
                 + lastTask + " GROUP BY job_id), ends AS (SELECT f.id AS from_id, t.id AS to_id FROM " + edges
                 + " e LEFT JOIN last f ON f.job_id = e.from_job_id AND e.from_job_id <> " + Long.MIN_VALUE
@@ -859,7 +864,7 @@ public final class StarpuImport implements PajeListener {
         sink.derive("DROP TABLE " + edges);
     }
 
-    private void addEdges(Path records, Path dag, String edges) throws IOException {
+    private void addEdges(Path records, Path dag, DagDot.Edges edges) throws IOException {
         if (records != null) {
             boolean fromRecords = dag == null;
             TasksRec.read(records, new StarpuProblems(), r -> {
@@ -869,7 +874,7 @@ public final class StarpuImport implements PajeListener {
                 }
                 if (fromRecords) {
                     for (long d : r.dependsOn()) {
-                        sink.row(edges, d, r.jobId());
+                        edges.edge(d, r.jobId());
                     }
                 }
             });
@@ -879,7 +884,7 @@ public final class StarpuImport implements PajeListener {
         }
         if (dag != null) {
             sink.info("starpu.dependencies.source", "dag.dot");
-            DagDot.read(dag, new StarpuProblems(), (from, to) -> sink.row(edges, from, to));
+            DagDot.read(dag, new StarpuProblems(), edges);
         }
     }
 }
