@@ -126,6 +126,26 @@ class StarpuDependenciesTest {
         }
     }
 
+    /** A tasks.rec of which no task ran: no pair, every edge counted, and no table of the derivation made. */
+    @Test
+    void withoutExecutedTasksEveryEdgeIsCounted() throws Exception {
+        Path fixture = StarpuFixtureTest.fixture("chol-dmda-nb6");
+        Path copy = Files.createDirectories(dir.resolve("notrun"));
+        Files.copy(fixture.resolve("paje.trace"), copy.resolve("paje.trace"));
+        Files.copy(fixture.resolve("data.rec"), copy.resolve("data.rec"));
+        Files.write(copy.resolve("tasks.rec"), Files.readAllLines(fixture.resolve("tasks.rec")).stream()
+                .filter(l -> !l.startsWith("WorkerId:")).toList());
+        List<long[]> edges = recEdges(copy.resolve("tasks.rec"));
+        try (Store store = importInto("notrun", copy)) {
+            assertEquals(0L, store.scalarLong("SELECT count(*) FROM task"));
+            assertEquals(0L, store.scalarLong("SELECT count(*) FROM task_dependency"));
+            assertEquals((long) edges.size(), store.scalarLong("SELECT CAST(value AS BIGINT) FROM trace_info "
+                    + "WHERE key = 'starpu.dependencies.to_unexecuted_tasks'"));
+            assertEquals(0L, store.scalarLong("SELECT count(*) FROM duckdb_tables() "
+                    + "WHERE table_name LIKE 'starpu_dependency_edge%'"));
+        }
+    }
+
     /** Two traces in one store: JobIds repeat across them, and each trace's edges join only its own tasks. */
     @Test
     void twoTracesInOneStoreKeepTheirOwnTasks() throws Exception {
