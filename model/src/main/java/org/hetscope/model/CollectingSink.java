@@ -33,6 +33,8 @@ public class CollectingSink implements TraceSink {
     public final Map<String, String> extraTables = new LinkedHashMap<>();
     /** Rows of the tables declared with {@link #defineTable}. */
     public final Map<String, List<Object[]>> extraRows = new LinkedHashMap<>();
+    /** Statements given to {@link #derive}, in order (not run: there is no database here). */
+    public final List<String> derived = new ArrayList<>();
     /** Skipped items: "what @ where" to count. */
     public final Map<String, Long> skipped = new LinkedHashMap<>();
 
@@ -77,6 +79,7 @@ public class CollectingSink implements TraceSink {
     }
 
     @Override public void info(String key, String value) { info.put(key, value); }
+    @Override public void derive(String sql) { derived.add(sql); }
 
     @Override
     public void skipped(String what, String where, long count) {

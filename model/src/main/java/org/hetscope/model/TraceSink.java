@@ -57,6 +57,16 @@ public interface TraceSink {
      * Boolean or null, in column order. */
     void row(String table, Object... values);
 
+    /**
+     * Declares SQL that derives rows from those this reader wrote (a join or sort that the database does out of core,
+     * e.g. task dependencies from JobId edges), run by the store in declaration order once every row is in, before
+     * the store is complete. A table that only feeds such a statement is declared with {@link #defineTable} under a
+     * name of its own per read and dropped by the reader's last statement. A sink without a database (tests'
+     * {@link CollectingSink}) keeps the statements and runs nothing.
+     */
+    default void derive(String sql) {
+    }
+
     /** A trace-level fact: source file, format, clock, a flag such as {@code serialized_by_profiler}. */
     void info(String key, String value);
 

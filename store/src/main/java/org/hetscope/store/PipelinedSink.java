@@ -49,6 +49,8 @@ public final class PipelinedSink implements TraceSink {
 
     private record Row(String table, Object[] values) {}
 
+    private record Derive(String sql) {}
+
     public PipelinedSink(StoreWriter target) {
         this.target = target;
         this.writer = new Thread(this::drain, "hetscope-store-writer");
@@ -110,6 +112,7 @@ public final class PipelinedSink implements TraceSink {
             case Skip s -> target.skipped(s.what(), s.where(), s.count());
             case Define d -> target.defineTable(d.table(), d.columns());
             case Row r -> target.row(r.table(), r.values());
+            case Derive d -> target.derive(d.sql());
             default -> throw new IllegalStateException("unexpected record " + o.getClass());
         }
     }
@@ -194,5 +197,6 @@ public final class PipelinedSink implements TraceSink {
     @Override public void defineTable(String table, String columns) { put(new Define(table, columns)); }
     @Override public void row(String table, Object... values) { put(new Row(table, values.clone())); }
     @Override public void info(String key, String value) { put(new Info(key, value)); }
+    @Override public void derive(String sql) { put(new Derive(sql)); }
     @Override public void skipped(String what, String where, long count) { put(new Skip(what, where, count)); }
 }

@@ -8,7 +8,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * hetscope's standard library of analyses: views and table macros (named {@code hs_*}) that define every figure
@@ -20,9 +22,16 @@ import java.util.List;
 public final class StandardLibrary {
     /** The library's files, in the order they are installed (later files use earlier views). */
     static final List<String> FILES = List.of("bounds.sql", "devices.sql", "durations.sql", "launch.sql",
-            "selection.sql");
+            "selection.sql", "rocprof.sql");
+    /** Files over tables a reader adds (not in every store): their views install only where the tables exist. */
+    static final Set<String> OPTIONAL_FILES = Set.of("rocprof.sql");
 
-    private static final List<String> STATEMENTS = load();
+    private static final List<String> STATEMENTS = new ArrayList<>();
+    private static final Set<String> OPTIONAL = new HashSet<>();
+
+    static {
+        load();
+    }
 
     private StandardLibrary() {
     }
@@ -30,8 +39,10 @@ public final class StandardLibrary {
     /**
      * Creates the library's views and macros on {@code connection}. A statement that does not bind (a store of an
      * older schema lacking a table it reads) is left out, and the views built on it with it; the others install.
+     * Running it again re-installs the library (after a session created a table an optional file reads).
      *
-     * @return the messages of the statements left out (empty when all installed)
+     * @return the messages of the statements left out (empty when all installed), not counting the optional files'
+     *     statements over tables the store does not have
      */
     public static List<String> install(Connection connection) {
         List<String> failed = new ArrayList<>();
@@ -40,7 +51,9 @@ public final class StandardLibrary {
             try (Statement st = connection.createStatement()) {
                 st.execute(sql);
             } catch (SQLException e) {
-                failed.add(firstLine(e.getMessage()));
+                if (!OPTIONAL.contains(sql)) {
+                    failed.add(firstLine(e.getMessage()));
+                }
             }
         }
         return failed;
@@ -48,11 +61,10 @@ public final class StandardLibrary {
 
     /** The statements of all files, in installation order. */
     public static List<String> statements() {
-        return STATEMENTS;
+        return List.copyOf(STATEMENTS);
     }
 
-    private static List<String> load() {
-        List<String> out = new ArrayList<>();
+    private static void load() {
         for (String file : FILES) {
             String text;
             try (InputStream in = StandardLibrary.class.getResourceAsStream("stdlib/" + file)) {
@@ -63,9 +75,12 @@ public final class StandardLibrary {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            out.addAll(split(text));
+            List<String> statements = split(text);
+            STATEMENTS.addAll(statements);
+            if (OPTIONAL_FILES.contains(file)) {
+                OPTIONAL.addAll(statements);
+            }
         }
-        return List.copyOf(out);
     }
 
     /** Splits a file into statements at lines ending in ';' (the files keep ';' out of comments and strings). */

@@ -447,6 +447,14 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         info.add(new String[] {key, value});
     }
 
+    /** The readers' derivations ({@link TraceSink#derive}), run at commit in this order. */
+    private final List<String> derivations = new ArrayList<>();
+
+    @Override
+    public void derive(String sql) {
+        derivations.add(sql);
+    }
+
     @Override
     public void skipped(String what, String where, long count) {
         skippedCounts.merge(what, count, Long::sum);
@@ -492,6 +500,14 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         try {
             flushRows();
             phase("rows written");
+            try (Statement st = connection.createStatement()) {
+                for (String sql : derivations) {
+                    st.execute(sql);
+                }
+            }
+            if (!derivations.isEmpty()) {
+                phase("derived rows (" + derivations.size() + " statements)");
+            }
             if (DEBUG) {
                 insertNanos.forEach((t, n) -> System.err.printf("hetscope:   insert %s %.2f s%n", t, n / 1e9));
             }

@@ -8,7 +8,6 @@ import org.hetscope.analysis.profiling.CounterCsvJoin;
 import org.hetscope.analysis.profiling.KernelCounters;
 import org.hetscope.cli.OutputOptions;
 import org.hetscope.cli.TablePrinter;
-import org.hetscope.formats.rocprof.RocprofCsv;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 import picocli.CommandLine.Command;
@@ -43,7 +42,8 @@ public final class CountersCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try (Store store = Store.open(file)) {
             if (join != null) {
-                Table t = CounterCsvJoin.table(CounterCsvJoin.join(store, RocprofCsv.read(join)));
+                CounterCsvJoin.load(store, join);
+                Table t = CounterCsvJoin.table(store);
                 TablePrinter.print(System.out, output.style(), t);
                 return 0;
             }

@@ -1,91 +1,91 @@
 package org.hetscope.analysis.profiling;
 
-import java.util.ArrayDeque;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.hetscope.formats.rocprof.RocprofCsv;
+import org.hetscope.formats.rocpd.rocprof.RocprofCsv;
+import org.hetscope.formats.rocpd.rocprof.RocprofCsvFormat;
+import org.hetscope.model.CollectingSink;
+import org.hetscope.model.TraceFormatException;
+import org.hetscope.store.StandardLibrary;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 
 /**
- * Joins a rocprof v1/v2 {@code results.csv} to the kernels of a store of the same run: by time when the CSV has
- * timestamps (the kernel of the same name whose interval contains the dispatch's midpoint), otherwise by order
- * (the k-th dispatch of a kernel name is the k-th kernel of that name in time order).
+ * Joins a rocprof v1/v2 {@code results.csv} to the kernels of a store of the same run. The rocprof reader turns
+ * the file into its dispatch tables, which are loaded as temporary tables of this store session (the store file
+ * stays unchanged), and the standard library's {@code hs_rocprof_join} does the join (by time, else by per-name
+ * order: docs/stdlib.md). Only the wide layout, one column per counter, is made here.
  */
 public final class CounterCsvJoin {
-    /** One dispatch and the kernel slice it was joined to ({@code sliceId} null when none matched). */
-    public record Joined(RocprofCsv.Dispatch dispatch, Long sliceId, String rule) {}
-
     private CounterCsvJoin() {
     }
 
-    public static List<Joined> join(Store store, List<RocprofCsv.Dispatch> dispatches) {
-        Map<String, List<long[]>> kernels = new LinkedHashMap<>(); // name -> {id, ts, end}
-        for (Object[] r : store.query("SELECT s.id, s.name, s.ts, s.ts + s.dur FROM slice s "
-                + "WHERE s.category = 'kernel' ORDER BY s.ts, s.id").rows()) {
-            kernels.computeIfAbsent(RocprofCsv.baseName((String) r[1]), k -> new ArrayList<>())
-                    .add(new long[] {(Long) r[0], (Long) r[2], (Long) r[3]});
-        }
-        Map<String, Deque<long[]>> inOrder = new LinkedHashMap<>();
-        kernels.forEach((k, v) -> inOrder.put(k, new ArrayDeque<>(v)));
-        List<Joined> out = new ArrayList<>();
-        for (RocprofCsv.Dispatch d : dispatches) {
-            String name = RocprofCsv.baseName(d.kernelName());
-            List<long[]> candidates = kernels.getOrDefault(name, List.of());
-            Long slice = null;
-            String rule = null;
-            if (d.begin() != null && d.end() != null) {
-                long mid = d.begin() + (d.end() - d.begin()) / 2;
-                for (long[] k : candidates) {
-                    if (k[1] <= mid && mid < k[2]) {
-                        slice = k[0];
-                        rule = "time";
-                        break;
+    /** Loads {@code csv} into the session of {@code store}, shadowing any rocprof tables the store holds. */
+    public static void load(Store store, Path csv) throws IOException, TraceFormatException {
+        CollectingSink rows = new CollectingSink();
+        RocprofCsvFormat.writeDispatches(RocprofCsv.read(csv), rows);
+        Connection c = store.connection();
+        try {
+            for (Map.Entry<String, String> t : rows.extraTables.entrySet()) {
+                try (Statement st = c.createStatement()) {
+                    st.execute("CREATE OR REPLACE TEMP TABLE " + t.getKey() + "(" + t.getValue() + ")");
+                }
+                List<Object[]> tableRows = rows.extraRows.get(t.getKey());
+                if (tableRows.isEmpty()) {
+                    continue;
+                }
+                String marks = "?" + ", ?".repeat(tableRows.get(0).length - 1);
+                try (PreparedStatement ins = c.prepareStatement("INSERT INTO temp." + t.getKey() + " VALUES ("
+                        + marks + ")")) {
+                    for (Object[] r : tableRows) {
+                        for (int i = 0; i < r.length; i++) {
+                            ins.setObject(i + 1, r[i]);
+                        }
+                        ins.addBatch();
                     }
+                    ins.executeBatch();
                 }
             }
-            if (slice == null) {
-                Deque<long[]> q = inOrder.get(name);
-                if (q != null && !q.isEmpty()) {
-                    slice = q.pollFirst()[0];
-                    rule = "order";
-                }
-            } else {
-                Deque<long[]> q = inOrder.get(name);
-                long s = slice;
-                if (q != null) {
-                    q.removeIf(k -> k[0] == s);
-                }
-            }
-            out.add(new Joined(d, slice, rule));
+        } catch (SQLException e) {
+            throw store.failure(e);
         }
-        return out;
+        StandardLibrary.install(c);
     }
 
-    /** The joined dispatches with their counters, as one wide table. */
-    public static Table table(List<Joined> joined) {
+    /** The joined dispatches with their counters, as one wide table (counters in order of first appearance). */
+    public static Table table(Store store) {
+        Map<Long, Object[]> byLine = new LinkedHashMap<>();
+        for (Object[] r : store.query("SELECT line, dispatch_index, kernel, slice_id, rule FROM hs_rocprof_join "
+                + "ORDER BY line").rows()) {
+            byLine.put((Long) r[0], new Object[] {r[1], r[2], r[3], r[4]});
+        }
         List<String> counters = new ArrayList<>();
-        for (Joined j : joined) {
-            for (String c : j.dispatch().counters().keySet()) {
-                if (!counters.contains(c)) {
-                    counters.add(c);
-                }
+        Map<Long, Map<String, Double>> values = new LinkedHashMap<>();
+        for (Object[] r : store.query("SELECT line, counter, value FROM hs_rocprof_join_counter "
+                + "ORDER BY line, position").rows()) {
+            String name = (String) r[1];
+            if (!counters.contains(name)) {
+                counters.add(name);
             }
+            values.computeIfAbsent((Long) r[0], k -> new LinkedHashMap<>()).put(name, (Double) r[2]);
         }
         List<String> cols = new ArrayList<>(List.of("index", "kernel", "slice_id", "rule"));
         cols.addAll(counters);
         List<Object[]> rows = new ArrayList<>();
-        for (Joined j : joined) {
+        for (Map.Entry<Long, Object[]> e : byLine.entrySet()) {
             Object[] row = new Object[cols.size()];
-            row[0] = j.dispatch().index();
-            row[1] = RocprofCsv.baseName(j.dispatch().kernelName());
-            row[2] = j.sliceId();
-            row[3] = j.rule();
+            System.arraycopy(e.getValue(), 0, row, 0, 4);
+            Map<String, Double> v = values.getOrDefault(e.getKey(), Map.of());
             for (int i = 0; i < counters.size(); i++) {
-                row[4 + i] = j.dispatch().counters().get(counters.get(i));
+                row[4 + i] = v.get(counters.get(i));
             }
             rows.add(row);
         }

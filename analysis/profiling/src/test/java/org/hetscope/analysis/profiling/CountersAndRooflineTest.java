@@ -9,8 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.hetscope.formats.rocprof.RocprofCsv;
-import org.hetscope.formats.rocprof.RocprofCsvFormat;
+import org.hetscope.formats.rocpd.rocprof.RocprofCsv;
+import org.hetscope.formats.rocpd.rocprof.RocprofCsvFormat;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 import org.junit.jupiter.api.Test;
@@ -74,13 +74,27 @@ class CountersAndRooflineTest {
                 }
             }
             assertEquals(3, checked);
-            // joining the timestamp-less file by order gives the same kernels as joining by time
-            List<CounterCsvJoin.Joined> byTime = CounterCsvJoin.join(store, csv);
-            List<CounterCsvJoin.Joined> byOrder = CounterCsvJoin.join(store, RocprofCsv.read(noTime));
+            // joining the timestamp-less file by order gives the same kernels as joining by time: the k-th
+            // dispatch of the file is the k-th slice the reader wrote from the timed file
+            List<Long> sliceIds = store.query("SELECT id FROM slice WHERE category = 'kernel' ORDER BY id").rows()
+                    .stream().map(r -> (Long) r[0]).toList();
+            CounterCsvJoin.load(store, withTime);
+            Table byTime = CounterCsvJoin.table(store);
+            CounterCsvJoin.load(store, noTime);
+            Table byOrder = CounterCsvJoin.table(store);
+            assertEquals(List.of("index", "kernel", "slice_id", "rule", "FLOPS", "BYTES", "VALUUtilization"),
+                    byOrder.columns());
             for (int i = 0; i < csv.size(); i++) {
-                assertEquals("time", byTime.get(i).rule());
-                assertEquals("order", byOrder.get(i).rule());
-                assertEquals(byTime.get(i).sliceId(), byOrder.get(i).sliceId());
+                Object[] t = byTime.rows().get(i);
+                Object[] o = byOrder.rows().get(i);
+                assertEquals("time", t[3]);
+                assertEquals("order", o[3]);
+                assertEquals(sliceIds.get(i), t[2]);
+                assertEquals(sliceIds.get(i), o[2]);
+                assertEquals((long) i, o[0]);
+                assertEquals(RocprofCsv.baseName(csv.get(i).kernelName()), o[1]);
+                assertEquals(csv.get(i).counters().get("FLOPS"), o[4]);
+                assertEquals(csv.get(i).counters().get("VALUUtilization"), o[6]);
             }
             // roofline: every dispatch gets a point whose numbers follow from its own counters
             Roofline roof = new Roofline(10e12, 400e9);
@@ -98,6 +112,46 @@ class CountersAndRooflineTest {
             assertTrue(rules.contains("profiler-serialised trace"), rules.toString());
             assertTrue(advice.rows().stream().noneMatch(r -> r[0].equals("workgroup-size")
                     && !r[2].equals("needle_1(int*, int)")));
+        }
+    }
+
+    /**
+     * A file mixing lines with and without timestamps: a kernel joined by time leaves the order pairing even when
+     * its dispatch comes later in the file, so no kernel is joined twice.
+     */
+    @Test
+    void aKernelJoinedByTimeIsNotPairedByOrderAgain() throws Exception {
+        Path withTime = results(true, 2);
+        try (Store store = Stores.importInto(dir, "m", new RocprofCsvFormat(), withTime)) {
+            List<Object[]> kernels = store.query("SELECT id, ts, dur FROM slice WHERE name = 'copy_k' ORDER BY ts")
+                    .rows();
+            long mid0 = (Long) kernels.get(0)[1] + (Long) kernels.get(0)[2] / 2;
+            // line 2: untimed copy_k; line 3: copy_k timed inside the first copy_k kernel; line 4: untimed copy_k
+            Path mixed = dir.resolve("mixed.csv");
+            Files.writeString(mixed, "Index,KernelName,BeginNs,EndNs,FLOPS\n0,copy_k,,,1\n1,copy_k," + (mid0 - 1)
+                    + "," + (mid0 + 1) + ",2\n2,copy_k,,,3\n");
+            CounterCsvJoin.load(store, mixed);
+            List<Object[]> rows = CounterCsvJoin.table(store).rows();
+            assertEquals(List.of("order", "time", "order"), rows.stream().map(r -> r[3]).toList());
+            assertEquals(List.of(kernels.get(1)[0], kernels.get(0)[0], kernels.get(2)[0]),
+                    rows.stream().map(r -> r[2]).toList());
+            assertEquals(List.of(1.0, 2.0, 3.0), rows.stream().map(r -> r[4]).toList());
+        }
+    }
+
+    /** A results.csv without timestamps imported into the store of its run: the library's view joins it there. */
+    @Test
+    void anUntimedFileImportedWithItsTraceIsJoinedInTheStore() throws Exception {
+        try (Store store = Stores.importInto(dir, "both", new RocprofCsvFormat(), results(true, 3),
+                results(false, 3))) {
+            List<Object[]> rows = store.query("SELECT j.rule, s.args FROM hs_rocprof_join j "
+                    + "JOIN slice s ON s.id = j.slice_id ORDER BY j.line").rows();
+            assertEquals(40, rows.size());
+            for (int i = 0; i < rows.size(); i++) {
+                assertEquals("order", rows.get(i)[0]);
+                assertTrue(((String) rows.get(i)[1]).contains("\"index\":" + i + ","), (String) rows.get(i)[1]);
+            }
+            assertEquals(120L, store.scalarLong("SELECT count(*) FROM hs_rocprof_join_counter"));
         }
     }
 }

@@ -78,8 +78,10 @@ record ExampleRun(int exitCode, Path trace, Map<String, Long> report, String out
         Path trace = work.resolve(name + "-trace");
         Path report = work.resolve(name + ".report");
         Path log = work.resolve(name + ".log");
+        // the agent's classes (the jar above has only its manifest) and the example programs (test classes)
         String classes = Path.of(Premain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .toString();
+                + File.pathSeparator
+                + Path.of(ExampleRun.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED",

@@ -5,7 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.hetscope.formats.starpu.StarpuImport;
+import org.hetscope.formats.paje.starpu.StarpuImport;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormat;
 import org.hetscope.model.TraceFormatException;

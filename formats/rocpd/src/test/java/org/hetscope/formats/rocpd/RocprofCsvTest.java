@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
-import org.hetscope.formats.rocprof.RocprofCsv;
-import org.hetscope.formats.rocprof.RocprofCsvFormat;
+import org.hetscope.formats.rocpd.rocprof.RocprofCsv;
+import org.hetscope.formats.rocpd.rocprof.RocprofCsvFormat;
 import org.hetscope.model.CollectingSink;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormatException;
@@ -52,10 +53,24 @@ class RocprofCsvTest {
         assertTrue(e.getMessage().contains("line 2"), e.getMessage());
         Path g = dir.resolve("nots.csv");
         Files.writeString(g, "Index,KernelName,gpu-id,queue-id,grd,wgr,SQ_WAVES\n0,k,1,0,64,64,4\n");
+    }
+
+    @Test
+    void withoutTimestampsTheDispatchesBecomeRowsToJoin(@TempDir Path dir) throws Exception {
+        Path g = dir.resolve("nots.csv");
+        Files.writeString(g, "Index,KernelName,gpu-id,queue-id,grd,wgr,SQ_WAVES,FLOPS\n"
+                + "0,\"k(int) [clone .kd]\",1,0,64,64,4,\n3,k2.kd,1,2,64,64,5,6.5\n");
         CollectingSink s = new CollectingSink();
-        TraceFormatException e2 = assertThrows(TraceFormatException.class,
-                () -> new RocprofCsvFormat().read(g, s, Progress.NONE));
-        assertTrue(e2.getMessage().contains("no timestamps"), e2.getMessage());
+        new RocprofCsvFormat().read(g, s, Progress.NONE);
         assertTrue(s.slices.isEmpty());
+        List<Object[]> d = s.extraRows.get(RocprofCsvFormat.DISPATCH_TABLE);
+        assertEquals(2, d.size());
+        assertEquals(List.of(2L, 0L, "k(int)", "k(int) [clone .kd]", 1, 0L), Arrays.asList(d.get(0)).subList(0, 6));
+        assertEquals(List.of(3L, 3L, "k2", "k2.kd", 1, 2L), Arrays.asList(d.get(1)).subList(0, 6));
+        assertEquals(null, d.get(1)[6]);
+        List<String> counters = s.extraRows.get(RocprofCsvFormat.COUNTER_TABLE).stream()
+                .map(r -> r[0] + ":" + r[1] + ":" + r[2] + "=" + r[3]).toList();
+        // the empty FLOPS of line 2 is no value, not 0
+        assertEquals(List.of("2:0:SQ_WAVES=4.0", "3:0:SQ_WAVES=5.0", "3:1:FLOPS=6.5"), counters);
     }
 }

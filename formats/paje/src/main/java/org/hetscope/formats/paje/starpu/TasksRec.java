@@ -1,4 +1,4 @@
-package org.hetscope.formats.starpu;
+package org.hetscope.formats.paje.starpu;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package org.hetscope.formats.starpu;
+package org.hetscope.formats.paje.starpu;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -87,8 +87,9 @@ public final class StarpuImport implements PajeListener {
     private final List<PajeState> writeBackAsync = new ArrayList<>();
     /** JobId to its execution, from the WS states with a JobId field: a trace holds as many as it has tasks. */
     private final TaskExecutions taskStates = new TaskExecutions();
-    /** No task id (ids from the sink are positive). */
-    private static final long NO_TASK = Long.MIN_VALUE;
+    /** The ids of the tasks this import made: {@code firstTask..lastTask}, in order (empty when first > last). */
+    private long firstTask = 1;
+    private long lastTask;
     private final Map<Integer, Long> nodeIds = new TreeMap<>();
     private final Map<Integer, String> nodeNames = new HashMap<>();
     private final Map<Integer, Long> managerTracks = new HashMap<>();
@@ -395,9 +396,8 @@ public final class StarpuImport implements PajeListener {
         try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks);
              Residencies residencies = finishBeside(replayed, () -> {
                  managerActions(blocks, c);
-                 try (SortedLongRecords taskIds = tasks(tasks, blocks)) {
-                     dependencies(tasks, dag, taskIds);
-                 }
+                 tasks(tasks, blocks);
+                 dependencies(tasks, dag);
              })) {
             // the residency replay's problems come after those of the manager actions and the tasks, as on one
             // thread; the residencies go to the sink as the checks walk them, once the transfers they check are known
@@ -713,25 +713,22 @@ public final class StarpuImport implements PajeListener {
     }
 
     /**
-     * Emits the tasks (from tasks.rec when there is one, else from the worker states with a JobId) and returns
-     * JobId to task id as records sorted by JobId (where a JobId has several tasks, the last one counts); the
-     * caller closes them. Nothing here is kept per task in memory: tasks.rec is read again rather than held, and
-     * it meets the worker states in merges by JobId.
+     * Emits the tasks (from tasks.rec when there is one, else from the worker states with a JobId). Nothing here is
+     * kept per task in memory: tasks.rec is read again rather than held, and it meets the worker states in merges
+     * by JobId.
      */
-    private SortedLongRecords tasks(Path records, Map<String, Long> blocks) throws IOException {
-        SortedLongRecords taskIds = new SortedLongRecords("task ids", 2, 1, SortedLongRecords.budget(2));
+    private void tasks(Path records, Map<String, Long> blocks) throws IOException {
         TaskExecutions.Duplicates again = (job, line) -> problem("task state with a JobId already seen", line,
                 "JobId " + job);
         if (records == null) {
             // Without tasks.rec, the task executions come from the worker states that carry a JobId.
             taskStates.walk(again, (job, slice, from, to, w, name) -> {
-                long id = sink.newId(Entity.TASK);
-                taskIds.add(job, id);
+                long id = newTask();
                 sink.task(new Task(id, slice, job, name, workerTracks.get(w),
                         workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null, from, to, null));
             });
             sink.info("starpu.tasks.source", "paje worker states");
-            return taskIds;
+            return;
         }
         sink.info("starpu.tasks.source", "tasks.rec");
         try (SortedLongRecords states = statesOfRecords(records, again)) {
@@ -743,8 +740,7 @@ public final class StarpuImport implements PajeListener {
                     notRun[0]++;
                     return;
                 }
-                long id = sink.newId(Entity.TASK);
-                taskIds.add(r.jobId(), id);
+                long id = newTask();
                 // the executed records come in the same order as when their states were looked up
                 boolean found = state.next() && state.get(5) == 1;
                 long start = found ? state.get(2) : 0;
@@ -773,7 +769,15 @@ public final class StarpuImport implements PajeListener {
             sink.info("starpu.tasks.not_executed", Long.toString(notRun[0]));
             sink.info("starpu.tasks.state_mismatch", Long.toString(mismatched[0]));
         }
-        return taskIds;
+    }
+
+    private long newTask() {
+        long id = sink.newId(Entity.TASK);
+        if (firstTask > lastTask) {
+            firstTask = id;
+        }
+        lastTask = id;
+        return id;
     }
 
     /**
@@ -826,72 +830,41 @@ public final class StarpuImport implements PajeListener {
         states.add(rec.get(1), slice, from, to, worker, found ? 1 : 0);
     }
 
-    private void dependencies(Path records, Path dag, SortedLongRecords taskIds) throws IOException {
-        sink.defineTable(DEPENDS_TABLE, "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
-        try (SortedLongRecords byFrom = new SortedLongRecords("dependencies", 2, 1, SortedLongRecords.budget(2))) {
-            addEdges(records, dag, byFrom);
-            // JobIds to task ids, one end at a time: (from, to) by from, then (to, from task) by to, then pairs
-            long[] missing = {0};
-            try (SortedLongRecords byTo = new SortedLongRecords("dependencies", 2, 1, SortedLongRecords.budget(2));
-                 SortedLongRecords pairs = new SortedLongRecords("task dependencies", 2, 2,
-                         SortedLongRecords.budget(2))) {
-                join(byFrom, taskIds, (to, fromTask) -> byTo.add(to, fromTask), missing);
-                join(byTo, taskIds, (fromTask, toTask) -> pairs.add(fromTask, toTask), missing);
-                SortedLongRecords.Cursor c = pairs.cursor();
-                boolean any = false;
-                long from = 0;
-                long to = 0;
-                while (c.next()) {
-                    if (!any || c.get(0) != from || c.get(1) != to) { // each pair of tasks once
-                        any = true;
-                        from = c.get(0);
-                        to = c.get(1);
-                        sink.taskDependency(new TaskDependency(from, to));
-                    }
-                }
-            }
-            if (missing[0] > 0) {
-                sink.info("starpu.dependencies.to_unexecuted_tasks", Long.toString(missing[0]));
-            }
-        }
-    }
-
-    /** Receives a joined record: the other column, and the task id of the JobId that was looked up. */
-    private interface Joined {
-        void accept(long other, long taskId);
-    }
-
     /**
-     * Merges records (JobId, other) sorted by JobId with (JobId, task id): each record whose JobId has a task
-     * goes on as (other, task id), the last task of its JobId; the others are counted as missing.
+     * The dependencies between this import's tasks: the JobId edges (dag.dot, else tasks.rec DependsOn) go to a
+     * table named after the import's first task (so that several traces in one store keep theirs apart), and the
+     * store turns them into task pairs once the tasks are in (each pair once; a JobId with several tasks stands for
+     * its last). Edges with an end that is no task are counted.
      */
-    private static void join(SortedLongRecords byJob, SortedLongRecords taskIds, Joined out, long[] missing) {
-        SortedLongRecords.Cursor e = byJob.cursor();
-        SortedLongRecords.Cursor t = taskIds.cursor();
-        boolean moreT = t.next();
-        boolean moreE = e.next();
-        while (moreE) {
-            long job = e.get(0);
-            while (moreT && t.get(0) < job) {
-                moreT = t.next();
-            }
-            long task = NO_TASK;
-            while (moreT && t.get(0) == job) {
-                task = t.get(1);
-                moreT = t.next();
-            }
-            while (moreE && e.get(0) == job) {
-                if (task == NO_TASK || job == Long.MIN_VALUE) {
-                    missing[0]++;
-                } else {
-                    out.accept(e.get(1), task);
-                }
-                moreE = e.next();
-            }
+    private void dependencies(Path records, Path dag) throws IOException {
+        sink.defineTable(DEPENDS_TABLE, "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
+        if (records == null && dag == null) {
+            return;
         }
+        if (firstTask > lastTask) { // no task: every edge has an end that is none
+            long[] edges = {0};
+            addEdges(records, dag, (from, to) -> edges[0]++);
+            if (edges[0] > 0) {
+                sink.info("starpu.dependencies.to_unexecuted_tasks", Long.toString(edges[0]));
+            }
+            return;
+        }
+        String edges = "starpu_dependency_edge_" + firstTask;
+        sink.defineTable(edges, "from_job_id BIGINT, to_job_id BIGINT");
+        addEdges(records, dag, (from, to) -> sink.row(edges, from, to));
+        String last = "WITH last AS (SELECT job_id, max(id) AS id FROM task WHERE id BETWEEN " + firstTask + " AND "
+                + lastTask + " GROUP BY job_id), ends AS (SELECT f.id AS from_id, t.id AS to_id FROM " + edges
+                + " e LEFT JOIN last f ON f.job_id = e.from_job_id AND e.from_job_id <> " + Long.MIN_VALUE
+                + " LEFT JOIN last t ON t.job_id = e.to_job_id AND e.to_job_id <> " + Long.MIN_VALUE + ") ";
+        sink.derive("INSERT INTO task_dependency (from_task_id, to_task_id) " + last
+                + "SELECT DISTINCT from_id, to_id FROM ends WHERE from_id IS NOT NULL AND to_id IS NOT NULL");
+        sink.derive("INSERT INTO trace_info (key, value) " + last + "SELECT "
+                + "'starpu.dependencies.to_unexecuted_tasks', CAST(count(*) AS VARCHAR) FROM ends "
+                + "WHERE from_id IS NULL OR to_id IS NULL HAVING count(*) > 0");
+        sink.derive("DROP TABLE " + edges);
     }
 
-    private void addEdges(Path records, Path dag, SortedLongRecords byFrom) throws IOException {
+    private void addEdges(Path records, Path dag, DagDot.Edges edges) throws IOException {
         if (records != null) {
             boolean fromRecords = dag == null;
             TasksRec.read(records, new StarpuProblems(), r -> {
@@ -901,7 +874,7 @@ public final class StarpuImport implements PajeListener {
                 }
                 if (fromRecords) {
                     for (long d : r.dependsOn()) {
-                        byFrom.add(d, r.jobId());
+                        edges.edge(d, r.jobId());
                     }
                 }
             });
@@ -911,7 +884,7 @@ public final class StarpuImport implements PajeListener {
         }
         if (dag != null) {
             sink.info("starpu.dependencies.source", "dag.dot");
-            DagDot.read(dag, new StarpuProblems(), (from, to) -> byFrom.add(from, to));
+            DagDot.read(dag, new StarpuProblems(), edges);
         }
     }
 }

@@ -1,4 +1,4 @@
-package org.hetscope.formats.starpu;
+package org.hetscope.formats.paje.starpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.hetscope.formats.paje.SpillFileNames;
-import org.hetscope.formats.starpu.StarpuImport.MemEvent;
+import org.hetscope.formats.paje.starpu.StarpuImport.MemEvent;
 import org.hetscope.model.CollectingSink;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package org.hetscope.formats.starpu;
+package org.hetscope.formats.paje.starpu;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

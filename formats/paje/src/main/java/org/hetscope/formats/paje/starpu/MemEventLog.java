@@ -1,4 +1,4 @@
-package org.hetscope.formats.starpu;
+package org.hetscope.formats.paje.starpu;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.hetscope.formats.paje.IdTable;
-import org.hetscope.formats.starpu.StarpuImport.MemEvent;
+import org.hetscope.formats.paje.starpu.StarpuImport.MemEvent;
 
 /**
  * The MSI or memory-manager events of a StarPU trace, which are replayed in (time, line) order once the whole file

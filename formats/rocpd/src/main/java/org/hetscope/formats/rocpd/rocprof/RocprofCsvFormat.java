@@ -1,4 +1,4 @@
-package org.hetscope.formats.rocprof;
+package org.hetscope.formats.rocpd.rocprof;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -22,11 +22,21 @@ import org.hetscope.model.Track;
 import org.hetscope.model.TrackKind;
 
 /**
- * Imports a rocprof v1/v2 {@code results.csv} on its own: one kernel slice per dispatch with its counters. The
- * file must carry timestamps (rocprof {@code --timestamp on}); without them, join it to a trace instead
- * ({@code hetscope counters STORE --join results.csv}).
+ * Imports a rocprof v1/v2 {@code results.csv}. With timestamps (rocprof {@code --timestamp on}) it is a trace on
+ * its own: one kernel slice per dispatch with its counters. Without them it has no time line, so its dispatches
+ * are stored as rows of {@link #DISPATCH_TABLE} and {@link #COUNTER_TABLE}, which the standard library's
+ * {@code hs_rocprof_join} joins to the kernels of a trace imported into the same store
+ * ({@code hetscope import trace.json results.csv -o S}); {@code hetscope counters STORE --join results.csv} loads
+ * the same rows into its session only.
  */
 public final class RocprofCsvFormat implements TraceFormat {
+    /** One row per dispatch line; {@code kernel} is the name without rocprof's decorations. */
+    public static final String DISPATCH_TABLE = "rocprof_dispatch";
+    public static final String DISPATCH_COLUMNS = "line BIGINT, dispatch_index BIGINT, kernel VARCHAR, "
+            + "kernel_name VARCHAR, gpu INTEGER, queue BIGINT, begin_ns BIGINT, end_ns BIGINT";
+    /** One row per counter value of a dispatch line; {@code position} orders a line's counters as its columns. */
+    public static final String COUNTER_TABLE = "rocprof_dispatch_counter";
+    public static final String COUNTER_COLUMNS = "line BIGINT, position INTEGER, name VARCHAR, value DOUBLE";
 
     @Override
     public String name() {
@@ -43,8 +53,8 @@ public final class RocprofCsvFormat implements TraceFormat {
         List<RocprofCsv.Dispatch> dispatches = RocprofCsv.read(input);
         for (RocprofCsv.Dispatch d : dispatches) {
             if (d.begin() == null || d.end() == null) {
-                throw new TraceFormatException(input, "line " + d.line(), "dispatch has no BeginNs/EndNs: this "
-                        + "results.csv has no timestamps; join it to a trace with 'hetscope counters STORE --join'");
+                writeDispatches(dispatches, sink);
+                return;
             }
         }
         Map<Integer, Long> devices = new HashMap<>();
@@ -85,6 +95,20 @@ public final class RocprofCsvFormat implements TraceFormat {
         }
         if (counted) {
             sink.info("serialized_by_profiler", "true");
+        }
+    }
+
+    /** Writes the dispatches as rows of {@link #DISPATCH_TABLE} and {@link #COUNTER_TABLE}. */
+    public static void writeDispatches(List<RocprofCsv.Dispatch> dispatches, TraceSink sink) {
+        sink.defineTable(DISPATCH_TABLE, DISPATCH_COLUMNS);
+        sink.defineTable(COUNTER_TABLE, COUNTER_COLUMNS);
+        for (RocprofCsv.Dispatch d : dispatches) {
+            sink.row(DISPATCH_TABLE, d.line(), d.index(), RocprofCsv.baseName(d.kernelName()), d.kernelName(), d.gpu(),
+                    d.queue(), d.begin(), d.end());
+            int position = 0;
+            for (Map.Entry<String, Double> c : d.counters().entrySet()) {
+                sink.row(COUNTER_TABLE, d.line(), position++, c.getKey(), c.getValue());
+            }
         }
     }
 }

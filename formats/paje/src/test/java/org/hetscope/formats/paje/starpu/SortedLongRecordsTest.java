@@ -1,4 +1,4 @@
-package org.hetscope.formats.starpu;
+package org.hetscope.formats.paje.starpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package org.hetscope.formats.rocprof;
+package org.hetscope.formats.rocpd.rocprof;
 
 import java.io.BufferedReader;
 import java.io.IOException;
