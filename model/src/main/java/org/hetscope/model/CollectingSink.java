@@ -33,8 +33,10 @@ public class CollectingSink implements TraceSink {
     public final Map<String, String> extraTables = new LinkedHashMap<>();
     /** Rows of the tables declared with {@link #defineTable}. */
     public final Map<String, List<Object[]>> extraRows = new LinkedHashMap<>();
-    /** Skipped items: "what @ where" to count. */
+    /** Skipped items: {@link #key} of (reason, detail) to count. */
     public final Map<String, Long> skipped = new LinkedHashMap<>();
+    /** Skipped items with their first locations. */
+    public final SkipTally skips = new SkipTally();
 
     @Override
     public long newId(Entity entity) {
@@ -79,8 +81,21 @@ public class CollectingSink implements TraceSink {
     @Override public void info(String key, String value) { info.put(key, value); }
 
     @Override
-    public void skipped(String what, String where, long count) {
-        skipped.merge(what, count, Long::sum);
+    public void skipped(SkipReason reason, String detail, String where, long count) {
+        skips.add(reason, detail, where, count);
+        if (count > 0) {
+            skipped.merge(key(reason, detail), count, Long::sum);
+        }
+    }
+
+    /** How {@link #skipped} names a (reason, detail): {@code "id"} or {@code "id: detail"}. */
+    public static String key(SkipReason reason, String detail) {
+        return detail == null || detail.isEmpty() ? reason.id() : reason.id() + ": " + detail;
+    }
+
+    /** The items counted as damage in the input. */
+    public long damagedTotal() {
+        return skips.total(SkipReason.Severity.DAMAGED_INPUT);
     }
 
     public long skippedTotal() {

@@ -10,7 +10,10 @@ import java.sql.Statement;
 /** The DDL of the store (resource {@code schema.sql}, documented in docs/schema.md). */
 public final class Schema {
     /** Bumped whenever a table or column changes; stored in {@code trace_info} as {@code schema_version}. */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
+
+    /** The SQL condition on a {@code skipped} row that it counts damage in the input (exit code 3). */
+    public static final String SKIPPED_DAMAGE = "severity = 'damaged_input'";
 
     private Schema() {}
 
