@@ -13,7 +13,12 @@ import java.util.Objects;
  */
 public final class SkipTally {
     /** One (reason, detail) with its total and its first location. */
-    public record Entry(SkipReason reason, String detail, String where, long count) {}
+    public record Entry(SkipReason reason, String detail, String where, long count) {
+        /** {@code reason} or {@code reason: detail}, as summaries print it. */
+        public String label() {
+            return detail == null ? reason.id() : reason.id() + ": " + detail;
+        }
+    }
 
     private record Key(SkipReason reason, String detail) {}
 

@@ -6,6 +6,8 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.hetscope.model.SkipTally;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Entity;
@@ -63,14 +65,10 @@ final class Otf2Importer {
         for (Otf2Definitions.LocationGroup g : defs.locationGroups.values()) {
             process(g.id(), g.name());
         }
-        long unbalanced = 0;
         for (Otf2Definitions.Location loc : defs.locations.values()) {
-            unbalanced += emitLocation(loc);
+            emitLocation(loc);
         }
-        if (unbalanced > 0) {
-            sink.skipped("OTF2 Leave without matching Enter, or Enter never left (closed at the last event)",
-                    archive.anchor.toString(), unbalanced);
-        }
+        skips.flushTo(sink);
         for (Object[] recv : receives) {
             Deque<Long> q = pendingSends.get((String) recv[0]);
             Long from = q == null ? null : q.pollFirst();
@@ -78,8 +76,8 @@ final class Otf2Importer {
                 sink.flow(new Flow(sink.newId(Entity.FLOW), from, (Long) recv[1], "mpi", null, FlowRule.SOURCE));
             }
         }
-        archive.skippedRecords.forEach((type, n) -> sink.skipped("OTF2 event record type " + type,
-                archive.anchor.toString(), n));
+        archive.skippedRecords.forEach((type, n) -> sink.skipped(SkipReason.UNKNOWN_RECORD, "OTF2 event record type "
+                + type, archive.anchor.toString(), n));
     }
 
     /** Emits a location group as a process with its own track, the parent of its locations' tracks. */
@@ -93,7 +91,10 @@ final class Otf2Importer {
         return id;
     }
 
-    private int emitLocation(Otf2Definitions.Location loc) {
+    /** Enter/Leave problems of all locations, handed to the sink once every location is read. */
+    private final SkipTally skips = new SkipTally();
+
+    private void emitLocation(Otf2Definitions.Location loc) {
         Long process = processIds.get(loc.group());
         if (process == null) {
             // a location whose group is missing from the definitions (damaged or partial archive) still gets one
@@ -108,7 +109,6 @@ final class Otf2Importer {
                 gpu ? TrackKind.STREAM : TrackKind.THREAD, loc.name() + " [" + loc.id() + "]", process, thread,
                 gpu ? device[0] : null, gpu ? loc.id() : null, (int) loc.id(), null));
         Deque<long[]> stack = new ArrayDeque<>(); // {region, start ns, slice id}
-        int unbalanced = 0;
         long last = 0;
         JsonText args = new JsonText();
         for (Otf2Event e : archive.events(loc.id())) {
@@ -118,7 +118,8 @@ final class Otf2Importer {
                 case ENTER -> stack.push(new long[] {e.ref(), ts, sink.newId(Entity.SLICE)});
                 case LEAVE -> {
                     if (stack.isEmpty() || stack.peek()[0] != e.ref()) {
-                        unbalanced++;
+                        skips.add(SkipReason.UNMATCHED_END, "OTF2 Leave without its Enter", archive.anchor
+                                + " location " + loc.id());
                         continue;
                     }
                     long[] open = stack.pop();
@@ -150,11 +151,11 @@ final class Otf2Importer {
             }
         }
         while (!stack.isEmpty()) {
-            unbalanced++;
+            skips.add(SkipReason.UNENDED_SLICE, "OTF2 Enter never left (closed at the location's last event)",
+                    archive.anchor + " location " + loc.id());
             long[] open = stack.pop();
             emitSlice(track, open, last, stack.size(), gpu);
         }
-        return unbalanced;
     }
 
     /** One GPU device per location group that holds accelerator streams (a CUDA/HIP/OpenCL context). */

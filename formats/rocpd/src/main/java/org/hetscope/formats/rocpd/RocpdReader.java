@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.formats.sqlite.TableByTable;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Device;
@@ -390,7 +391,8 @@ final class RocpdReader {
         String t = table("rocpd_region");
         if (t == null || !schema.has(t, "start")) {
             if (t != null) {
-                sink.skipped("rocpd_region without start/end columns (pre-v3 timestamp tables)", file + " " + t, 1);
+                sink.skipped(SkipReason.UNSUPPORTED_LAYOUT, "rocpd_region without start/end columns (pre-v3 timestamp tables)",
+                        file + " " + t, 1);
             }
             return;
         }
@@ -563,7 +565,8 @@ final class RocpdReader {
             sink.info("serialized_by_profiler", "true");
         }
         if (unplaced > 0) {
-            sink.skipped("rocpd_pmc_event not attached to a kernel dispatch (kept only if sampled)", file + " " + t,
+            sink.skipped(SkipReason.UNKNOWN_REFERENCE, "rocpd_pmc_event not attached to a kernel dispatch (kept only if sampled)",
+                    file + " " + t,
                     unplaced);
         }
     }

@@ -10,6 +10,7 @@ import org.hetscope.formats.sqlite.RowSource;
 import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.formats.sqlite.TableByTable;
 import org.hetscope.formats.sqlite.TableRows;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Device;
@@ -231,7 +232,7 @@ final class RpdReader {
             apisWithOps.putIfAbsent(r.getLong(0), 1);
         }, "api_id", "op_id");
         if (repeated[0] > 0) {
-            sink.skipped("rocpd_api_ops link of an op already linked to another API call (first link kept)",
+            sink.skipped(SkipReason.DUPLICATE_ID, "rocpd_api_ops link of an op already linked to another API call",
                     file + " rocpd_api_ops", repeated[0]);
         }
     }
@@ -346,7 +347,7 @@ final class RpdReader {
             tick();
         }, "id", "pid", "tid", "start", "end", "apiName_id", "args_id", "domain_id");
         if (backwards[0] > 0) {
-            sink.skipped("rocpd_api call ending before it starts (kept with duration 0)", file + " rocpd_api",
+            sink.skipped(SkipReason.ENDS_BEFORE_START, "rocpd_api call", file + " rocpd_api",
                     backwards[0]);
         }
     }
@@ -552,15 +553,15 @@ final class RpdReader {
             tick();
         }, "id", "gpuId", "queueId", "sequenceId", "completionSignal", "start", "end", "description_id", "opType_id");
         if (unlinkedApi[0] > 0) {
-            sink.skipped("rocpd_op linked by rocpd_api_ops to a call missing from rocpd_api (op kept, no flow)",
+            sink.skipped(SkipReason.UNLINKED, "rocpd_op linked by rocpd_api_ops to a call missing from rocpd_api",
                     file + " rocpd_op", unlinkedApi[0]);
         }
         if (noBytes[0] > 0) {
-            sink.skipped("rocpd_op copy or fill without a byte count (no rocpd_copyapi/rocpd_copyop row): slice "
-                    + "kept, no transfer row", file + " rocpd_op", noBytes[0]);
+            sink.skipped(SkipReason.MISSING_BYTES, "rocpd_op without a rocpd_copyapi/rocpd_copyop row (no transfer row)",
+                    file + " rocpd_op", noBytes[0]);
         }
         if (backwards[0] > 0) {
-            sink.skipped("rocpd_op ending before it starts (kept with duration 0)", file + " rocpd_op",
+            sink.skipped(SkipReason.ENDS_BEFORE_START, "rocpd_op", file + " rocpd_op",
                     backwards[0]);
         }
     }
@@ -593,7 +594,7 @@ final class RpdReader {
             sink.counter(new CounterSample(track, r.getLong(3), value));
         }, "deviceType", "deviceId", "monitorType", "start", "value");
         if (bad[0] > 0) {
-            sink.skipped("rocpd_monitor value that is not a number", file + " rocpd_monitor", bad[0]);
+            sink.skipped(SkipReason.BAD_VALUE, "rocpd_monitor value that is not a number", file + " rocpd_monitor", bad[0]);
         }
     }
 }

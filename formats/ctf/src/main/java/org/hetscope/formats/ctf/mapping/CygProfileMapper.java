@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import org.hetscope.formats.ctf.CtfEvent;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.Entity;
 import org.hetscope.model.Slice;
@@ -77,10 +78,10 @@ final class CygProfileMapper implements EventMapper {
             }
         }
         if (open > 0) {
-            tracks.sink.skipped("func_entry without func_exit (closed at trace end)", "end of trace", open);
+            tracks.sink.skipped(SkipReason.UNENDED_SLICE, "func_entry", "end of trace", open);
         }
         if (unmatchedExits > 0) {
-            tracks.sink.skipped("func_exit without func_entry", firstUnmatched, unmatchedExits);
+            tracks.sink.skipped(SkipReason.UNMATCHED_END, "func_exit", firstUnmatched, unmatchedExits);
         }
     }
 }

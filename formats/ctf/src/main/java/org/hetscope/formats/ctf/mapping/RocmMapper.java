@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.hetscope.formats.ctf.CtfEvent;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.Dim3;
 import org.hetscope.model.Entity;
@@ -206,13 +207,14 @@ final class RocmMapper implements EventMapper {
             }
         }
         if (orphan > 0) {
-            tracks.sink.skipped("counter_collection_event of an unknown dispatch", "ROCm counters", orphan);
+            tracks.sink.skipped(SkipReason.UNKNOWN_REFERENCE, "counter_collection_event of an unknown dispatch", "ROCm counters",
+                    orphan);
         }
         if (!open.isEmpty()) {
-            tracks.sink.skipped("ROCm start event without end", "end of trace", open.size());
+            tracks.sink.skipped(SkipReason.UNENDED_INTERVAL, "ROCm start event", "end of trace", open.size());
         }
         if (unmatchedEnds > 0) {
-            tracks.sink.skipped("ROCm end event without start", "ROCm events", unmatchedEnds);
+            tracks.sink.skipped(SkipReason.UNMATCHED_END, "ROCm end event", "ROCm events", unmatchedEnds);
         }
     }
 }
