@@ -41,7 +41,32 @@ class StoreWriterTest {
         sink.defineTable("extra", "a BIGINT, b VARCHAR");
         sink.row("extra", 1L, "x");
         sink.info("k", "v");
-        sink.skipped("thing", "here", 3);
+        sink.skipped(org.hetscope.model.SkipReason.KEPT_GENERIC, "thing", "here", 3);
+    }
+
+    @Test
+    void skippedRowsKeepReasonSeverityDetailAndFirstLocation() throws Exception {
+        Path file = dir.resolve("skips.duckdb");
+        StoreWriter w = StoreWriter.create(file);
+        w.skipped(org.hetscope.model.SkipReason.KEPT_GENERIC, "phase 'P'", "f at byte 1", 2);
+        w.skipped(org.hetscope.model.SkipReason.DAMAGED_RECORD, "trace event: x", "f at byte 5", 1);
+        w.skipped(org.hetscope.model.SkipReason.KEPT_GENERIC, "phase 'P'", "f at byte 9", 3);
+        w.skipped(org.hetscope.model.SkipReason.PACKETS_LOST, null, "s0", 4);
+        assertEquals(1, w.damagedTotal());
+        assertEquals(10, w.skippedTotal());
+        w.commit();
+        try (Store s = Store.open(file)) {
+            var rows = s.query("select reason, severity, detail, location, count from skipped order by reason")
+                    .rows();
+            assertEquals(3, rows.size());
+            assertEquals(java.util.List.of("damaged_record", "damaged_input", "trace event: x", "f at byte 5", 1L),
+                    java.util.Arrays.asList(rows.get(0)));
+            assertEquals(java.util.List.of("kept_generic", "info", "phase 'P'", "f at byte 1", 5L),
+                    java.util.Arrays.asList(rows.get(1)));
+            assertEquals(java.util.Arrays.asList("packets_lost", "data_loss", null, "s0", 4L),
+                    java.util.Arrays.asList(rows.get(2)));
+            assertEquals(1L, s.scalarLong("select sum(count) from skipped where " + Schema.SKIPPED_DAMAGE));
+        }
     }
 
     @Test

@@ -38,6 +38,7 @@ import org.hetscope.model.Nanos;
 import org.hetscope.model.Progress;
 import org.hetscope.model.Slice;
 import org.hetscope.model.TraceFormatException;
+import org.hetscope.model.FlowLinker;
 import org.hetscope.model.SkipReason;
 import org.hetscope.model.SkipTally;
 import org.hetscope.model.TraceSink;
@@ -76,14 +77,14 @@ final class ChromeTraceReader {
     private final Map<String, OpenSlice> openAsync = new HashMap<>();
     private final SliceIndex sliceIndex = new SliceIndex();
     private final List<FlowEnd> flowEnds = new ArrayList<>();
-    private final LongLongMap apiByCorrelation = new LongLongMap();
+    /** Kineto's correlation ids are unique in the trace (its GPU events carry the device as pid): one process. */
+    private final FlowLinker correlationFlows;
     /** Byte counts that API calls carry ("size" in ROCm runtime args), for copies that lack their own. */
     private final LongLongMap apiBytesByCorrelation = new LongLongMap();
     /** Copies without a byte count, completed from their API call's size at the end. */
     private final List<TransferWithoutBytes> transfersWithoutBytes = new ArrayList<>();
 
     private record TransferWithoutBytes(Transfer transfer, String where) {}
-    private final GrowableLongs gpuCorrelation = new GrowableLongs();
     private CountingStream counting;
     /** The JSON text as the parser reads it (the file, or what gzip makes of it), counted for positions. */
     private CountingStream text;
@@ -117,6 +118,7 @@ final class ChromeTraceReader {
         this.sink = sink;
         this.progress = progress;
         this.tree = new TrackTree(sink);
+        this.correlationFlows = new FlowLinker(sink, true, 0);
     }
 
     void read() throws IOException, TraceFormatException {
@@ -997,14 +999,13 @@ final class ChromeTraceReader {
         }
         if (ev.hasCorrelation) {
             if (category == Category.API) {
-                apiByCorrelation.putIfAbsent(ev.correlation, id);
+                correlationFlows.call(FlowLinker.ONE_PROCESS, ev.correlation, id);
                 if (ev.hasBytes) {
                     apiBytesByCorrelation.putIfAbsent(ev.correlation, ev.bytes);
                 }
             } else if (isGpuCategory(cat)) {
-                gpuCorrelation.add(ev.correlation);
-                gpuCorrelation.add(id);
-                gpuCorrelation.add(category == Category.SYNC ? 1 : 0);
+                correlationFlows.activity(FlowLinker.ONE_PROCESS, ev.correlation, id,
+                        category == Category.SYNC ? "sync" : "launch");
             }
         }
     }
@@ -1286,18 +1287,8 @@ final class ChromeTraceReader {
     private record SlicePair(long from, long to) {}
 
     private void resolveCorrelationFlows() {
-        long[] g = gpuCorrelation.toArray();
-        long unmatched = 0;
-        for (int i = 0; i < g.length; i += 3) {
-            long api = apiByCorrelation.get(g[i], -1);
-            if (api < 0) {
-                unmatched++;
-                continue;
-            }
-            sink.flow(new org.hetscope.model.Flow(sink.newId(Entity.FLOW), api, g[i + 1],
-                    g[i + 2] == 1 ? "sync" : "launch", g[i], org.hetscope.model.FlowRule.CORRELATION));
-            correlationFlowPairs.add(new SlicePair(api, g[i + 1]));
-        }
+        correlationFlows.onLinked((api, gpu) -> correlationFlowPairs.add(new SlicePair(api, gpu))).finish();
+        long unmatched = correlationFlows.unlinked();
         if (unmatched > 0) {
             count(SkipReason.UNLINKED, "GPU activity whose correlation id has no API call", file.toString(),
                     unmatched);

@@ -15,14 +15,13 @@ import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.formats.sqlite.TableCursor;
 import org.hetscope.formats.sqlite.TableRows;
 import org.hetscope.model.SkipTally;
+import org.hetscope.model.FlowLinker;
 import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.Device;
 import org.hetscope.model.DeviceKind;
-import org.hetscope.model.LongLongMap;
 import org.hetscope.model.Dim3;
 import org.hetscope.model.Entity;
-import org.hetscope.model.Flow;
 import org.hetscope.model.FlowRule;
 import org.hetscope.model.Instant;
 import org.hetscope.model.JsonText;
@@ -76,7 +75,7 @@ final class NsysReader {
     private final Map<Long, String> memcpyKinds = new HashMap<>();
     private final Map<Long, String> memKinds = new HashMap<>();
     private final Map<Long, String> syncTypes = new HashMap<>();
-    private LongLongMap apiByCorrelation;
+    private FlowLinker flows;
     /**
      * Rows counted as damaged input, by table and reason: how many and where the first was. A row whose times are not
      * integers, or that ends before it starts, is skipped (a default would put it at 0 or at Long.MAX_VALUE); a row
@@ -162,7 +161,7 @@ final class NsysReader {
         tables.read("ENUM_CUPTI_SYNC_TYPE", () -> loadEnum("ENUM_CUPTI_SYNC_TYPE", syncTypes));
         tables.read("META_DATA_EXPORT", this::readMetadata);
         tables.read("TARGET_INFO_GPU", this::readDevices);
-        apiByCorrelation = new LongLongMap((int) Math.min(1 << 26, count(RUNTIME) + count(DRIVER) + 16));
+        flows = new FlowLinker(sink, false, (int) Math.min(1 << 26, count(RUNTIME) + count(DRIVER) + 16));
         tables.read(RUNTIME, () -> readApi(RUNTIME, "CUDA API", "cuda_runtime"));
         tables.read(DRIVER, () -> readApi(DRIVER, "CUDA driver", "cuda_driver"));
         tables.read(KERNEL, this::readKernels);
@@ -477,8 +476,9 @@ final class NsysReader {
         return track;
     }
 
-    private static long correlationKey(long globalPid, long correlationId) {
-        return (((globalPid >>> 24) & 0xFFFFFFL) << 32) | (correlationId & 0xFFFFFFFFL);
+    /** The process of a globalTid or globalPid: correlation ids are per process (bits 24..47 hold the pid). */
+    private static long processOf(long globalTidOrPid) {
+        return (globalTidOrPid >>> 24) & 0xFFFFFFL;
     }
 
     // ---- API calls ------------------------------------------------------------------------------------------
@@ -545,7 +545,7 @@ final class NsysReader {
             long id = sink.newId(Entity.SLICE);
             sink.slice(new Slice(id, apiTrack(gtid, api), start, Math.max(0, end - start), name,
                     apiCategory(name), sourceCategory, -1, corr, args.toStringOrNull()));
-            if (corr != null && !apiByCorrelation.putIfAbsent(correlationKey(gtid, corr), id)) {
+            if (corr != null && !flows.call(processOf(gtid), corr, id)) {
                 duplicates++;
             }
         }
@@ -694,10 +694,7 @@ final class NsysReader {
         if (corr == null || corr == 0) {
             return;
         }
-        long api = apiByCorrelation.get(correlationKey(globalPid, corr), MISSING);
-        if (api != MISSING) {
-            sink.flow(new Flow(sink.newId(Entity.FLOW), api, activityId, kind, corr, FlowRule.CORRELATION));
-        }
+        flows.activity(processOf(globalPid), corr, activityId, kind);
     }
 
     // ---- GPU activities -------------------------------------------------------------------------------------

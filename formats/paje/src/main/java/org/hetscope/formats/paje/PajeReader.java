@@ -254,7 +254,7 @@ public final class PajeReader {
 
     /** What a line too long to hold counts as (it is skipped: no Paje line is anywhere near as long). */
     private static String overlong() {
-        return "line longer than " + org.hetscope.model.InputLimits.maxTokenBytes() + " bytes (skipped; the limit: -D"
+        return "line longer than " + org.hetscope.model.InputLimits.maxTokenBytes() + " bytes (the limit: -D"
                 + org.hetscope.model.InputLimits.MAX_TOKEN_PROPERTY + "=N)";
     }
 

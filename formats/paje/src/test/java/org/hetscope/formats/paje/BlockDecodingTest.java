@@ -75,8 +75,8 @@ class BlockDecodingTest {
             text.append("variable ").append(c).append(' ').append(t.alias()).append(' ').append(time).append(' ')
                     .append(value).append(" @").append(line).append('\n');
         }
-        @Override public void problem(String what, long line, String detail) {
-            text.append("problem @").append(line).append(' ').append(what).append(": ").append(detail).append('\n');
+        @Override public void problem(SkipReason reason, String what, long line, String detail) {
+            text.append("problem @").append(line).append(' ').append(reason.id()).append(' ').append(what).append(": ").append(detail).append('\n');
         }
         @Override public void end(long start, long end) {
             text.append("end ").append(start).append(' ').append(end).append('\n');

@@ -30,7 +30,9 @@ class PajeReaderTest {
         @Override public void variable(PajeContainer c, PajeType t, long time, double v, long line) {
             variables.add(c.alias() + " " + t.alias() + " " + time + " " + v);
         }
-        @Override public void problem(String what, long line, String detail) { problems.add(line + ": " + what); }
+        @Override public void problem(SkipReason reason, String what, long line, String detail) {
+            problems.add(line + ": " + what);
+        }
 
         String statesText() {
             StringBuilder b = new StringBuilder();

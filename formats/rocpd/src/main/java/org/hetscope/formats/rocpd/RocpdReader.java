@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.formats.sqlite.TableByTable;
+import org.hetscope.model.FlowLinker;
 import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
@@ -20,7 +21,6 @@ import org.hetscope.model.Device;
 import org.hetscope.model.DeviceKind;
 import org.hetscope.model.Dim3;
 import org.hetscope.model.Entity;
-import org.hetscope.model.Flow;
 import org.hetscope.model.FlowRule;
 import org.hetscope.model.JsonText;
 import org.hetscope.model.KernelCounter;
@@ -66,7 +66,8 @@ final class RocpdReader {
     private final Map<String, Long> queueTracks = new HashMap<>();
     private final Map<Long, String> kernelNames = new HashMap<>();
     private final Map<Long, String> pmcNames = new HashMap<>();
-    private final Map<String, Long> apiByCorrelation = new HashMap<>();
+    /** Correlation ids are per process (rocprofv3 counts them in each). */
+    private final FlowLinker flows;
     private final Map<Long, Long> kernelByEvent = new HashMap<>();
     private final Map<String, Long> counterTracks = new HashMap<>();
 
@@ -75,6 +76,7 @@ final class RocpdReader {
         this.db = db;
         this.sink = sink;
         this.progress = progress;
+        this.flows = new FlowLinker(sink, false, 0);
     }
 
     /** The view or table for a logical rocpd name: the name itself, else the first {@code name_<uuid>} table. */
@@ -425,19 +427,15 @@ final class RocpdReader {
                 sink.slice(new Slice(id, apiTrack(threadRow, api), start, Math.max(0, end - start), name, category,
                         cat, -1, corr, null));
                 if (corr != null) {
-                    apiByCorrelation.putIfAbsent(procRow + "/" + corr, id);
+                    flows.call(procRow, corr, id);
                 }
             }
         }
     }
 
-    private void link(long target, Long processRow, Long corr) {
-        if (corr == null) {
-            return;
-        }
-        Long api = apiByCorrelation.get(processRow + "/" + corr);
-        if (api != null) {
-            sink.flow(new Flow(sink.newId(Entity.FLOW), api, target, "launch", corr, FlowRule.CORRELATION));
+    private void link(long target, long processRow, Long corr) {
+        if (corr != null) {
+            flows.activity(processRow, corr, target, "launch");
         }
     }
 

@@ -10,6 +10,7 @@ import org.hetscope.formats.sqlite.RowSource;
 import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.formats.sqlite.TableByTable;
 import org.hetscope.formats.sqlite.TableRows;
+import org.hetscope.model.FlowLinker;
 import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
@@ -17,8 +18,6 @@ import org.hetscope.model.Device;
 import org.hetscope.model.DeviceKind;
 import org.hetscope.model.Dim3;
 import org.hetscope.model.Entity;
-import org.hetscope.model.Flow;
-import org.hetscope.model.FlowRule;
 import org.hetscope.model.JsonText;
 import org.hetscope.model.KernelLaunch;
 import org.hetscope.model.LongLongMap;
@@ -61,7 +60,8 @@ final class RpdReader {
     private final Map<Long, Integer> vgprs = new HashMap<>();
     private final LongLongMap apiOfOp = new LongLongMap();
     private final LongLongMap apisWithOps = new LongLongMap();
-    private final LongLongMap sliceOfApi = new LongLongMap();
+    /** The correlation id is the rocpd_api row id, unique in the file: one process. */
+    private final FlowLinker flows;
     private final Map<Long, Long> processIds = new HashMap<>();
     private final Map<Long, Long> processTracks = new HashMap<>();
     private final Map<String, long[]> threads = new HashMap<>(); // "pid/tid" -> {thread id, track}
@@ -93,6 +93,7 @@ final class RpdReader {
         this.rows = rows;
         this.sink = sink;
         this.progress = progress;
+        this.flows = new FlowLinker(sink, false, 0);
     }
 
     /**
@@ -343,7 +344,7 @@ final class RpdReader {
             long id = sink.newId(Entity.SLICE);
             sink.slice(new Slice(id, apiTrack(r.getLong(1), r.getLong(2), family), start, Math.max(0, end - start),
                     name, category, domain != null ? domain : family, -1, corr, json.toStringOrNull()));
-            sliceOfApi.putIfAbsent(apiId, id);
+            flows.call(FlowLinker.ONE_PROCESS, apiId, id);
             tick();
         }, "id", "pid", "tid", "start", "end", "apiName_id", "args_id", "domain_id");
         if (backwards[0] > 0) {
@@ -483,8 +484,7 @@ final class RpdReader {
             String opType = r.isNull(8) ? "" : strings.getOrDefault(r.getLong(8), "");
             long api = apiOfOp.get(opId, NONE);
             Long corr = api == NONE ? null : api;
-            long apiSlice = api == NONE ? NONE : sliceOfApi.get(api, NONE);
-            if (api != NONE && apiSlice == NONE && schema.has("rocpd_api")) {
+            if (api != NONE && flows.callOf(FlowLinker.ONE_PROCESS, api) < 0 && schema.has("rocpd_api")) {
                 unlinkedApi[0]++;
             }
             Category category = opCategory(opType);
@@ -547,8 +547,8 @@ final class RpdReader {
                             null, null, null, corr));
                 }
             }
-            if (apiSlice != NONE) {
-                sink.flow(new Flow(sink.newId(Entity.FLOW), apiSlice, id, "launch", corr, FlowRule.CORRELATION));
+            if (corr != null) {
+                flows.activity(FlowLinker.ONE_PROCESS, corr, id, "launch");
             }
             tick();
         }, "id", "gpuId", "queueId", "sequenceId", "completionSignal", "start", "end", "description_id", "opType_id");
