@@ -91,7 +91,7 @@ class ReaderDamageImportTest {
     private static String location(Path store, String part) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
             st.execute("ATTACH '" + store + "' AS s (READ_ONLY)");
-            try (ResultSet rs = st.executeQuery("SELECT location FROM s.skipped WHERE what LIKE '%"
+            try (ResultSet rs = st.executeQuery("SELECT location FROM s.skipped WHERE reason || ': ' || coalesce(detail, '') LIKE '%"
                     + part.replace("'", "''") + "%'")) {
                 assertTrue(rs.next(), "no skipped item '" + part + "' in " + store);
                 return rs.getString(1);

@@ -93,6 +93,13 @@ public class CollectingSink implements TraceSink {
         return detail == null || detail.isEmpty() ? reason.id() : reason.id() + ": " + detail;
     }
 
+    /** Whether a key of {@link #skipped} is of a reason of severity damaged input. */
+    public static boolean isDamageKey(String key) {
+        int colon = key.indexOf(':');
+        SkipReason r = SkipReason.byId(colon < 0 ? key : key.substring(0, colon));
+        return r != null && r.damage();
+    }
+
     /** The items counted as damage in the input. */
     public long damagedTotal() {
         return skips.total(SkipReason.Severity.DAMAGED_INPUT);

@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -41,6 +40,7 @@ import org.hetscope.model.TraceFormatException;
 import org.hetscope.model.FlowLinker;
 import org.hetscope.model.SkipReason;
 import org.hetscope.model.SkipTally;
+import org.hetscope.model.SliceStack;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.Transfer;
 import org.hetscope.model.TransferKind;
@@ -73,7 +73,8 @@ final class ChromeTraceReader {
     private final EventFields ev = new EventFields();
     private final StringBuilder argsText = new StringBuilder(256);
     private final SkipTally skipped = new SkipTally();
-    private final Map<String, ArrayDeque<OpenSlice>> openB = new HashMap<>();
+    /** Open 'B' events per (pid, tid). */
+    private final SliceStack<String, OpenSlice> openB;
     private final Map<String, OpenSlice> openAsync = new HashMap<>();
     private final SliceIndex sliceIndex = new SliceIndex();
     private final List<FlowEnd> flowEnds = new ArrayList<>();
@@ -119,6 +120,7 @@ final class ChromeTraceReader {
         this.progress = progress;
         this.tree = new TrackTree(sink);
         this.correlationFlows = new FlowLinker(sink, true, 0);
+        this.openB = new SliceStack<>(skipped, UNENDED, STRAY_END);
     }
 
     void read() throws IOException, TraceFormatException {
@@ -1089,19 +1091,17 @@ final class ChromeTraceReader {
         Category category = categoryOf(ev.cat);
         long track = trackFor(category);
         String key = pid() + '\u0000' + tid();
-        openB.computeIfAbsent(key, k -> new ArrayDeque<>())
-                .push(new OpenSlice(track, key, name(), ev.cat, ev.ts, ev.args, ev.offset, ev.line));
+        openB.begin(key, new OpenSlice(track, key, name(), ev.cat, ev.ts, ev.args, ev.offset, ev.line));
     }
 
     private void end() {
         String key = pid() + '\u0000' + tid();
-        ArrayDeque<OpenSlice> stack = openB.get(key);
-        if (stack == null || stack.isEmpty()) {
+        OpenSlice b = openB.end(key);
+        if (b == null) {
             // A trace recorded into a ring buffer starts inside slices: their ends come without a begin.
-            count(SkipReason.UNMATCHED_END, STRAY_END, eventPosition());
+            openB.unmatchedEnd(located(SkipReason.UNMATCHED_END, STRAY_END, eventPosition()));
             return;
         }
-        OpenSlice b = stack.pop();
         if (ev.ts < b.ts()) {
             count(SkipReason.IMPOSSIBLE_TIME, "'E' event earlier than its 'B' (both skipped)", eventPosition()
                     + ", its 'B' at " + (gzip ? "decompressed byte " : "byte ") + b.offset());
@@ -1232,8 +1232,12 @@ final class ChromeTraceReader {
     }
 
     private void count(SkipReason reason, String detail, String where, long n) {
-        skipped.add(reason, detail, skipped.count(reason, detail) > 0 || where.startsWith(file.toString()) ? where
-                : file + " at " + where, n);
+        skipped.add(reason, detail, located(reason, detail, where), n);
+    }
+
+    /** {@code where} with the file in front, for the first item of (reason, detail); later ones need none. */
+    private String located(SkipReason reason, String detail, String where) {
+        return skipped.count(reason, detail) > 0 || where.startsWith(file.toString()) ? where : file + " at " + where;
     }
 
     // ---- end of input: open slices, flows, tree ----
@@ -1246,11 +1250,11 @@ final class ChromeTraceReader {
 
     /** Closes the slices whose 'E' never came at the latest time of the trace, in file order of their 'B'. */
     private void closeUnended() {
-        List<OpenSlice> open = new ArrayList<>();
-        openB.values().forEach(open::addAll);
+        List<OpenSlice> open = openB.drain();
         open.sort(java.util.Comparator.comparingLong(OpenSlice::offset));
         for (OpenSlice b : open) {
-            count(SkipReason.UNENDED_SLICE, UNENDED, (gzip ? "decompressed byte " : "byte ") + b.offset() + " (line " + b.line() + ")");
+            openB.unended(located(SkipReason.UNENDED_SLICE, UNENDED, (gzip ? "decompressed byte " : "byte ")
+                    + b.offset() + " (line " + b.line() + ")"), 1);
             ev.reset();
             int cut = b.key().indexOf('\u0000');
             ev.pid = b.key().substring(0, cut);
@@ -1259,7 +1263,6 @@ final class ChromeTraceReader {
             emitSlice(b.trackId(), b.ts(), Math.max(traceEnd, b.ts()) - b.ts(), b.name(), category, b.cat(),
                     mergeArgs(b.args(), UNENDED_ARG));
         }
-        openB.clear();
     }
 
     private void finish() throws TraceFormatException {
