@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * holds no position (those go to the location), and exit code 3 exactly when a row is of severity damaged input.
  */
 class SkipRowsTest {
-    private static final Path FIXTURES = Path.of(System.getProperty("hetscope.root", ".")).resolve("../shared/fixtures");
+    private static final Path FIXTURES = Path.of(System.getProperty("hetscope.root", "."))
+            .resolve("../shared/fixtures");
 
     @TempDir
     Path dir;

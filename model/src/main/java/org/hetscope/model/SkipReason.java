@@ -69,7 +69,8 @@ public enum SkipReason {
     UNRELEASED("unreleased", Severity.INFO, "an object never released: its lifetime ends with the trace"),
     CLOCK_NOT_ALIGNED("clock_not_aligned", Severity.INFO,
             "a clock offset that cannot be applied: times kept without it"),
-    TOLERATED("tolerated", Severity.INFO, "a deviation the format allows (such as a JSON trace without its closing ']')");
+    TOLERATED("tolerated", Severity.INFO,
+            "a deviation the format allows (such as a JSON trace without its closing ']')");
 
     /** How bad a reason is: damage in the input ends an import with exit code 3. */
     public enum Severity {

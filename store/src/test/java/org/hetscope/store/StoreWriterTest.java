@@ -83,7 +83,8 @@ class StoreWriterTest {
             assertEquals(1500L, s.scalarLong("select count(*) from slice where name = 'inner' and parent_id is not null"));
             assertEquals("x", s.query("select b from extra").rows().get(0)[0]);
             assertEquals("v", s.info().get("k"));
-            assertEquals(3L, s.scalarLong("select count from skipped where reason = 'kept_generic' and detail = 'thing'"));
+            assertEquals(3L,
+                    s.scalarLong("select count from skipped where reason = 'kept_generic' and detail = 'thing'"));
         }
     }
 

@@ -56,7 +56,8 @@ public final class TraceOverview {
     }
 
     public Table skipped() {
-        return store.query("kept generically or skipped", "SELECT reason, severity, detail, count, location FROM skipped "
+        return store.query("kept generically or skipped",
+                "SELECT reason, severity, detail, count, location FROM skipped "
                 + "ORDER BY count DESC, reason, detail");
     }
 }

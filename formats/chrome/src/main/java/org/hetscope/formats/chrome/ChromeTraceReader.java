@@ -348,7 +348,8 @@ final class ChromeTraceReader {
             try {
                 readTopLevelField(key);
             } catch (StreamConstraintsException e) {
-                count(SkipReason.DAMAGED_RECORD, "top-level field '" + key + "': " + plain(e), position(parser.currentLocation()));
+                count(SkipReason.DAMAGED_RECORD, "top-level field '" + key + "': " + plain(e),
+                        position(parser.currentLocation()));
                 resync(e, 1);
             }
         }
@@ -440,7 +441,8 @@ final class ChromeTraceReader {
             try {
                 tree.deviceProperties(Long.parseLong(id), props);
             } catch (NumberFormatException e) {
-                count(SkipReason.BAD_VALUE, "device properties with a non-numeric id", position(parser.currentLocation()));
+                count(SkipReason.BAD_VALUE, "device properties with a non-numeric id",
+                        position(parser.currentLocation()));
             }
         }
         if (t != JsonToken.END_ARRAY) {
@@ -487,7 +489,8 @@ final class ChromeTraceReader {
                 }
                 readEvent();
             } catch (StreamConstraintsException e) {
-                count(SkipReason.DAMAGED_RECORD, "trace event: " + plain(e), t == JsonToken.START_OBJECT ? eventPosition()
+                count(SkipReason.DAMAGED_RECORD, "trace event: " + plain(e),
+                        t == JsonToken.START_OBJECT ? eventPosition()
                         : position(parser.currentTokenLocation()));
                 resync(e, depth);
                 continue;
@@ -1314,7 +1317,8 @@ final class ChromeTraceReader {
             for (FlowEnd f : group) {
                 if (f.ph() == 's') {
                     if (previous != null) {
-                        count(SkipReason.UNMATCHED_FLOW, "flow start ('s') without end (" + previous.cat() + ")", previous.where());
+                        count(SkipReason.UNMATCHED_FLOW, "flow start ('s') without end (" + previous.cat() + ")",
+                                previous.where());
                     }
                     previous = f;
                     continue;
@@ -1340,7 +1344,8 @@ final class ChromeTraceReader {
                 previous = f.ph() == 'f' ? null : f;
             }
             if (previous != null) {
-                count(SkipReason.UNMATCHED_FLOW, "flow start ('s') without end (" + previous.cat() + ")", previous.where());
+                count(SkipReason.UNMATCHED_FLOW, "flow start ('s') without end (" + previous.cat() + ")",
+                        previous.where());
             }
         }
         sink.info("chrome.flow_pairs", Long.toString(flowPairs));

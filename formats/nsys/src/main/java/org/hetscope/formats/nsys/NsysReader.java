@@ -657,7 +657,8 @@ final class NsysReader {
                 }
             });
             if (merged > 0) {
-                sink.skipped(SkipReason.MERGED_RECORD, RUNTIME_MERGED, file + " table " + RUNTIME + ", row " + firstMergedRow, merged);
+                sink.skipped(SkipReason.MERGED_RECORD, RUNTIME_MERGED,
+                        file + " table " + RUNTIME + ", row " + firstMergedRow, merged);
                 merged = 0;
             }
         }
@@ -881,7 +882,8 @@ final class NsysReader {
             }
         }
         if (ignored > 0) {
-            sink.skipped(SkipReason.IGNORED_RECORD, "NVTX naming record (domain, category or thread name)", file + " table " + t, ignored);
+            sink.skipped(SkipReason.IGNORED_RECORD, "NVTX naming record (domain, category or thread name)",
+                    file + " table " + t, ignored);
         }
     }
 

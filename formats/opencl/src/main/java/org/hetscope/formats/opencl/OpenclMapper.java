@@ -326,7 +326,8 @@ final class OpenclMapper {
                     b.parent = liveBuffers.get(parent);
                     b.origin = e.getLong("origin", 0);
                     if (b.parent == null) {
-                        sink.skipped(SkipReason.UNKNOWN_REFERENCE, "memory object whose parent was not created in the trace", source,
+                        sink.skipped(SkipReason.UNKNOWN_REFERENCE,
+                                "memory object whose parent was not created in the trace", source,
                                 1);
                     } else if (b.deviceHandle == 0) {
                         b.deviceHandle = b.parent.deviceHandle;
@@ -481,7 +482,8 @@ final class OpenclMapper {
                         null, Map.of("handle", hex(d.handle))));
                 sink.track(new Track(d.trackId, null, TrackKind.DEVICE, d.name, null, null, d.id, null, 0, null));
                 sink.memoryNode(new MemoryNode(d.memoryNodeId, d.name + " memory", d.id, "device"));
-                sink.skipped(SkipReason.UNKNOWN_REFERENCE, "device without a description (no clGetDeviceIDs seen)", source, 1);
+                sink.skipped(SkipReason.UNKNOWN_REFERENCE, "device without a description (no clGetDeviceIDs seen)",
+                        source, 1);
             }
         }
     }
@@ -578,7 +580,8 @@ final class OpenclMapper {
                     incomplete);
         }
         if (!enqueues.isEmpty()) {
-            sink.skipped(SkipReason.INCOMPLETE, "enqueued commands whose device record is missing", source, enqueues.size());
+            sink.skipped(SkipReason.INCOMPLETE, "enqueued commands whose device record is missing", source,
+                    enqueues.size());
         }
         for (long[] w : waits) {
             Long from = commandSlices.get(w[0]);
@@ -672,7 +675,8 @@ final class OpenclMapper {
             end = Math.max(end, b.lastUse); // OpenCL frees a released buffer once its commands are done
             if (end < b.created || end - b.created < 0) {
                 // only a damaged timestamp puts the release before the creation, or 2^63 ns after it
-                sink.skipped(SkipReason.IMPOSSIBLE_TIME, "memory object released before it was created (lifetime kept as 0 ns)",
+                sink.skipped(SkipReason.IMPOSSIBLE_TIME,
+                        "memory object released before it was created (lifetime kept as 0 ns)",
                         source, 1);
                 end = b.created;
             }

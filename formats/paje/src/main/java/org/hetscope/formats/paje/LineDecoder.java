@@ -101,8 +101,8 @@ final class LineDecoder {
             j++;
         }
         if (j == i || (j < end && buf[j] != ' ' && buf[j] != '\t')) {
-            damage(out, SkipReason.DAMAGED_RECORD, "line that is neither a header line nor an event", "'" + text(buf, i, Math.min(end, i + 40))
-                    + "'");
+            damage(out, SkipReason.DAMAGED_RECORD, "line that is neither a header line nor an event",
+                    "'" + text(buf, i, Math.min(end, i + 40)) + "'");
             return DONE;
         }
         if (!dictionary.announced) {

@@ -496,14 +496,16 @@ public final class PajeReader {
             if (defName != null) {
                 PajeEventKind kind = PajeEventKind.byName(defName);
                 if (kind == null) {
-                    problem(SkipReason.UNKNOWN_RECORD, "Paje event kind in the header (its lines are skipped)", defName + " " + defId);
+                    problem(SkipReason.UNKNOWN_RECORD, "Paje event kind in the header (its lines are skipped)",
+                            defName + " " + defId);
                 } else if (defId < 0 || defId > 1_000_000) {
                     damage(SkipReason.DAMAGED_RECORD, "event id out of range", defName + " " + defId);
                 } else {
                     EventDefinition d = new EventDefinition(defId, kind, defFields);
                     List<Field> missing = d.required().stream().filter(f -> d.index(f) < 0).toList();
                     if (!missing.isEmpty()) {
-                        damage(SkipReason.DAMAGED_RECORD, "event definition lacks required fields (its lines are skipped)",
+                        damage(SkipReason.DAMAGED_RECORD,
+                                "event definition lacks required fields (its lines are skipped)",
                                 defName + " " + defId + " lacks " + missing);
                     } else {
                         definitions.put(defId, d);

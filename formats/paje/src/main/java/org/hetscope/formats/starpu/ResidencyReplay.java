@@ -53,7 +53,8 @@ final class ResidencyReplay {
             Long block = blocks.get(e.handle());
             Long node = nodeIds.get(e.node());
             if (block == null || node == null) {
-                problems.add(new Problem(SkipReason.UNKNOWN_REFERENCE, "MSI event for an unknown handle or memory node", e.line(),
+                problems.add(new Problem(SkipReason.UNKNOWN_REFERENCE,
+                        "MSI event for an unknown handle or memory node", e.line(),
                         e.type() + " " + e.handle()));
                 continue;
             }

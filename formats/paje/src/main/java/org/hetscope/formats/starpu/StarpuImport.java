@@ -537,7 +537,8 @@ public final class StarpuImport implements PajeListener {
                 String key = pairKey(end[0], e);
                 ArrayDeque<MemEvent> q = open.get(key);
                 if (q == null) {
-                    problem(SkipReason.UNMATCHED_END, "memory manager end event", e.line(), e.type() + " " + e.handle());
+                    problem(SkipReason.UNMATCHED_END, "memory manager end event", e.line(),
+                            e.type() + " " + e.handle());
                     continue;
                 }
                 MemEvent begin = q.poll();
@@ -552,7 +553,8 @@ public final class StarpuImport implements PajeListener {
         }
         for (ArrayDeque<MemEvent> q : open.values()) {
             for (MemEvent e : q) {
-                problem(SkipReason.UNENDED_INTERVAL, "memory manager start event", e.line(), e.type() + " " + e.handle());
+                problem(SkipReason.UNENDED_INTERVAL, "memory manager start event", e.line(),
+                        e.type() + " " + e.handle());
             }
         }
         for (PajeState s : writeBackAsync) {
@@ -820,7 +822,8 @@ public final class StarpuImport implements PajeListener {
                         long slice, long from, long to, int worker) {
         long job = rec.get(0);
         if (previous[1] == 1 && previous[0] == job) {
-            problems.add(SkipReason.DUPLICATE_ID, "tasks.rec JobId", trace.resolveSibling("tasks.rec"), rec.get(2), "JobId " + job);
+            problems.add(SkipReason.DUPLICATE_ID, "tasks.rec JobId", trace.resolveSibling("tasks.rec"), rec.get(2),
+                    "JobId " + job);
         }
         previous[0] = job;
         previous[1] = 1;

@@ -43,8 +43,8 @@ public final class TasksRec {
                 List<String> modes = words(r.get("Modes")).stream().map(one).toList();
                 List<Long> sizes = r.longs("Sizes");
                 if (modes.size() != handles.size()) {
-                    problems.add(SkipReason.INCONSISTENT_STATE, "tasks.rec Handles and Modes differ in length", file, r.line(),
-                            "JobId " + job);
+                    problems.add(SkipReason.INCONSISTENT_STATE, "tasks.rec Handles and Modes differ in length", file,
+                            r.line(), "JobId " + job);
                 }
                 long jobId = r.longValue("JobId");
                 Long submitOrder = r.longValue("SubmitOrder");

@@ -393,7 +393,8 @@ final class RocpdReader {
         String t = table("rocpd_region");
         if (t == null || !schema.has(t, "start")) {
             if (t != null) {
-                sink.skipped(SkipReason.UNSUPPORTED_LAYOUT, "rocpd_region without start/end columns (pre-v3 timestamp tables)",
+                sink.skipped(SkipReason.UNSUPPORTED_LAYOUT,
+                        "rocpd_region without start/end columns (pre-v3 timestamp tables)",
                         file + " " + t, 1);
             }
             return;
@@ -563,7 +564,8 @@ final class RocpdReader {
             sink.info("serialized_by_profiler", "true");
         }
         if (unplaced > 0) {
-            sink.skipped(SkipReason.UNKNOWN_REFERENCE, "rocpd_pmc_event not attached to a kernel dispatch (kept only if sampled)",
+            sink.skipped(SkipReason.UNKNOWN_REFERENCE,
+                    "rocpd_pmc_event not attached to a kernel dispatch (kept only if sampled)",
                     file + " " + t,
                     unplaced);
         }

@@ -557,7 +557,8 @@ final class RpdReader {
                     file + " rocpd_op", unlinkedApi[0]);
         }
         if (noBytes[0] > 0) {
-            sink.skipped(SkipReason.MISSING_BYTES, "rocpd_op without a rocpd_copyapi/rocpd_copyop row (no transfer row)",
+            sink.skipped(SkipReason.MISSING_BYTES,
+                    "rocpd_op without a rocpd_copyapi/rocpd_copyop row (no transfer row)",
                     file + " rocpd_op", noBytes[0]);
         }
         if (backwards[0] > 0) {
@@ -594,7 +595,8 @@ final class RpdReader {
             sink.counter(new CounterSample(track, r.getLong(3), value));
         }, "deviceType", "deviceId", "monitorType", "start", "value");
         if (bad[0] > 0) {
-            sink.skipped(SkipReason.BAD_VALUE, "rocpd_monitor value that is not a number", file + " rocpd_monitor", bad[0]);
+            sink.skipped(SkipReason.BAD_VALUE, "rocpd_monitor value that is not a number", file + " rocpd_monitor",
+                    bad[0]);
         }
     }
 }

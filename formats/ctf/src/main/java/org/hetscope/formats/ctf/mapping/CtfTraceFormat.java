@@ -66,8 +66,8 @@ public final class CtfTraceFormat implements TraceFormat {
                 String prefix = "ctf.trace." + i + ".";
                 for (var clock : m.clocks.values()) {
                     if (!clock.offsetRepresentable()) {
-                        sink.skipped(SkipReason.CLOCK_NOT_ALIGNED, "clock offset beyond the ns range (clock " + clock.name()
-                                + ")",
+                        sink.skipped(SkipReason.CLOCK_NOT_ALIGNED,
+                                "clock offset beyond the ns range (clock " + clock.name() + ")",
                                 trace.traceDirs().get(i).resolve("metadata").toString(), 1);
                     }
                 }

@@ -172,8 +172,8 @@ final class LibcHeapMapper implements EventMapper {
                     false));
         }
         if (unknownFrees > 0) {
-            tracks.sink.skipped(SkipReason.UNKNOWN_REFERENCE, "free/realloc of a pointer allocated before tracing", firstUnknown,
-                    unknownFrees);
+            tracks.sink.skipped(SkipReason.UNKNOWN_REFERENCE, "free/realloc of a pointer allocated before tracing",
+                    firstUnknown, unknownFrees);
         }
         for (Map.Entry<String, Heap> en : heaps.entrySet()) {
             tracks.sink.info("ctf.heap.live_bytes_at_end." + en.getKey(), Long.toString(en.getValue().live.bytes()));

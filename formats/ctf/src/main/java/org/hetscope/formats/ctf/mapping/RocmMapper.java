@@ -204,8 +204,8 @@ final class RocmMapper implements EventMapper {
             }
         }
         if (orphan > 0) {
-            tracks.sink.skipped(SkipReason.UNKNOWN_REFERENCE, "counter_collection_event of an unknown dispatch", "ROCm counters",
-                    orphan);
+            tracks.sink.skipped(SkipReason.UNKNOWN_REFERENCE, "counter_collection_event of an unknown dispatch",
+                    "ROCm counters", orphan);
         }
         if (!open.isEmpty()) {
             tracks.sink.skipped(SkipReason.UNENDED_INTERVAL, "ROCm start event", "end of trace", open.size());
