@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Progress;
 import org.junit.jupiter.api.Test;
 
