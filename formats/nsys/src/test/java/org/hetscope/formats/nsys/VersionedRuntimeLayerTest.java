@@ -206,7 +206,7 @@ class VersionedRuntimeLayerTest {
         assertEquals(14, one(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
         assertEquals(9, calls.size());
         assertEquals(Map.of(MERGED, 5L), s.skipped);
-        assertTrue(where.get(NsysReader.RUNTIME_MERGED).endsWith("table CUPTI_ACTIVITY_KIND_RUNTIME, row 2"),
+        assertTrue(where.get(MERGED).endsWith("table CUPTI_ACTIVITY_KIND_RUNTIME, row 2"),
                 where.toString());
         assertTrue(s.skipped.keySet().stream().noneMatch(k -> org.hetscope.model.CollectingSink.isDamageKey(k)));
 
