@@ -157,7 +157,7 @@ final class Otf2Importer {
             }
         }
         long end = last;
-        regions.close(lane, (lane, open, depth) -> emitSlice(track, open, end, depth, gpu), where);
+        regions.close(lane, (l, open, depth) -> emitSlice(track, open, end, depth, gpu), where);
     }
 
     /** One GPU device per location group that holds accelerator streams (a CUDA/HIP/OpenCL context). */
