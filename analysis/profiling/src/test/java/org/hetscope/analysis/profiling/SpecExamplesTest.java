@@ -183,7 +183,8 @@ class SpecExamplesTest {
         for (FlowMatcher.Match x : new FlowMatcher(1000).match(calls, acts)) {
             got.put(x.activity().id(), x.call().id() + ":" + x.rule());
         }
-        assertEquals(Map.of(10L, "1:TIME", 11L, "3:TIME", 12L, "4:TIME", 13L, "5:TIME"), got);
+        assertEquals(Map.of(10L, "1:PROCESS_ORDER", 11L, "3:PROCESS_ORDER", 12L, "4:PROCESS_ORDER", 13L,
+                "5:PROCESS_ORDER"), got);
     }
 
     @Test
