@@ -131,7 +131,8 @@ class ReaderDamageImportTest {
         assertEquals(0, rc.exitCode(), rc.err());
         CliRun rd = importTo(damaged, "damaged.duckdb");
         assertEquals(3, rd.exitCode(), rd.err());
-        assertTrue(rd.err().contains("ust_channel_0 at byte " + p.get(2) + ": unreadable packet header"), rd.err());
+        assertTrue(rd.err().contains("damaged_packet: unreadable packet header") && rd.err().contains(
+                "(first at ust_channel_0 at byte " + p.get(2) + " ("), rd.err());
         noStackTraceAndNoLeftovers(rd);
 
         Path si = dir.resolve("intact.duckdb");
