@@ -15,7 +15,7 @@ import java.util.Map;
  * <p>An activity is linked when {@link #activity} is called if its call is known by then ({@code deferred} false,
  * for readers that read every call first), else when {@link #finish} is called, in the order the activities came
  * (readers whose calls may follow their activities in the file). Either way no per-activity object is kept in the
- * immediate mode, and the deferred one keeps four longs per activity.
+ * immediate mode, and the deferred one keeps three longs per activity.
  */
 public final class FlowLinker {
     /** The process of readers whose correlation ids are unique in the whole trace. */
@@ -30,7 +30,7 @@ public final class FlowLinker {
     private long lastProcess = MISSING;
     private LongLongMap lastCalls;
     private final List<String> kinds = new ArrayList<>(2);
-    /** Deferred activities: process, correlation id, activity slice id, kind index. */
+    /** Deferred activities: process, correlation id, activity slice id shifted left by 8 | kind index. */
     private long[] waiting = new long[0];
     private int waitingLongs;
     private Linked listener;
@@ -99,18 +99,21 @@ public final class FlowLinker {
             link(process, correlation, slice, kind);
             return;
         }
-        if (waitingLongs + 4 > waiting.length) {
-            waiting = Arrays.copyOf(waiting, Math.max(64, waiting.length * 2));
+        if (waitingLongs + 3 > waiting.length) {
+            waiting = Arrays.copyOf(waiting, Math.max(96, waiting.length * 2));
         }
         int k = kinds.indexOf(kind);
         if (k < 0) {
             k = kinds.size();
             kinds.add(kind);
         }
+        if (k > 0xFF || slice < 0 || slice >>> 55 != 0) {
+            // ids are dense from 1 and readers use a few kinds: neither limit is within reach of a real trace
+            throw new IllegalStateException("flow kind " + kind + " or slice id " + slice + " beyond the packing");
+        }
         waiting[waitingLongs++] = process;
         waiting[waitingLongs++] = correlation;
-        waiting[waitingLongs++] = slice;
-        waiting[waitingLongs++] = k;
+        waiting[waitingLongs++] = slice << 8 | k;
     }
 
     private void link(long process, long correlation, long slice, String kind) {
@@ -128,8 +131,8 @@ public final class FlowLinker {
 
     /** Links the deferred activities, in the order they came. */
     public void finish() {
-        for (int i = 0; i < waitingLongs; i += 4) {
-            link(waiting[i], waiting[i + 1], waiting[i + 2], kinds.get((int) waiting[i + 3]));
+        for (int i = 0; i < waitingLongs; i += 3) {
+            link(waiting[i], waiting[i + 1], waiting[i + 2] >>> 8, kinds.get((int) (waiting[i + 2] & 0xFF)));
         }
         waiting = new long[0];
         waitingLongs = 0;
