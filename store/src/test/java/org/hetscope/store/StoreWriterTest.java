@@ -69,6 +69,29 @@ class StoreWriterTest {
         }
     }
 
+    /** A store of schema version 3 keeps free-text reasons: read through Schema.skipped with the columns of now. */
+    @Test
+    void skippedOfAVersion3StoreReadsWithTheCurrentColumns() throws Exception {
+        Path file = dir.resolve("v3.duckdb");
+        StoreWriter w = StoreWriter.create(file);
+        w.commit();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + file);
+             java.sql.Statement st = c.createStatement()) {
+            st.execute("DROP TABLE skipped");
+            st.execute("CREATE TABLE skipped(what VARCHAR, location VARCHAR, count BIGINT)");
+            st.execute("INSERT INTO skipped VALUES ('damaged input: bad line', 'f:3', 2), ('phase P', 'f:1', 5)");
+        }
+        try (Store s = Store.open(file)) {
+            var rows = s.query("select reason, severity, detail, location, count from " + Schema.skipped(s)
+                    + " order by count").rows();
+            assertEquals(java.util.Arrays.asList("damaged input: bad line", "damaged_input", null, "f:3", 2L),
+                    java.util.Arrays.asList(rows.get(0)));
+            assertEquals(java.util.Arrays.asList("phase P", null, null, "f:1", 5L), java.util.Arrays.asList(rows.get(1)));
+            assertEquals(2L, s.scalarLong("select sum(count) from " + Schema.skipped(s) + " where "
+                    + Schema.SKIPPED_DAMAGE));
+        }
+    }
+
     @Test
     void nestingDepthAndParentAreComputedAndSlicesAreSorted() throws Exception {
         Path file = dir.resolve("a.duckdb");
