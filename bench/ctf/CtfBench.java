@@ -78,6 +78,6 @@ public class CtfBench {
         @Override public void defineTable(String table, String columns) {}
         @Override public void row(String table, Object... values) {}
         @Override public void info(String key, String value) {}
-        @Override public void skipped(String what, String where, long count) {}
+        @Override public void skipped(org.hetscope.model.SkipReason reason, String detail, String where, long count) {}
     }
 }

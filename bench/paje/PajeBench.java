@@ -55,8 +55,9 @@ public class PajeBench {
         public void defineTable(String table, String columns) {}
         public void row(String table, Object... values) { rows++; }
         public void info(String key, String value) {}
-        public void skipped(String what, String where, long count) {
-            System.err.println("skipped " + count + " x " + what + " @ " + where);
+        public void skipped(org.hetscope.model.SkipReason reason, String detail, String where, long count) {
+            System.err.println("skipped " + count + " x " + reason.id() + (detail == null ? "" : ": " + detail)
+                    + " @ " + where);
         }
     }
 

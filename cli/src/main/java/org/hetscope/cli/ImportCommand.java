@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.hetscope.model.SkipReason;
+import org.hetscope.model.SkipTally;
 import org.hetscope.model.TraceFormat;
 import org.hetscope.model.TraceFormatException;
 import org.hetscope.store.PipelinedSink;
@@ -103,8 +105,7 @@ public final class ImportCommand implements Callable<Integer> {
                 writer.info(Store.PARTIAL_KEY, "true");
                 writer.info(Store.ERROR_KEY, e.getMessage());
                 // counted, so that info's skipped items and the exit code agree with the warning
-                writer.damaged("reading stopped here; the rest of the trace is missing",
-                        reading == null ? "" : reading.toString(), 1);
+                writer.skipped(SkipReason.READING_STOPPED, reading == null ? "" : reading.toString(), 1);
                 writer.commit();
                 System.err.println("hetscope: kept what was read before the damage in " + output);
                 printSkipped(writer);
@@ -178,15 +179,15 @@ public final class ImportCommand implements Callable<Integer> {
     }
 
     private static void printSkipped(StoreWriter writer) {
-        Map<String, Long> skipped = writer.skippedCounts();
+        List<SkipTally.Entry> skipped = writer.skips();
         if (!skipped.isEmpty()) {
             System.err.println("hetscope: kept generically or skipped (see 'hetscope info'):");
             // the first place of each reason, so that damage is found without opening the store
-            skipped.forEach((k, v) -> {
-                String where = writer.firstSkippedAt(k);
-                System.err.println("  " + v + " x " + k + (where == null || where.isBlank() || k.contains(where)
+            for (SkipTally.Entry e : skipped) {
+                String where = e.where();
+                System.err.println("  " + e.count() + " x " + e.label() + (where == null || where.isBlank()
                         ? "" : " (first at " + where + ")"));
-            });
+            }
         }
     }
 }

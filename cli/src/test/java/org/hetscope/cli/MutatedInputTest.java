@@ -221,7 +221,7 @@ class MutatedInputTest {
                 }
             }
             try (java.sql.ResultSet r = st.executeQuery(
-                    "SELECT location, count FROM skipped WHERE what LIKE 'damaged input: %'")) {
+                    "SELECT location, count FROM skipped WHERE severity = 'damaged_input'")) {
                 while (r.next()) {
                     where.add(r.getString(1));
                     damaged += r.getLong(2);

@@ -91,7 +91,7 @@ class ReaderDamageImportTest {
     private static String location(Path store, String part) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
             st.execute("ATTACH '" + store + "' AS s (READ_ONLY)");
-            try (ResultSet rs = st.executeQuery("SELECT location FROM s.skipped WHERE what LIKE '%"
+            try (ResultSet rs = st.executeQuery("SELECT location FROM s.skipped WHERE reason || ': ' || coalesce(detail, '') LIKE '%"
                     + part.replace("'", "''") + "%'")) {
                 assertTrue(rs.next(), "no skipped item '" + part + "' in " + store);
                 return rs.getString(1);
@@ -131,7 +131,8 @@ class ReaderDamageImportTest {
         assertEquals(0, rc.exitCode(), rc.err());
         CliRun rd = importTo(damaged, "damaged.duckdb");
         assertEquals(3, rd.exitCode(), rd.err());
-        assertTrue(rd.err().contains("ust_channel_0 at byte " + p.get(2) + ": unreadable packet header"), rd.err());
+        assertTrue(rd.err().contains("damaged_packet: unreadable packet header") && rd.err().contains(
+                "(first at ust_channel_0 at byte " + p.get(2) + " ("), rd.err());
         noStackTraceAndNoLeftovers(rd);
 
         Path si = dir.resolve("intact.duckdb");

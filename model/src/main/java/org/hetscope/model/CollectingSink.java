@@ -35,8 +35,10 @@ public class CollectingSink implements TraceSink {
     public final Map<String, List<Object[]>> extraRows = new LinkedHashMap<>();
     /** Statements given to {@link #derive}, in order (not run: there is no database here). */
     public final List<String> derived = new ArrayList<>();
-    /** Skipped items: "what @ where" to count. */
+    /** Skipped items: {@link #key} of (reason, detail) to count. */
     public final Map<String, Long> skipped = new LinkedHashMap<>();
+    /** Skipped items with their first locations. */
+    public final SkipTally skips = new SkipTally();
 
     @Override
     public long newId(Entity entity) {
@@ -82,8 +84,28 @@ public class CollectingSink implements TraceSink {
     @Override public void derive(String sql) { derived.add(sql); }
 
     @Override
-    public void skipped(String what, String where, long count) {
-        skipped.merge(what, count, Long::sum);
+    public void skipped(SkipReason reason, String detail, String where, long count) {
+        skips.add(reason, detail, where, count);
+        if (count > 0) {
+            skipped.merge(key(reason, detail), count, Long::sum);
+        }
+    }
+
+    /** How {@link #skipped} names a (reason, detail): {@code "id"} or {@code "id: detail"}. */
+    public static String key(SkipReason reason, String detail) {
+        return detail == null || detail.isEmpty() ? reason.id() : reason.id() + ": " + detail;
+    }
+
+    /** Whether a key of {@link #skipped} is of a reason of severity damaged input. */
+    public static boolean isDamageKey(String key) {
+        int colon = key.indexOf(':');
+        SkipReason r = SkipReason.byId(colon < 0 ? key : key.substring(0, colon));
+        return r != null && r.damage();
+    }
+
+    /** The items counted as damage in the input. */
+    public long damagedTotal() {
+        return skips.total(SkipReason.Severity.DAMAGED_INPUT);
     }
 
     public long skippedTotal() {

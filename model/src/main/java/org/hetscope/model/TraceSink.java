@@ -5,7 +5,7 @@ package org.hetscope.model;
  * traces can go into one store without clashes, then emit records that refer to each other by those ids.
  *
  * <p>Records may arrive in any time order. A reader reports what it could not place or had to skip through
- * {@link #skipped(String, String, long)}; nothing is dropped silently.
+ * {@link #skipped(SkipReason, String, String, long)} with a reason from the closed list; nothing is dropped silently.
  */
 public interface TraceSink {
 
@@ -71,22 +71,19 @@ public interface TraceSink {
     void info(String key, String value);
 
     /**
-     * Counts {@code count} items the reader kept only generically or skipped, with the reason and where.
+     * Counts {@code count} items the reader kept only generically or skipped. Reasons of severity
+     * {@link SkipReason.Severity#DAMAGED_INPUT} make an import end with a non-zero exit code even though it keeps
+     * everything intact.
      *
-     * @param what a short class of item, e.g. {@code "event phase 'P'"} or {@code "unbalanced E"}
+     * @param reason why, from the closed list
+     * @param detail what of the source it concerns, short and without positions (e.g. {@code "phase 'P'"},
+     *               a table name), or null; rows are counted per (reason, detail)
      * @param where the file and position of the first such item
      */
-    void skipped(String what, String where, long count);
+    void skipped(SkipReason reason, String detail, String where, long count);
 
-    /** The prefix of {@link #skipped} reasons that are damage in the input, not items kept generically. */
-    String DAMAGE = "damaged input: ";
-
-    /**
-     * Counts {@code count} items lost to damage in the input (a corrupt packet, page or line) that the reader
-     * stepped over: reported like skipped items, and an import that met any ends with a non-zero exit code even
-     * though it keeps everything intact.
-     */
-    default void damaged(String what, String where, long count) {
-        skipped(DAMAGE + what, where, count);
+    /** {@link #skipped(SkipReason, String, String, long)} without a detail. */
+    default void skipped(SkipReason reason, String where, long count) {
+        skipped(reason, null, where, count);
     }
 }

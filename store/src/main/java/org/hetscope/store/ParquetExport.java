@@ -90,8 +90,8 @@ public final class ParquetExport {
         try (Store s = Store.open(store)) {
             info = s.info();
             partial = s.partial();
-            Object[] row = s.query("SELECT coalesce(sum(count), 0), coalesce(sum(count) FILTER (WHERE what LIKE "
-                    + "'damaged input: %'), 0) FROM skipped").rows().get(0);
+            Object[] row = s.query("SELECT coalesce(sum(count), 0), coalesce(sum(count) FILTER (WHERE "
+                    + Schema.SKIPPED_DAMAGE + "), 0) FROM " + Schema.skipped(s)).rows().get(0);
             skipped = ((Number) row[0]).longValue();
             damaged = ((Number) row[1]).longValue();
         }

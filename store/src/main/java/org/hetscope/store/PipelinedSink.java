@@ -12,6 +12,7 @@ import org.hetscope.model.KernelLaunch;
 import org.hetscope.model.MemoryBlock;
 import org.hetscope.model.MemoryNode;
 import org.hetscope.model.Residency;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Slice;
 import org.hetscope.model.Task;
 import org.hetscope.model.TaskAccess;
@@ -43,7 +44,7 @@ public final class PipelinedSink implements TraceSink {
     /** Calls that carry more than one value travel as these. */
     private record Info(String key, String value) {}
 
-    private record Skip(String what, String where, long count) {}
+    private record Skip(SkipReason reason, String detail, String where, long count) {}
 
     private record Define(String table, String columns) {}
 
@@ -109,7 +110,7 @@ public final class PipelinedSink implements TraceSink {
             case TaskAccess a -> target.taskAccess(a);
             case TaskDependency d -> target.taskDependency(d);
             case Info i -> target.info(i.key(), i.value());
-            case Skip s -> target.skipped(s.what(), s.where(), s.count());
+            case Skip s -> target.skipped(s.reason(), s.detail(), s.where(), s.count());
             case Define d -> target.defineTable(d.table(), d.columns());
             case Row r -> target.row(r.table(), r.values());
             case Derive d -> target.derive(d.sql());
@@ -198,5 +199,7 @@ public final class PipelinedSink implements TraceSink {
     @Override public void row(String table, Object... values) { put(new Row(table, values.clone())); }
     @Override public void info(String key, String value) { put(new Info(key, value)); }
     @Override public void derive(String sql) { put(new Derive(sql)); }
-    @Override public void skipped(String what, String where, long count) { put(new Skip(what, where, count)); }
+    @Override public void skipped(SkipReason reason, String detail, String where, long count) {
+        put(new Skip(reason, detail, where, count));
+    }
 }

@@ -28,6 +28,8 @@ import org.hetscope.model.KernelLaunch;
 import org.hetscope.model.MemoryBlock;
 import org.hetscope.model.MemoryNode;
 import org.hetscope.model.Residency;
+import org.hetscope.model.SkipReason;
+import org.hetscope.model.SkipTally;
 import org.hetscope.model.Slice;
 import org.hetscope.model.Task;
 import org.hetscope.model.TaskAccess;
@@ -57,8 +59,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     private final long[] nextIds = new long[Entity.values().length];
     private final Map<String, List<ColumnBatch.Column>> columnsOf = new HashMap<>();
     private final Map<String, ColumnBatch> batches = new LinkedHashMap<>();
-    private final Map<String, Long> skippedCounts = new LinkedHashMap<>();
-    private final Map<String, String> skippedWhere = new LinkedHashMap<>();
+    private final SkipTally skips = new SkipTally();
     private final List<String[]> info = new ArrayList<>();
     /** How each track's slice nesting is found; see {@link TrackNesting}. */
     private final Map<Long, TrackNesting> nestingOf = new HashMap<>();
@@ -456,9 +457,8 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     }
 
     @Override
-    public void skipped(String what, String where, long count) {
-        skippedCounts.merge(what, count, Long::sum);
-        skippedWhere.putIfAbsent(what, where);
+    public void skipped(SkipReason reason, String detail, String where, long count) {
+        skips.add(reason, detail, where, count);
     }
 
     /** Hands every row gathered so far to DuckDB; the writer thread calls this before another thread commits. */
@@ -468,25 +468,19 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         }
     }
 
-    /** Total of the items reported as damage in the input ({@link TraceSink#damaged}). */
+    /** Total of the items reported with a reason of severity damaged input (they make an import end with 3). */
     public long damagedTotal() {
-        return skippedCounts.entrySet().stream().filter(e -> e.getKey().startsWith(TraceSink.DAMAGE))
-                .mapToLong(Map.Entry::getValue).sum();
+        return skips.total(SkipReason.Severity.DAMAGED_INPUT);
     }
 
     /** Total of everything reported through {@link #skipped}. */
     public long skippedTotal() {
-        return skippedCounts.values().stream().mapToLong(Long::longValue).sum();
+        return skips.total();
     }
 
-    /** What was skipped, by reason, in the order the reasons first came. */
-    public Map<String, Long> skippedCounts() {
-        return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(skippedCounts));
-    }
-
-    /** Where each reason of {@link #skippedCounts} first occurred (file and position, as the reader said). */
-    public String firstSkippedAt(String what) {
-        return skippedWhere.get(what);
+    /** What was skipped, per (reason, detail) with the first location, in the order they first came. */
+    public List<SkipTally.Entry> skips() {
+        return skips.entries();
     }
 
     /**
@@ -532,11 +526,14 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 ps.addBatch();
                 ps.executeBatch();
             }
-            try (PreparedStatement ps = connection.prepareStatement("INSERT INTO skipped VALUES (?, ?, ?)")) {
-                for (Map.Entry<String, Long> e : skippedCounts.entrySet()) {
-                    ps.setString(1, e.getKey());
-                    ps.setString(2, skippedWhere.get(e.getKey()));
-                    ps.setLong(3, e.getValue());
+            try (PreparedStatement ps = connection.prepareStatement(
+                    "INSERT INTO skipped(reason, severity, detail, location, count) VALUES (?, ?, ?, ?, ?)")) {
+                for (SkipTally.Entry e : skips.entries()) {
+                    ps.setString(1, e.reason().id());
+                    ps.setString(2, e.reason().severity().id());
+                    ps.setString(3, e.detail());
+                    ps.setString(4, e.where());
+                    ps.setLong(5, e.count());
                     ps.addBatch();
                 }
                 ps.executeBatch();

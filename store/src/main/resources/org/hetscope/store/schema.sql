@@ -1,7 +1,7 @@
--- hetscope store schema, version 3. Documented in docs/schema.md; keep both in step.
+-- hetscope store schema, version 4. Documented in docs/schema.md; keep both in step.
 -- Times are BIGINT nanoseconds on one timeline per store. Ids are dense per table, starting at 1.
 CREATE TABLE trace_info(key VARCHAR, value VARCHAR);
-CREATE TABLE skipped(what VARCHAR, location VARCHAR, count BIGINT);
+CREATE TABLE skipped(reason VARCHAR, severity VARCHAR, detail VARCHAR, location VARCHAR, count BIGINT);
 CREATE TABLE process(id BIGINT, pid BIGINT, name VARCHAR);
 CREATE TABLE thread(id BIGINT, tid BIGINT, process_id BIGINT, name VARCHAR);
 CREATE TABLE device(id BIGINT, kind VARCHAR, ordinal INTEGER, vendor VARCHAR, name VARCHAR, compute_units INTEGER,

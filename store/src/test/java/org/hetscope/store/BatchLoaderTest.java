@@ -74,7 +74,7 @@ class BatchLoaderTest {
                     i % 5 == 0 ? null : i / 3.0, i % 2 == 0, i % 11 == 0 ? null : -i);
         }
         sink.info("k", "v");
-        sink.skipped("thing", "here", 3);
+        sink.skipped(org.hetscope.model.SkipReason.KEPT_GENERIC, "thing", "here", 3);
     }
 
     private Path write(String name) throws IOException {

@@ -41,7 +41,55 @@ class StoreWriterTest {
         sink.defineTable("extra", "a BIGINT, b VARCHAR");
         sink.row("extra", 1L, "x");
         sink.info("k", "v");
-        sink.skipped("thing", "here", 3);
+        sink.skipped(org.hetscope.model.SkipReason.KEPT_GENERIC, "thing", "here", 3);
+    }
+
+    @Test
+    void skippedRowsKeepReasonSeverityDetailAndFirstLocation() throws Exception {
+        Path file = dir.resolve("skips.duckdb");
+        StoreWriter w = StoreWriter.create(file);
+        w.skipped(org.hetscope.model.SkipReason.KEPT_GENERIC, "phase 'P'", "f at byte 1", 2);
+        w.skipped(org.hetscope.model.SkipReason.DAMAGED_RECORD, "trace event: x", "f at byte 5", 1);
+        w.skipped(org.hetscope.model.SkipReason.KEPT_GENERIC, "phase 'P'", "f at byte 9", 3);
+        w.skipped(org.hetscope.model.SkipReason.PACKETS_LOST, null, "s0", 4);
+        assertEquals(1, w.damagedTotal());
+        assertEquals(10, w.skippedTotal());
+        w.commit();
+        try (Store s = Store.open(file)) {
+            var rows = s.query("select reason, severity, detail, location, count from skipped order by reason")
+                    .rows();
+            assertEquals(3, rows.size());
+            assertEquals(java.util.List.of("damaged_record", "damaged_input", "trace event: x", "f at byte 5", 1L),
+                    java.util.Arrays.asList(rows.get(0)));
+            assertEquals(java.util.List.of("kept_generic", "info", "phase 'P'", "f at byte 1", 5L),
+                    java.util.Arrays.asList(rows.get(1)));
+            assertEquals(java.util.Arrays.asList("packets_lost", "data_loss", null, "s0", 4L),
+                    java.util.Arrays.asList(rows.get(2)));
+            assertEquals(1L, s.scalarLong("select sum(count) from skipped where " + Schema.SKIPPED_DAMAGE));
+        }
+    }
+
+    /** A store of schema version 3 keeps free-text reasons: read through Schema.skipped with the columns of now. */
+    @Test
+    void skippedOfAVersion3StoreReadsWithTheCurrentColumns() throws Exception {
+        Path file = dir.resolve("v3.duckdb");
+        StoreWriter w = StoreWriter.create(file);
+        w.commit();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + file);
+             java.sql.Statement st = c.createStatement()) {
+            st.execute("DROP TABLE skipped");
+            st.execute("CREATE TABLE skipped(what VARCHAR, location VARCHAR, count BIGINT)");
+            st.execute("INSERT INTO skipped VALUES ('damaged input: bad line', 'f:3', 2), ('phase P', 'f:1', 5)");
+        }
+        try (Store s = Store.open(file)) {
+            var rows = s.query("select reason, severity, detail, location, count from " + Schema.skipped(s)
+                    + " order by count").rows();
+            assertEquals(java.util.Arrays.asList("damaged input: bad line", "damaged_input", null, "f:3", 2L),
+                    java.util.Arrays.asList(rows.get(0)));
+            assertEquals(java.util.Arrays.asList("phase P", null, null, "f:1", 5L), java.util.Arrays.asList(rows.get(1)));
+            assertEquals(2L, s.scalarLong("select sum(count) from " + Schema.skipped(s) + " where "
+                    + Schema.SKIPPED_DAMAGE));
+        }
     }
 
     @Test
@@ -58,7 +106,8 @@ class StoreWriterTest {
             assertEquals(1500L, s.scalarLong("select count(*) from slice where name = 'inner' and parent_id is not null"));
             assertEquals("x", s.query("select b from extra").rows().get(0)[0]);
             assertEquals("v", s.info().get("k"));
-            assertEquals(3L, s.scalarLong("select count from skipped where what = 'thing'"));
+            assertEquals(3L,
+                    s.scalarLong("select count from skipped where reason = 'kept_generic' and detail = 'thing'"));
         }
     }
 

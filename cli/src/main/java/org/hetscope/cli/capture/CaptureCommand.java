@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import org.hetscope.cli.OutputOptions;
 import org.hetscope.cli.TablePrinter;
 import org.hetscope.formats.opencl.OpenclTraceFormat;
+import org.hetscope.model.SkipTally;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormatException;
 import org.hetscope.store.Store;
@@ -104,7 +105,7 @@ public final class CaptureCommand implements Callable<Integer> {
             System.err.println("hetscope: importing " + dir + " failed: " + e.getMessage());
             return 1;
         }
-        Map<String, Long> skipped = writer.skippedCounts();
+        List<SkipTally.Entry> skipped = writer.skips();
         try (Store s = Store.open(db)) {
             TablePrinter.print(System.out, output.style(), s.query("capture " + dir + " -> " + db, """
                     with calls as (
@@ -121,7 +122,7 @@ public final class CaptureCommand implements Callable<Integer> {
         }
         if (!skipped.isEmpty()) {
             System.err.println("hetscope: kept generically or skipped:");
-            skipped.forEach((k, v) -> System.err.println("  " + v + " x " + k));
+            skipped.forEach(e -> System.err.println("  " + e.count() + " x " + e.label()));
         }
         if (exit != 0) {
             System.err.println("hetscope: the program exited with code " + exit + " (trace imported)");

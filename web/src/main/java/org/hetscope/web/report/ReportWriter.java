@@ -79,7 +79,8 @@ public final class ReportWriter {
                 table(b, p.compute().apply(s), null);
             }
         }
-        Table skipped = s.query("skipped", "SELECT what, location, count FROM skipped ORDER BY count DESC");
+        Table skipped = s.query("skipped", "SELECT reason, severity, detail, location, count FROM "
+                + org.hetscope.store.Schema.skipped(s) + " ORDER BY count DESC, reason, detail");
         if (skipped.size() > 0) {
             b.append("<h2 id=\"skipped\">Kept generically or skipped at import</h2>\n");
             table(b, skipped, "skipped-table");

@@ -56,6 +56,8 @@ public final class TraceOverview {
     }
 
     public Table skipped() {
-        return store.query("kept generically or skipped", "SELECT what, count, location FROM skipped ORDER BY count DESC");
+        return store.query("kept generically or skipped",
+                "SELECT reason, severity, detail, count, location FROM " + org.hetscope.store.Schema.skipped(store)
+                        + " ORDER BY count DESC, reason, detail");
     }
 }

@@ -34,7 +34,7 @@ public final class ActivityFlows {
             t.row(m.call().id(), m.call().name(), m.call().ts(), m.activity().id(), m.activity().name(),
                     m.activity().category(), m.activity().ts(), m.activity().ts() - m.call().ts(),
                     m.activity().correlationId(), m.rule().name(),
-                    m.rule() == org.hetscope.model.FlowRule.FIFO || m.rule() == org.hetscope.model.FlowRule.TIME);
+                    m.rule().guess());
         }
         return t.build();
     }

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
+import org.hetscope.model.FlowLinker;
 import org.hetscope.model.FlowRule;
 
 /**
@@ -15,7 +15,8 @@ import org.hetscope.model.FlowRule;
  * thing a device guarantees: it runs the work of a stream in the order it was launched. Activities are taken in start
  * order, each pairing with the earliest unpaired launch call of its kind (kernel launch, copy call, memset call) and
  * process that comes after the launch of the previous activity on its stream: first among the calls that name that
- * stream ({@link FlowRule#FIFO}), then among all the calls left, whose stream is not known ({@link FlowRule#TIME}:
+ * stream ({@link FlowRule#FIFO}), then among all the calls left, whose stream is not known
+ * ({@link FlowRule#PROCESS_ORDER}:
  * the launch order of the whole process, the streams told apart only by the order of their own activities).
  *
  * <p>Time only checks causality: a call that started later than the activity plus the tolerance cannot have
@@ -58,10 +59,6 @@ public final class FlowMatcher {
         };
     }
 
-    private static boolean sameProcess(Span a, Span b) {
-        return a.process() == null || b.process() == null || Objects.equals(a.process(), b.process());
-    }
-
     /**
      * @param calls host calls in (ts, id) order
      * @param activities GPU activities in (ts, id) order
@@ -71,25 +68,14 @@ public final class FlowMatcher {
         boolean[] matched = new boolean[activities.size()];
         boolean[] used = new boolean[calls.size()];
         // 1. exact: correlation id, within one process when both sides know theirs
-        Map<Long, List<Integer>> byCorrelation = new HashMap<>();
-        for (int i = 0; i < calls.size(); i++) {
-            Span c = calls.get(i);
-            if (c.correlationId() != null && c.correlationId() != 0) {
-                byCorrelation.computeIfAbsent(c.correlationId(), k -> new ArrayList<>(1)).add(i);
-            }
-        }
+        CallIndex byCorrelation = new CallIndex(calls);
         for (int j = 0; j < activities.size(); j++) {
             Span a = activities.get(j);
-            if (a.correlationId() == null || a.correlationId() == 0) {
-                continue;
-            }
-            for (int i : byCorrelation.getOrDefault(a.correlationId(), List.of())) {
-                if (sameProcess(calls.get(i), a)) {
-                    out.add(new Match(calls.get(i), a, FlowRule.CORRELATION));
-                    matched[j] = true;
-                    used[i] = true;
-                    break;
-                }
+            int i = a.correlationId() == null || a.correlationId() == 0 ? -1 : byCorrelation.callOf(a);
+            if (i >= 0) {
+                out.add(new Match(calls.get(i), a, FlowRule.CORRELATION));
+                matched[j] = true;
+                used[i] = true;
             }
         }
         // 2. launch order per (process, stream), for launch calls that name their stream
@@ -119,7 +105,7 @@ public final class FlowMatcher {
         if (!any.isEmpty()) {
             for (int j = 0; j < activities.size(); j++) {
                 if (!matched[j]) {
-                    matched[j] = pair(any, activities.get(j), null, lastLaunch, FlowRule.TIME, out);
+                    matched[j] = pair(any, activities.get(j), null, lastLaunch, FlowRule.PROCESS_ORDER, out);
                 }
             }
         }
@@ -239,25 +225,52 @@ public final class FlowMatcher {
      * {@code cuda_sync}): they have no launch order or launch time to guess from.
      */
     public List<Match> matchRecords(List<Span> calls, List<Span> records) {
-        Map<Long, List<Span>> byCorrelation = new HashMap<>();
-        for (Span c : calls) {
-            if (c.correlationId() != null && c.correlationId() != 0) {
-                byCorrelation.computeIfAbsent(c.correlationId(), k -> new ArrayList<>(1)).add(c);
-            }
-        }
+        CallIndex byCorrelation = new CallIndex(calls);
         List<Match> out = new ArrayList<>();
         for (Span r : records) {
-            if (r.correlationId() == null) {
-                continue;
-            }
-            for (Span c : byCorrelation.getOrDefault(r.correlationId(), List.of())) {
-                if (sameProcess(c, r)) {
-                    out.add(new Match(c, r, FlowRule.CORRELATION));
-                    break;
-                }
+            int i = r.correlationId() == null ? -1 : byCorrelation.callOf(r);
+            if (i >= 0) {
+                out.add(new Match(calls.get(i), r, FlowRule.CORRELATION));
             }
         }
         return out;
+    }
+
+    /**
+     * Calls by (process, correlation id), through the {@link FlowLinker} keys the readers link with: the first call
+     * of the span's process or of no known process, or, for a span whose process is not known, the first of any.
+     */
+    private static final class CallIndex {
+        private final FlowLinker byProcess = new FlowLinker(null, false, 0);
+        private final FlowLinker processUnknown = new FlowLinker(null, false, 0);
+        private final FlowLinker anyProcess = new FlowLinker(null, false, 0);
+
+        CallIndex(List<Span> calls) {
+            for (int i = 0; i < calls.size(); i++) {
+                Span c = calls.get(i);
+                Long corr = c.correlationId();
+                if (corr == null || corr == 0) {
+                    continue;
+                }
+                anyProcess.call(FlowLinker.ONE_PROCESS, corr, i);
+                if (c.process() == null) {
+                    processUnknown.call(FlowLinker.ONE_PROCESS, corr, i);
+                } else {
+                    byProcess.call(c.process(), corr, i);
+                }
+            }
+        }
+
+        /** The index of the first call that links to {@code s} by its correlation id, or -1. */
+        int callOf(Span s) {
+            long corr = s.correlationId();
+            if (s.process() == null) {
+                return (int) anyProcess.callOf(FlowLinker.ONE_PROCESS, corr);
+            }
+            long own = byProcess.callOf(s.process(), corr);
+            long unknown = processUnknown.callOf(FlowLinker.ONE_PROCESS, corr);
+            return (int) (own < 0 ? unknown : unknown < 0 ? own : Math.min(own, unknown));
+        }
     }
 
     static boolean isLaunchType(Span c) {

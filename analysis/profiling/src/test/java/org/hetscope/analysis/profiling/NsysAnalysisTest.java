@@ -92,7 +92,7 @@ class NsysAnalysisTest {
         Map<Long, Long> actual = new HashMap<>();
         long right = 0;
         for (FlowMatcher.Match m : guessed) {
-            assertEquals(FlowRule.TIME, m.rule());
+            assertEquals(FlowRule.PROCESS_ORDER, m.rule());
             actual.put(m.activity().id(), m.call().id());
             if (truth.get(m.activity().id()) == m.call().id()) {
                 right++;

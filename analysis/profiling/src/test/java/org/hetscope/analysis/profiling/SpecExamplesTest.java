@@ -153,10 +153,10 @@ class SpecExamplesTest {
         assertEquals("2:" + FlowRule.FIFO, got.get(11L));
         assertEquals("3:" + FlowRule.FIFO, got.get(12L));
         // two calls at 1000: the lower sequence number wins the tie; the memcpy call cannot launch a kernel
-        assertEquals("4:" + FlowRule.TIME, got.get(13L));
-        assertEquals("5:" + FlowRule.TIME, got.get(14L));
+        assertEquals("4:" + FlowRule.PROCESS_ORDER, got.get(13L));
+        assertEquals("5:" + FlowRule.PROCESS_ORDER, got.get(14L));
         // launch order: call 7 is the next launch; it started at 5000, within 4500 + 1000 tolerance
-        assertEquals("7:" + FlowRule.TIME, got.get(15L));
+        assertEquals("7:" + FlowRule.PROCESS_ORDER, got.get(15L));
         assertEquals(6, m.size());
     }
 
@@ -183,7 +183,8 @@ class SpecExamplesTest {
         for (FlowMatcher.Match x : new FlowMatcher(1000).match(calls, acts)) {
             got.put(x.activity().id(), x.call().id() + ":" + x.rule());
         }
-        assertEquals(Map.of(10L, "1:TIME", 11L, "3:TIME", 12L, "4:TIME", 13L, "5:TIME"), got);
+        assertEquals(Map.of(10L, "1:PROCESS_ORDER", 11L, "3:PROCESS_ORDER", 12L, "4:PROCESS_ORDER", 13L,
+                "5:PROCESS_ORDER"), got);
     }
 
     @Test

@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -38,6 +37,10 @@ import org.hetscope.model.Nanos;
 import org.hetscope.model.Progress;
 import org.hetscope.model.Slice;
 import org.hetscope.model.TraceFormatException;
+import org.hetscope.model.FlowLinker;
+import org.hetscope.model.SkipReason;
+import org.hetscope.model.SkipTally;
+import org.hetscope.model.SliceStack;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.Transfer;
 import org.hetscope.model.TransferKind;
@@ -69,20 +72,20 @@ final class ChromeTraceReader {
     private final TrackTree tree;
     private final EventFields ev = new EventFields();
     private final StringBuilder argsText = new StringBuilder(256);
-    private final Map<String, long[]> skipped = new LinkedHashMap<>();
-    private final Map<String, String> skippedWhere = new HashMap<>();
-    private final Map<String, ArrayDeque<OpenSlice>> openB = new HashMap<>();
+    private final SkipTally skipped = new SkipTally();
+    /** Open 'B' events per (pid, tid). */
+    private final SliceStack<String, OpenSlice> openB;
     private final Map<String, OpenSlice> openAsync = new HashMap<>();
     private final SliceIndex sliceIndex = new SliceIndex();
     private final List<FlowEnd> flowEnds = new ArrayList<>();
-    private final LongLongMap apiByCorrelation = new LongLongMap();
+    /** Kineto's correlation ids are unique in the trace (its GPU events carry the device as pid): one process. */
+    private final FlowLinker correlationFlows;
     /** Byte counts that API calls carry ("size" in ROCm runtime args), for copies that lack their own. */
     private final LongLongMap apiBytesByCorrelation = new LongLongMap();
     /** Copies without a byte count, completed from their API call's size at the end. */
     private final List<TransferWithoutBytes> transfersWithoutBytes = new ArrayList<>();
 
     private record TransferWithoutBytes(Transfer transfer, String where) {}
-    private final GrowableLongs gpuCorrelation = new GrowableLongs();
     private CountingStream counting;
     /** The JSON text as the parser reads it (the file, or what gzip makes of it), counted for positions. */
     private CountingStream text;
@@ -116,6 +119,8 @@ final class ChromeTraceReader {
         this.sink = sink;
         this.progress = progress;
         this.tree = new TrackTree(sink);
+        this.correlationFlows = new FlowLinker(sink, true, 0);
+        this.openB = new SliceStack<>(skipped, UNENDED, STRAY_END);
     }
 
     void read() throws IOException, TraceFormatException {
@@ -233,7 +238,7 @@ final class ChromeTraceReader {
             t = JsonToken.NOT_AVAILABLE;
         }
         if (t != null) {
-            damaged("data after the end of the JSON document (ignored)", end);
+            count(SkipReason.TRAILING_DATA, "JSON", end);
         }
     }
 
@@ -343,7 +348,8 @@ final class ChromeTraceReader {
             try {
                 readTopLevelField(key);
             } catch (StreamConstraintsException e) {
-                damaged("top-level field '" + key + "' skipped: " + plain(e), position(parser.currentLocation()));
+                count(SkipReason.DAMAGED_RECORD, "top-level field '" + key + "': " + plain(e),
+                        position(parser.currentLocation()));
                 resync(e, 1);
             }
         }
@@ -361,7 +367,7 @@ final class ChromeTraceReader {
             try {
                 return parser.nextToken();
             } catch (StreamConstraintsException e) {
-                damaged("top-level field skipped: " + plain(e), position(parser.currentLocation()));
+                count(SkipReason.DAMAGED_RECORD, "top-level field: " + plain(e), position(parser.currentLocation()));
                 resync(e, 1);
             }
         }
@@ -392,7 +398,7 @@ final class ChromeTraceReader {
                     if (!copyOverflow && argsText.length() <= TOP_LEVEL_KEPT) {
                         sink.info("chrome." + key, argsText.toString());
                     } else {
-                        count("top-level field too large to keep (" + key + ")", position(
+                        count(SkipReason.TOO_LARGE, "top-level field '" + key + "'", position(
                                 parser.currentLocation()));
                     }
                 }
@@ -403,7 +409,7 @@ final class ChromeTraceReader {
     private void readDeviceProperties(JsonToken v) throws IOException, TraceFormatException {
         if (v != JsonToken.START_ARRAY) {
             parser.skipChildren();
-            count("deviceProperties that is not an array", position(parser.currentLocation()));
+            count(SkipReason.BAD_VALUE, "deviceProperties that is not an array", position(parser.currentLocation()));
             return;
         }
         JsonToken t;
@@ -429,13 +435,14 @@ final class ChromeTraceReader {
             }
             String id = props.get("id");
             if (id == null) {
-                count("device properties without an id", position(parser.currentLocation()));
+                count(SkipReason.BAD_VALUE, "device properties without an id", position(parser.currentLocation()));
                 continue;
             }
             try {
                 tree.deviceProperties(Long.parseLong(id), props);
             } catch (NumberFormatException e) {
-                count("device properties with a non-numeric id", position(parser.currentLocation()));
+                count(SkipReason.BAD_VALUE, "device properties with a non-numeric id",
+                        position(parser.currentLocation()));
             }
         }
         if (t != JsonToken.END_ARRAY) {
@@ -450,13 +457,13 @@ final class ChromeTraceReader {
             try {
                 t = parser.nextToken();
             } catch (StreamConstraintsException e) {
-                damaged("trace event skipped: " + plain(e), position(parser.currentLocation()));
+                count(SkipReason.DAMAGED_RECORD, "trace event: " + plain(e), position(parser.currentLocation()));
                 resync(e, depth);
                 continue;
             } catch (JsonProcessingException e) {
                 if (arrayForm && String.valueOf(e.getOriginalMessage()).contains("end-of-input")) {
                     // The array form may legally end without its closing ']' (a trace cut at a clean event edge).
-                    count("missing closing ']' (allowed by the format)", position(parser.currentLocation()));
+                    count(SkipReason.TOLERATED, "missing closing ']'", position(parser.currentLocation()));
                     endedWithoutBracket = true;
                     return;
                 }
@@ -467,7 +474,7 @@ final class ChromeTraceReader {
             }
             if (t == null) {
                 if (arrayForm) {
-                    count("missing closing ']' (allowed by the format)", position(parser.currentLocation()));
+                    count(SkipReason.TOLERATED, "missing closing ']'", position(parser.currentLocation()));
                     endedWithoutBracket = true;
                     return;
                 }
@@ -477,18 +484,19 @@ final class ChromeTraceReader {
                 if (t != JsonToken.START_OBJECT) {
                     String where = position(parser.currentTokenLocation());
                     parser.skipChildren();
-                    damaged("trace event that is not an object (skipped)", where);
+                    count(SkipReason.DAMAGED_RECORD, "trace event that is not an object", where);
                     continue;
                 }
                 readEvent();
             } catch (StreamConstraintsException e) {
-                damaged("trace event skipped: " + plain(e), t == JsonToken.START_OBJECT ? eventPosition()
+                count(SkipReason.DAMAGED_RECORD, "trace event: " + plain(e),
+                        t == JsonToken.START_OBJECT ? eventPosition()
                         : position(parser.currentTokenLocation()));
                 resync(e, depth);
                 continue;
             }
             if (ev.bad != null) {
-                damaged("trace event skipped: " + ev.bad, eventPosition());
+                count(SkipReason.DAMAGED_RECORD, "trace event: " + ev.bad, eventPosition());
             } else {
                 dispatch();
             }
@@ -608,7 +616,7 @@ final class ChromeTraceReader {
             return 0;
         }
         if (v == JsonToken.VALUE_NUMBER_FLOAT && Nanos.lastRounded()) {
-            count("time with digits below 1 ns (rounded half-even)", position(parser.currentTokenLocation()));
+            count(SkipReason.ROUNDED_TIME, null, position(parser.currentTokenLocation()));
         }
         return ns;
     }
@@ -862,18 +870,18 @@ final class ChromeTraceReader {
     private void dispatch() {
         String ph = ev.ph;
         if (ph == null) {
-            count("event without 'ph' (kept as instant)", eventPosition());
+            count(SkipReason.KEPT_GENERIC, "event without 'ph' (instant)", eventPosition());
             generic("?");
             return;
         }
         if (ph.length() != 1) {
-            count("unknown phase '" + ph + "' (kept as instant)", eventPosition());
+            count(SkipReason.KEPT_GENERIC, "unknown phase '" + ph + "' (instant)", eventPosition());
             generic(ph);
             return;
         }
         char p = ph.charAt(0);
         if (p != 'M' && !ev.hasTs) {
-            damaged("trace event skipped: phase '" + ph + "' without 'ts'", eventPosition());
+            count(SkipReason.DAMAGED_RECORD, "trace event: phase '" + ph + "' without 'ts'", eventPosition());
             return;
         }
         if (ev.hasTs) {
@@ -892,7 +900,7 @@ final class ChromeTraceReader {
             case 's', 't', 'f' -> flowEnd(p);
             case 'M' -> metadata();
             default -> {
-                count("phase '" + ph + "' (kept as instant)", eventPosition());
+                count(SkipReason.KEPT_GENERIC, "phase '" + ph + "' (instant)", eventPosition());
                 generic(ph);
             }
         }
@@ -966,16 +974,16 @@ final class ChromeTraceReader {
 
     private void complete() {
         if (!ev.hasDur) {
-            damaged("trace event skipped: complete event ('X') without 'dur'", eventPosition());
+            count(SkipReason.DAMAGED_RECORD, "trace event: complete event ('X') without 'dur'", eventPosition());
             return;
         }
         if (ev.dur < 0) {
-            damaged("trace event skipped: complete event ('X') with a negative 'dur'", eventPosition());
+            count(SkipReason.IMPOSSIBLE_TIME, "complete event ('X') with a negative 'dur'", eventPosition());
             return;
         }
         Category category = categoryOf(ev.cat);
         if (category == Category.OTHER) {
-            count("slice of category '" + ev.cat + "' (kept as generic slice)", eventPosition());
+            count(SkipReason.KEPT_GENERIC, "slice of category '" + ev.cat + "' (generic slice)", eventPosition());
         }
         long track = trackFor(category);
         emitSlice(track, ev.ts, ev.dur, name(), category, ev.cat, ev.args);
@@ -996,14 +1004,13 @@ final class ChromeTraceReader {
         }
         if (ev.hasCorrelation) {
             if (category == Category.API) {
-                apiByCorrelation.putIfAbsent(ev.correlation, id);
+                correlationFlows.call(FlowLinker.ONE_PROCESS, ev.correlation, id);
                 if (ev.hasBytes) {
                     apiBytesByCorrelation.putIfAbsent(ev.correlation, ev.bytes);
                 }
             } else if (isGpuCategory(cat)) {
-                gpuCorrelation.add(ev.correlation);
-                gpuCorrelation.add(id);
-                gpuCorrelation.add(category == Category.SYNC ? 1 : 0);
+                correlationFlows.activity(FlowLinker.ONE_PROCESS, ev.correlation, id,
+                        category == Category.SYNC ? "sync" : "launch");
             }
         }
     }
@@ -1075,10 +1082,10 @@ final class ChromeTraceReader {
             if (bytes >= 0) {
                 sink.transfer(new Transfer(t.id(), t.sliceId(), t.ts(), t.dur(), bytes, t.kind(), t.srcDeviceId(),
                         t.dstDeviceId(), t.srcNodeId(), t.dstNodeId(), t.blockId(), t.correlationId()));
-                count("copy or fill whose byte count comes from its API call's size", pending.where());
+                count(SkipReason.BYTES_FROM_CALL, null, pending.where());
             } else {
                 sink.transfer(t);
-                count("copy or fill without a byte count (0 bytes stored)", pending.where());
+                count(SkipReason.MISSING_BYTES, null, pending.where());
             }
         }
     }
@@ -1087,28 +1094,26 @@ final class ChromeTraceReader {
         Category category = categoryOf(ev.cat);
         long track = trackFor(category);
         String key = pid() + '\u0000' + tid();
-        openB.computeIfAbsent(key, k -> new ArrayDeque<>())
-                .push(new OpenSlice(track, key, name(), ev.cat, ev.ts, ev.args, ev.offset, ev.line));
+        openB.begin(key, new OpenSlice(track, key, name(), ev.cat, ev.ts, ev.args, ev.offset, ev.line));
     }
 
     private void end() {
         String key = pid() + '\u0000' + tid();
-        ArrayDeque<OpenSlice> stack = openB.get(key);
-        if (stack == null || stack.isEmpty()) {
+        OpenSlice b = openB.end(key);
+        if (b == null) {
             // A trace recorded into a ring buffer starts inside slices: their ends come without a begin.
-            count(STRAY_END, eventPosition());
+            openB.unmatchedEnd(located(SkipReason.UNMATCHED_END, STRAY_END, eventPosition()));
             return;
         }
-        OpenSlice b = stack.pop();
         if (ev.ts < b.ts()) {
-            damaged("'E' event earlier than its 'B' at " + (gzip ? "decompressed byte " : "byte ") + b.offset()
-                    + " (both skipped)", eventPosition());
+            count(SkipReason.IMPOSSIBLE_TIME, "'E' event earlier than its 'B' (both skipped)", eventPosition()
+                    + ", its 'B' at " + (gzip ? "decompressed byte " : "byte ") + b.offset());
             return;
         }
         String args = mergeArgs(b.args(), ev.args);
         Category category = categoryOf(b.cat());
         if (category == Category.OTHER) {
-            count("slice of category '" + b.cat() + "' (kept as generic slice)", eventPosition());
+            count(SkipReason.KEPT_GENERIC, "slice of category '" + b.cat() + "' (generic slice)", eventPosition());
         }
         emitSlice(b.trackId(), b.ts(), ev.ts - b.ts(), b.name(), category, b.cat(), args);
     }
@@ -1151,7 +1156,7 @@ final class ChromeTraceReader {
         TrackTree.Proc p = tree.process(pid());
         String base = ev.id == null ? name() : name() + " " + ev.id;
         if (ev.numericCount == 0) {
-            count("counter event without numeric args", eventPosition());
+            count(SkipReason.BAD_VALUE, "counter event without numeric args", eventPosition());
         }
         for (int i = 0; i < ev.numericCount; i++) {
             String series = ev.numericCount == 1 && ev.numericKeys[i].equals("value") ? base
@@ -1174,12 +1179,12 @@ final class ChromeTraceReader {
     private void asyncEnd() {
         OpenSlice b = openAsync.remove(asyncKey());
         if (b == null) {
-            count("async end ('e') without begin (kept as instant)", eventPosition());
+            count(SkipReason.UNMATCHED_END, "async end ('e') (instant)", eventPosition());
             generic("e");
             return;
         }
         if (ev.ts < b.ts()) {
-            count("async end earlier than its begin (kept as instant)", eventPosition());
+            count(SkipReason.ENDS_BEFORE_START, "async end ('e') (instant)", eventPosition());
             generic("e");
             return;
         }
@@ -1198,7 +1203,7 @@ final class ChromeTraceReader {
 
     private void flowEnd(char ph) {
         if (ev.id == null) {
-            count("flow event without id", eventPosition());
+            count(SkipReason.UNMATCHED_FLOW, "flow event without id", eventPosition());
             return;
         }
         boolean enclosing = ph != 'f' || "e".equals(ev.bp);
@@ -1219,46 +1224,40 @@ final class ChromeTraceReader {
             case "thread_sort_index" -> tree.threadMetadata(pid(), tid(), what, null,
                     ev.hasSortIndex ? (int) ev.sortIndex : null);
             default -> {
-                count("metadata event '" + what + "' (kept in trace_info)", eventPosition());
+                count(SkipReason.KEPT_GENERIC, "metadata event '" + what + "' (trace_info)", eventPosition());
                 sink.info("chrome.metadata." + what + "." + pid() + "." + tid(), ev.args);
             }
         }
     }
 
-    /** Counts damage in the input that was stepped over: the import ends with exit code 3. */
-    private void damaged(String what, String where) {
-        count(TraceSink.DAMAGE + what, where, 1);
+    private void count(SkipReason reason, String detail, String where) {
+        count(reason, detail, where, 1);
     }
 
-    private void count(String what, String where) {
-        count(what, where, 1);
+    private void count(SkipReason reason, String detail, String where, long n) {
+        skipped.add(reason, detail, located(reason, detail, where), n);
     }
 
-    private void count(String what, String where, long n) {
-        long[] c = skipped.get(what);
-        if (c == null) {
-            skipped.put(what, new long[] {n});
-            skippedWhere.put(what, where.startsWith(file.toString()) ? where : file + " at " + where);
-        } else {
-            c[0] += n;
-        }
+    /** {@code where} with the file in front, for the first item of (reason, detail); later ones need none. */
+    private String located(SkipReason reason, String detail, String where) {
+        return skipped.count(reason, detail) > 0 || where.startsWith(file.toString()) ? where : file + " at " + where;
     }
 
     // ---- end of input: open slices, flows, tree ----
 
-    /** What {@link #end} counts for an 'E' without a 'B' (not damage: tracing may start inside a slice). */
-    static final String STRAY_END = "'E' event without a matching 'B' (skipped; the trace starts inside its slice)";
-    /** What {@link #finish} counts for a 'B' without an 'E' (not damage: tracing may stop inside a slice). */
-    static final String UNENDED = "'B' event without 'E' (closed at the trace end, marked \"unended\":true in args)";
+    /** The detail {@link #end} counts for an 'E' without a 'B' (not damage: tracing may start inside a slice). */
+    static final String STRAY_END = "'E' event";
+    /** The detail {@link #finish} counts for a 'B' without an 'E' (marked "unended":true in its args). */
+    static final String UNENDED = "'B' event";
     private static final String UNENDED_ARG = "{\"unended\":true}";
 
     /** Closes the slices whose 'E' never came at the latest time of the trace, in file order of their 'B'. */
     private void closeUnended() {
-        List<OpenSlice> open = new ArrayList<>();
-        openB.values().forEach(open::addAll);
+        List<OpenSlice> open = openB.drain();
         open.sort(java.util.Comparator.comparingLong(OpenSlice::offset));
         for (OpenSlice b : open) {
-            count(UNENDED, (gzip ? "decompressed byte " : "byte ") + b.offset() + " (line " + b.line() + ")");
+            openB.unended(located(SkipReason.UNENDED_SLICE, UNENDED, (gzip ? "decompressed byte " : "byte ")
+                    + b.offset() + " (line " + b.line() + ")"), 1);
             ev.reset();
             int cut = b.key().indexOf('\u0000');
             ev.pid = b.key().substring(0, cut);
@@ -1267,13 +1266,12 @@ final class ChromeTraceReader {
             emitSlice(b.trackId(), b.ts(), Math.max(traceEnd, b.ts()) - b.ts(), b.name(), category, b.cat(),
                     mergeArgs(b.args(), UNENDED_ARG));
         }
-        openB.clear();
     }
 
     private void finish() throws TraceFormatException {
         closeUnended();
         for (OpenSlice b : openAsync.values()) {
-            count("async begin ('b') without end (not stored)",
+            count(SkipReason.UNENDED_INTERVAL, "async begin ('b')",
                     (gzip ? "decompressed byte " : "byte ") + b.offset() + " (line " + b.line() + ")");
         }
         resolveCorrelationFlows();
@@ -1284,9 +1282,7 @@ final class ChromeTraceReader {
         if (kernelCounters > 0) {
             sink.info("serialized_by_profiler", "true");
         }
-        for (Map.Entry<String, long[]> e : skipped.entrySet()) {
-            sink.skipped(e.getKey(), skippedWhere.get(e.getKey()), e.getValue()[0]);
-        }
+        skipped.flushTo(sink);
         progress.advance(counting == null ? 0 : counting.count);
     }
 
@@ -1297,20 +1293,10 @@ final class ChromeTraceReader {
     private record SlicePair(long from, long to) {}
 
     private void resolveCorrelationFlows() {
-        long[] g = gpuCorrelation.toArray();
-        long unmatched = 0;
-        for (int i = 0; i < g.length; i += 3) {
-            long api = apiByCorrelation.get(g[i], -1);
-            if (api < 0) {
-                unmatched++;
-                continue;
-            }
-            sink.flow(new org.hetscope.model.Flow(sink.newId(Entity.FLOW), api, g[i + 1],
-                    g[i + 2] == 1 ? "sync" : "launch", g[i], org.hetscope.model.FlowRule.CORRELATION));
-            correlationFlowPairs.add(new SlicePair(api, g[i + 1]));
-        }
+        correlationFlows.onLinked((api, gpu) -> correlationFlowPairs.add(new SlicePair(api, gpu))).finish();
+        long unmatched = correlationFlows.unlinked();
         if (unmatched > 0) {
-            count("GPU activity whose correlation id has no API call in the trace (no flow)", file.toString(),
+            count(SkipReason.UNLINKED, "GPU activity whose correlation id has no API call", file.toString(),
                     unmatched);
         }
     }
@@ -1331,20 +1317,21 @@ final class ChromeTraceReader {
             for (FlowEnd f : group) {
                 if (f.ph() == 's') {
                     if (previous != null) {
-                        count("flow start ('s') without end (" + previous.cat() + ")", previous.where());
+                        count(SkipReason.UNMATCHED_FLOW, "flow start ('s') without end (" + previous.cat() + ")",
+                                previous.where());
                     }
                     previous = f;
                     continue;
                 }
                 if (previous == null) {
-                    count("flow " + (f.ph() == 'f' ? "end ('f')" : "step ('t')") + " without start (" + f.cat()
-                            + ")", f.where());
+                    count(SkipReason.UNMATCHED_FLOW, "flow " + (f.ph() == 'f' ? "end ('f')" : "step ('t')")
+                            + " without start (" + f.cat() + ")", f.where());
                     continue;
                 }
                 long from = sliceIndex.find(previous.threadKey(), previous.ts(), previous.enclosing());
                 long to = sliceIndex.find(f.threadKey(), f.ts(), f.enclosing());
                 if (from < 0 || to < 0) {
-                    count("flow whose end is on no slice (" + f.cat() + ")", f.where());
+                    count(SkipReason.UNMATCHED_FLOW, "flow whose end is on no slice (" + f.cat() + ")", f.where());
                 } else {
                     flowPairs++;
                     if (correlationFlowPairs.contains(new SlicePair(from, to))) {
@@ -1357,7 +1344,8 @@ final class ChromeTraceReader {
                 previous = f.ph() == 'f' ? null : f;
             }
             if (previous != null) {
-                count("flow start ('s') without end (" + previous.cat() + ")", previous.where());
+                count(SkipReason.UNMATCHED_FLOW, "flow start ('s') without end (" + previous.cat() + ")",
+                        previous.where());
             }
         }
         sink.info("chrome.flow_pairs", Long.toString(flowPairs));

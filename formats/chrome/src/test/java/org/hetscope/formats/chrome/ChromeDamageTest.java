@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.hetscope.model.CollectingSink;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.InputLimits;
 import org.hetscope.model.Progress;
 import org.hetscope.model.Slice;
@@ -42,19 +43,26 @@ class ChromeDamageTest {
     @TempDir
     Path dir;
 
+    static final String STRAY_END = CollectingSink.key(SkipReason.UNMATCHED_END, ChromeTraceReader.STRAY_END);
+    static final String UNENDED = CollectingSink.key(SkipReason.UNENDED_SLICE, ChromeTraceReader.UNENDED);
+
     /** A sink that also keeps where each kind of skipped item was first seen. */
     static final class Sink extends CollectingSink {
         final Map<String, String> where = new LinkedHashMap<>();
 
+        final java.util.Set<String> damageKeys = new java.util.HashSet<>();
+
         @Override
-        public void skipped(String what, String w, long count) {
-            super.skipped(what, w, count);
-            where.putIfAbsent(what, w);
+        public void skipped(SkipReason reason, String detail, String w, long count) {
+            super.skipped(reason, detail, w, count);
+            where.putIfAbsent(key(reason, detail), w);
+            if (reason.damage()) {
+                damageKeys.add(key(reason, detail));
+            }
         }
 
         long damage() {
-            return skipped.entrySet().stream().filter(e -> e.getKey().startsWith(TraceSink.DAMAGE))
-                    .mapToLong(Map.Entry::getValue).sum();
+            return damagedTotal();
         }
     }
 
@@ -182,7 +190,7 @@ class ChromeDamageTest {
         String name = new com.fasterxml.jackson.databind.ObjectMapper().readTree(event).get("name").asText();
         assertTrue(only.getKey().contains(" " + name + " "), only.getKey() + " is not " + name);
         assertEquals(1, damaged.damage(), damaged.skipped.toString());
-        String what = damaged.skipped.keySet().stream().filter(w -> w.startsWith(TraceSink.DAMAGE)).findFirst()
+        String what = damaged.skipped.keySet().stream().filter(damaged.damageKeys::contains).findFirst()
                 .orElseThrow();
         assertTrue(what.contains("'ts' must be a number") || what.contains("out of range"), what);
         assertTrue(damaged.where.get(what).contains("bad.json.gz at decompressed byte " + e[0] + " "),
@@ -199,8 +207,8 @@ class ChromeDamageTest {
         Sink intact = read(Fixtures.path(fixture));
         Sink s = read(p);
         assertEquals(Map.of(), minus(content(intact), content(s)));
-        assertEquals(1L, s.skipped.get(ChromeTraceReader.STRAY_END));
-        assertTrue(s.where.get(ChromeTraceReader.STRAY_END).contains("decompressed byte " + first + " "));
+        assertEquals(1L, s.skipped.get(STRAY_END));
+        assertTrue(s.where.get(STRAY_END).contains("decompressed byte " + first + " "));
         assertEquals(0, s.damage());
     }
 
@@ -224,7 +232,7 @@ class ChromeDamageTest {
         assertEquals(start, open.ts());
         assertEquals(end - start, open.dur());
         assertEquals("{\"step\":3,\"unended\":true}", open.argsJson());
-        assertEquals(1L, s.skipped.get(ChromeTraceReader.UNENDED));
+        assertEquals(1L, s.skipped.get(UNENDED));
         assertEquals(0, s.damage());
     }
 
@@ -268,7 +276,7 @@ class ChromeDamageTest {
             Sink s = read(p);
             assertEquals(Map.of(), minus(content(read(Fixtures.path(fixture))), content(s)), junk);
             assertEquals(1, s.damage(), junk + ": " + s.skipped);
-            String what = TraceSink.DAMAGE + "data after the end of the JSON document (ignored)";
+            String what = "trailing_data: JSON";
             // where the document ends
             assertTrue(s.where.get(what).contains("decompressed byte " + json.length() + " "),
                     s.where.get(what));
@@ -373,7 +381,7 @@ class ChromeDamageTest {
                     + "\"}}]");
             Sink s = read(p);
             assertEquals(List.of("b"), s.slices.stream().map(Slice::name).toList());
-            assertEquals(1L, s.skipped.get(TraceSink.DAMAGE + "trace event skipped: 'args' longer than 4096 "
+            assertEquals(1L, s.skipped.get("damaged_record: trace event: 'args' longer than 4096 "
                     + "characters (the limit: -D" + InputLimits.MAX_TOKEN_PROPERTY + "=N)"), s.skipped.toString());
         } finally {
             if (old == null) {
@@ -412,7 +420,7 @@ class ChromeDamageTest {
         Map<String, Integer> lost = minus(content(read(Fixtures.path(fixture))), content(s));
         assertTrue(lost.size() <= 1, lost.toString());
         assertEquals(1, s.damage(), s.skipped.toString());
-        String what = s.skipped.keySet().stream().filter(w -> w.startsWith(TraceSink.DAMAGE)).findFirst().orElseThrow();
+        String what = s.skipped.keySet().stream().filter(s.damageKeys::contains).findFirst().orElseThrow();
         assertTrue(what.contains("a string longer than " + InputLimits.DEFAULT_MAX_TOKEN_BYTES + " characters"), what);
         assertTrue(s.where.get(what).contains("decompressed byte " + e[0] + " "), s.where.get(what));
     }

@@ -95,7 +95,7 @@ class ChromeHandMadeTest {
         assertEquals(Category.OTHER, later.category());
         // the 'P' sample is kept as a generic instant and counted
         assertTrue(sink.instants.stream().anyMatch(i -> i.name().equals("sample")));
-        assertEquals(1L, sink.skipped.get("phase 'P' (kept as instant)"));
+        assertEquals(1L, sink.skipped.get("kept_generic: phase 'P' (instant)"));
     }
 
     @Test
@@ -138,19 +138,19 @@ class ChromeHandMadeTest {
         Path p = write("bad.json", json);
         ChromeDamageTest.Sink sink = ChromeDamageTest.read(p);
         assertEquals(List.of("b"), sink.slices.stream().map(Slice::name).toList());
-        String ts = TraceSink.DAMAGE + "trace event skipped: 'ts' must be a number of microseconds, found a string";
+        String ts = "damaged_record: trace event: 'ts' must be a number of microseconds, found a string";
         assertEquals(1L, sink.skipped.get(ts));
         assertEquals(p + " at byte 1 (line 1)", sink.where.get(ts));
-        String ph = TraceSink.DAMAGE + "trace event skipped: 'ph' must be a string, found a number";
+        String ph = "damaged_record: trace event: 'ph' must be a string, found a number";
         assertEquals(p + " at byte " + json.indexOf("{\"ph\":3") + " (line 2)", sink.where.get(ph));
-        assertEquals(1L, sink.skipped.get(TraceSink.DAMAGE + "trace event that is not an object (skipped)"));
+        assertEquals(1L, sink.skipped.get("damaged_record: trace event that is not an object"));
     }
 
     @Test
     void unbalancedBeginEndIsCountedNotFatal() throws Exception {
         ChromeDamageTest.Sink e = ChromeDamageTest.read(write("e.json", "[{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":5}]"));
-        assertEquals(1L, e.skipped.get(ChromeTraceReader.STRAY_END));
-        assertEquals(p(e.where.get(ChromeTraceReader.STRAY_END)), "byte 1 (line 1)");
+        assertEquals(1L, e.skipped.get(ChromeDamageTest.STRAY_END));
+        assertEquals(p(e.where.get(ChromeDamageTest.STRAY_END)), "byte 1 (line 1)");
         ChromeDamageTest.Sink b = ChromeDamageTest.read(write("b.json",
                 "[{\"ph\":\"B\",\"name\":\"open\",\"pid\":1,\"tid\":1,\"ts\":5},"
                 + "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":6,\"dur\":1}]"));
@@ -158,7 +158,7 @@ class ChromeHandMadeTest {
         assertEquals(5_000L, open.ts());
         assertEquals(2_000L, open.dur());
         assertEquals("{\"unended\":true}", open.argsJson());
-        assertEquals(1L, b.skipped.get(ChromeTraceReader.UNENDED));
+        assertEquals(1L, b.skipped.get(ChromeDamageTest.UNENDED));
         assertEquals(0, b.damage());
     }
 

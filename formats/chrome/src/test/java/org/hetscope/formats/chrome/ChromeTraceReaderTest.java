@@ -67,7 +67,7 @@ class ChromeTraceReaderTest {
         assertEquals(Long.toString(total), sink.info.get("chrome.events"));
         assertEquals(instants, sink.instants.size());
         long pairs = Long.parseLong(sink.info.getOrDefault("chrome.flow_pairs", "0"));
-        long flowSkipped = sink.skipped.entrySet().stream().filter(x -> x.getKey().startsWith("flow "))
+        long flowSkipped = sink.skipped.entrySet().stream().filter(x -> x.getKey().startsWith("unmatched_flow: flow "))
                 .mapToLong(Map.Entry::getValue).sum();
         // each pair uses two flow events; every other flow event is counted as skipped
         assertEquals(flowEvents, 2 * pairs + flowSkipped);
@@ -171,8 +171,8 @@ class ChromeTraceReaderTest {
         for (var t : sink.transfers) {
             assertEquals(sizeByCorrelation.get(t.correlationId()), t.bytes());
         }
-        assertEquals(copies, sink.skipped.get("copy or fill whose byte count comes from its API call's size"));
-        assertEquals(null, sink.skipped.get("copy or fill without a byte count (0 bytes stored)"));
+        assertEquals(copies, sink.skipped.get("bytes_from_call"));
+        assertEquals(null, sink.skipped.get("missing_bytes"));
     }
 
     @org.junit.jupiter.api.Test

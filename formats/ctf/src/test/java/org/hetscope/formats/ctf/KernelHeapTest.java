@@ -75,7 +75,7 @@ class KernelHeapTest {
         assertEquals(expected.stream().sorted().toList(), samples.stream().sorted().toList());
         assertEquals(Long.toString(bytes), sink.info.get("ctf.kernel_heap.live_bytes_at_end.bug446190"));
         assertEquals(unknownFrees, sink.skipped.entrySet().stream()
-                .filter(en -> en.getKey().startsWith("kernel free of a block allocated before tracing"))
+                .filter(en -> en.getKey().startsWith("unknown_reference: kernel free of a block allocated before tracing"))
                 .mapToLong(Map.Entry::getValue).sum());
         assertTrue(sink.instants.stream().anyMatch(i -> i.name().equals("kmem_kmalloc")), "kept as instants too");
     }

@@ -435,12 +435,13 @@ class PacketResyncTest {
         int lostEvents = byPacket.get(starts.get(2)).size();
         assertEquals(intact.instants.size() - lostEvents, sink.instants.size(), "instants of the kept events");
         assertEquals(intact.slices.size(), sink.slices.size());
-        Map.Entry<String, Long> damage = sink.skipped.entrySet().stream()
-                .filter(e -> e.getKey().startsWith(TraceSink.DAMAGE)).findFirst().orElseThrow();
-        assertTrue(damage.getKey().contains("CTF stream ust_channel_0 at byte " + starts.get(2)
-                + ": unreadable packet header") && damage.getKey().contains("skipped 4096 bytes"),
-                damage.getKey());
-        assertEquals(1L, damage.getValue());
+        org.hetscope.model.SkipTally.Entry damage = sink.skips.entries().stream()
+                .filter(e -> e.reason().damage()).findFirst().orElseThrow();
+        assertEquals(org.hetscope.model.SkipReason.DAMAGED_PACKET, damage.reason());
+        assertTrue(damage.detail().startsWith("unreadable packet header") && damage.detail().contains(
+                "skipped 4096 bytes"), damage.detail());
+        assertTrue(damage.where().startsWith("ust_channel_0 at byte " + starts.get(2) + " ("), damage.where());
+        assertEquals(1L, damage.count());
         assertEquals("4096", sink.info.get("ctf.stream.trace/ust_channel_0.skipped_bytes"));
         assertEquals("1", sink.info.get("ctf.stream.trace/ust_channel_0.skipped_packets"));
         assertEquals(Long.toString(byPacket.values().stream().mapToLong(List::size).sum() - lostEvents),

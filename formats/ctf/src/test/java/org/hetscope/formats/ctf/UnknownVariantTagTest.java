@@ -226,7 +226,7 @@ class UnknownVariantTagTest {
         assertTrue(sink.info.get("ctf.problem.0").startsWith(where + ": unknown tag value 9"), sink.info.toString());
         assertEquals(null, sink.info.get("ctf.problem.1"), "one problem");
         long damaged = sink.skipped.entrySet().stream()
-                .filter(e -> e.getKey().startsWith(org.hetscope.model.TraceSink.DAMAGE + "CTF packet: unknown tag value 9"))
+                .filter(e -> e.getKey().startsWith("damaged_packet: unknown tag value 9"))
                 .mapToLong(java.util.Map.Entry::getValue).sum();
         assertEquals(1, damaged, sink.skipped.toString());
     }

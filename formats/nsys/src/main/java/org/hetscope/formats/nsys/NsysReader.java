@@ -14,13 +14,14 @@ import org.hetscope.formats.sqlite.TableByTable;
 import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.formats.sqlite.TableCursor;
 import org.hetscope.formats.sqlite.TableRows;
+import org.hetscope.model.SkipTally;
+import org.hetscope.model.FlowLinker;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.Device;
 import org.hetscope.model.DeviceKind;
-import org.hetscope.model.LongLongMap;
 import org.hetscope.model.Dim3;
 import org.hetscope.model.Entity;
-import org.hetscope.model.Flow;
 import org.hetscope.model.FlowRule;
 import org.hetscope.model.Instant;
 import org.hetscope.model.JsonText;
@@ -74,13 +75,13 @@ final class NsysReader {
     private final Map<Long, String> memcpyKinds = new HashMap<>();
     private final Map<Long, String> memKinds = new HashMap<>();
     private final Map<Long, String> syncTypes = new HashMap<>();
-    private LongLongMap apiByCorrelation;
+    private FlowLinker flows;
     /**
      * Rows counted as damaged input, by table and reason: how many and where the first was. A row whose times are not
      * integers, or that ends before it starts, is skipped (a default would put it at 0 or at Long.MAX_VALUE); a row
      * naming a string id that StringIds lacks is kept with its placeholder name. Reported when the read ends.
      */
-    private final Map<String, DamagedRows> damagedRows = new LinkedHashMap<>();
+    private final SkipTally damagedRows = new SkipTally();
     private long rowsDone;
     /** Rows read from any table so far, lookups included (what a table cut short by damage kept). */
     private long tableRows;
@@ -142,12 +143,12 @@ final class NsysReader {
                 + count(NVTX);
         progress.start("nsys " + file.getFileName(), rowsTotal);
         for (var damage : rows.fileDamage()) {
-            sink.damaged("SQLite file: " + damage.reason(), damage.getMessage(), 1);
+            sink.skipped(SkipReason.DAMAGED_PAGE, "SQLite file: " + damage.reason(), damage.getMessage(), 1);
         }
         // a page of a table that cannot be read (beyond the end of a file cut short, or damaged) loses its rows only:
         // one count per page, the first page as where
-        rows.skipDamagedPages((table, e) -> sink.damaged("rows of " + table + " on a damaged SQLite page, stepped "
-                + "over (rows lost unknown, counted per page)", e.getMessage(), 1));
+        rows.skipDamagedPages((table, e) -> sink.skipped(SkipReason.DAMAGED_PAGE, table + " (rows lost unknown, "
+                + "counted per page)", e.getMessage(), 1));
         sink.info("nsys.tables", String.valueOf(schema.tables().size()));
         // Each table is read on its own: a damaged page cuts that table short (what came before it is kept, the
         // rest is counted as damage) and the import goes on with the other tables.
@@ -160,7 +161,7 @@ final class NsysReader {
         tables.read("ENUM_CUPTI_SYNC_TYPE", () -> loadEnum("ENUM_CUPTI_SYNC_TYPE", syncTypes));
         tables.read("META_DATA_EXPORT", this::readMetadata);
         tables.read("TARGET_INFO_GPU", this::readDevices);
-        apiByCorrelation = new LongLongMap((int) Math.min(1 << 26, count(RUNTIME) + count(DRIVER) + 16));
+        flows = new FlowLinker(sink, false, (int) Math.min(1 << 26, count(RUNTIME) + count(DRIVER) + 16));
         tables.read(RUNTIME, () -> readApi(RUNTIME, "CUDA API", "cuda_runtime"));
         tables.read(DRIVER, () -> readApi(DRIVER, "CUDA driver", "cuda_driver"));
         tables.read(KERNEL, this::readKernels);
@@ -168,21 +169,8 @@ final class NsysReader {
         tables.read(MEMSET, this::readMemset);
         tables.read(SYNC, this::readSync);
         tables.read(NVTX, this::readNvtx);
-        damagedRows.values().forEach(d -> sink.damaged(d.table + " row " + d.reason, d.where, d.count));
+        damagedRows.flushTo(sink);
         progress.advance(rowsTotal);
-    }
-
-    private static final class DamagedRows {
-        final String table;
-        final String reason;
-        final String where;
-        long count;
-
-        DamagedRows(String table, String reason, String where) {
-            this.table = table;
-            this.reason = reason;
-            this.where = where;
-        }
     }
 
     /** The values of a damaged row shown with the first one. */
@@ -192,13 +180,9 @@ final class NsysReader {
 
     /** Counts row {@code row} (1-based, in rowid order) of {@code table} as damaged; {@code detail} of the first. */
     private void damagedRow(String table, long row, String reason, Detail detail) throws IOException {
-        String key = table + "\u0000" + reason;
-        DamagedRows d = damagedRows.get(key);
-        if (d == null) {
-            d = new DamagedRows(table, reason, file + " table " + table + ", row " + row + " (" + detail.get() + ")");
-            damagedRows.put(key, d);
-        }
-        d.count++;
+        String what = table + " row " + reason;
+        damagedRows.add(SkipReason.DAMAGED_RECORD, what, damagedRows.count(SkipReason.DAMAGED_RECORD, what) > 0 ? null
+                : file + " table " + table + ", row " + row + " (" + detail.get() + ")");
     }
 
     /**
@@ -492,8 +476,9 @@ final class NsysReader {
         return track;
     }
 
-    private static long correlationKey(long globalPid, long correlationId) {
-        return (((globalPid >>> 24) & 0xFFFFFFL) << 32) | (correlationId & 0xFFFFFFFFL);
+    /** The process of a globalTid or globalPid: correlation ids are per process (bits 24..47 hold the pid). */
+    private static long processOf(long globalTidOrPid) {
+        return (globalTidOrPid >>> 24) & 0xFFFFFFL;
     }
 
     // ---- API calls ------------------------------------------------------------------------------------------
@@ -560,14 +545,14 @@ final class NsysReader {
             long id = sink.newId(Entity.SLICE);
             sink.slice(new Slice(id, apiTrack(gtid, api), start, Math.max(0, end - start), name,
                     apiCategory(name), sourceCategory, -1, corr, args.toStringOrNull()));
-            if (corr != null && !apiByCorrelation.putIfAbsent(correlationKey(gtid, corr), id)) {
+            if (corr != null && !flows.call(processOf(gtid), corr, id)) {
                 duplicates++;
             }
         }
 
         void finish() {
             if (duplicates > 0) {
-                sink.skipped("API call with a correlation id already used (no flow drawn from it)",
+                sink.skipped(SkipReason.DUPLICATE_ID, "API call correlation id (no flow drawn from it)",
                         file + " table " + table, duplicates);
                 duplicates = 0;
             }
@@ -672,15 +657,15 @@ final class NsysReader {
                 }
             });
             if (merged > 0) {
-                sink.skipped(RUNTIME_MERGED, file + " table " + RUNTIME + ", row " + firstMergedRow, merged);
+                sink.skipped(SkipReason.MERGED_RECORD, RUNTIME_MERGED,
+                        file + " table " + RUNTIME + ", row " + firstMergedRow, merged);
                 merged = 0;
             }
         }
     }
 
-    /** The skip reason of a versioned runtime record merged into its public call (information, not damage). */
-    static final String RUNTIME_MERGED = "CUDA runtime record of a versioned entry point (such as cudaMemcpy_v3020) "
-            + "merged into its public call (same thread and correlation id)";
+    /** The skip detail of a versioned runtime record merged into its public call (information, not damage). */
+    static final String RUNTIME_MERGED = "CUDA runtime record of a versioned entry point (such as cudaMemcpy_v3020)";
 
     /**
      * {@code name} without its runtime version suffix ({@code cudaMemcpy_v3020} -> {@code cudaMemcpy}), or null when it
@@ -710,10 +695,7 @@ final class NsysReader {
         if (corr == null || corr == 0) {
             return;
         }
-        long api = apiByCorrelation.get(correlationKey(globalPid, corr), MISSING);
-        if (api != MISSING) {
-            sink.flow(new Flow(sink.newId(Entity.FLOW), api, activityId, kind, corr, FlowRule.CORRELATION));
-        }
+        flows.activity(processOf(globalPid), corr, activityId, kind);
     }
 
     // ---- GPU activities -------------------------------------------------------------------------------------
@@ -900,7 +882,8 @@ final class NsysReader {
             }
         }
         if (ignored > 0) {
-            sink.skipped("NVTX naming record (domain, category or thread name)", file + " table " + t, ignored);
+            sink.skipped(SkipReason.IGNORED_RECORD, "NVTX naming record (domain, category or thread name)",
+                    file + " table " + t, ignored);
         }
     }
 

@@ -68,7 +68,7 @@ class DamagedRowsTest {
 
     private static Map.Entry<String, Long> damage(CollectingSink sink, String part) {
         return sink.skipped.entrySet().stream()
-                .filter(e -> e.getKey().startsWith(TraceSink.DAMAGE) && e.getKey().contains(part)).findFirst()
+                .filter(e -> org.hetscope.model.CollectingSink.isDamageKey(e.getKey()) && e.getKey().contains(part)).findFirst()
                 .orElseThrow(() -> new AssertionError("no damage '" + part + "' in " + sink.skipped.keySet()));
     }
 
@@ -156,8 +156,9 @@ class DamagedRowsTest {
         final Map<String, String> wheres = new java.util.LinkedHashMap<>();
 
         @Override
-        public void skipped(String what, String where, long count) {
-            super.skipped(what, where, count);
+        public void skipped(org.hetscope.model.SkipReason reason, String detail, String where, long count) {
+            super.skipped(reason, detail, where, count);
+            String what = key(reason, detail);
             wheres.putIfAbsent(what, where);
         }
 
@@ -172,7 +173,7 @@ class DamagedRowsTest {
     void theIntactExportHasNoDamagedRows(boolean scan) throws Exception {
         CollectingSink sink = new CollectingSink();
         new NsysFormat(scan).read(NsysFormatTest.FIXTURE, sink, Progress.NONE);
-        assertFalse(sink.skipped.keySet().stream().anyMatch(x -> x.startsWith(TraceSink.DAMAGE)),
+        assertFalse(sink.skipped.keySet().stream().anyMatch(x -> org.hetscope.model.CollectingSink.isDamageKey(x)),
                 sink.skipped.toString());
     }
 }

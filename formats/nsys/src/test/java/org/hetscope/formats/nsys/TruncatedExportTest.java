@@ -176,7 +176,7 @@ class TruncatedExportTest {
             assertTrue(all.contains(s.ts() + " " + s.dur() + " " + s.category()), s.toString());
         }
         String truncated = sink.skipped.keySet().stream()
-                .filter(k -> k.startsWith(TraceSink.DAMAGE) && k.contains("file truncated")).findFirst()
+                .filter(k -> org.hetscope.model.CollectingSink.isDamageKey(k) && k.contains("file truncated")).findFirst()
                 .orElseThrow(() -> new AssertionError(sink.skipped.keySet().toString()));
         assertTrue(truncated.contains("the header declares 526 pages") && truncated.contains("the file has " + bytes
                 + " bytes"), truncated);
@@ -217,8 +217,9 @@ class TruncatedExportTest {
         final Map<String, String> wheres = new java.util.LinkedHashMap<>();
 
         @Override
-        public void skipped(String what, String where, long count) {
-            super.skipped(what, where, count);
+        public void skipped(org.hetscope.model.SkipReason reason, String detail, String where, long count) {
+            super.skipped(reason, detail, where, count);
+            String what = key(reason, detail);
             wheres.putIfAbsent(what, where);
         }
     }

@@ -39,6 +39,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * version, and a second process reusing a correlation id. The expected calls are recounted from the file by SQL.
  */
 class VersionedRuntimeLayerTest {
+    private static final String MERGED = CollectingSink.key(org.hetscope.model.SkipReason.MERGED_RECORD,
+            NsysReader.RUNTIME_MERGED);
+
     @TempDir
     Path dir;
 
@@ -175,8 +178,9 @@ class VersionedRuntimeLayerTest {
         Map<String, String> where = new HashMap<>();
         CollectingSink s = new CollectingSink() {
             @Override
-            public void skipped(String what, String at, long count) {
-                super.skipped(what, at, count);
+            public void skipped(org.hetscope.model.SkipReason reason, String detail, String at, long count) {
+                super.skipped(reason, detail, at, count);
+                String what = key(reason, detail);
                 where.putIfAbsent(what, at);
             }
         };
@@ -201,10 +205,10 @@ class VersionedRuntimeLayerTest {
         // merged twins are counted as information, not damage: 14 rows, 9 calls
         assertEquals(14, one(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
         assertEquals(9, calls.size());
-        assertEquals(Map.of(NsysReader.RUNTIME_MERGED, 5L), s.skipped);
-        assertTrue(where.get(NsysReader.RUNTIME_MERGED).endsWith("table CUPTI_ACTIVITY_KIND_RUNTIME, row 2"),
+        assertEquals(Map.of(MERGED, 5L), s.skipped);
+        assertTrue(where.get(MERGED).endsWith("table CUPTI_ACTIVITY_KIND_RUNTIME, row 2"),
                 where.toString());
-        assertTrue(s.skipped.keySet().stream().noneMatch(k -> k.startsWith(TraceSink.DAMAGE)));
+        assertTrue(s.skipped.keySet().stream().noneMatch(k -> org.hetscope.model.CollectingSink.isDamageKey(k)));
 
         // every kernel and copy is launched from the one call left of its pair, in its own process
         Map<Long, Slice> byId = s.slices.stream().collect(Collectors.toMap(Slice::id, Function.identity()));
@@ -255,8 +259,8 @@ class VersionedRuntimeLayerTest {
                     + "and name = 'cudaMemcpy'"));
             assertEquals(0L, st.scalarLong("select count(*) from hs_slice_stats where regexp_matches(name, "
                     + "'_v[0-9]{4,}$')"));
-            assertEquals(5L, st.scalarLong("select sum(count) from skipped where what = ?",
-                    NsysReader.RUNTIME_MERGED));
+            assertEquals(5L, st.scalarLong("select sum(count) from skipped where reason = 'merged_record' "
+                    + "and severity = 'info' and detail = ?", NsysReader.RUNTIME_MERGED));
             assertEquals(6L, st.scalarLong("select count(*) from flow"));
         }
     }
@@ -271,7 +275,7 @@ class VersionedRuntimeLayerTest {
         assertEquals(one(NsysFormatTest.FIXTURE, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"),
                 storedCalls(s).values().stream().mapToLong(v -> v.get(0)).sum());
         assertTrue(expected.containsKey("cudaLaunchKernel") && !expected.containsKey("cudaLaunchKernel_v7000"));
-        assertFalse(s.skipped.containsKey(NsysReader.RUNTIME_MERGED));
+        assertFalse(s.skipped.containsKey(MERGED));
     }
 
     @ParameterizedTest(name = "scanner {0}")
@@ -289,7 +293,7 @@ class VersionedRuntimeLayerTest {
         CollectingSink s = new CollectingSink();
         new NsysFormat(scan).read(copy, s, Progress.NONE);
         assertEquals(runtime - lost.rows(), storedCalls(s).values().stream().mapToLong(v -> v.get(0)).sum());
-        assertTrue(s.skipped.keySet().stream().anyMatch(k -> k.startsWith(TraceSink.DAMAGE)));
+        assertTrue(s.skipped.keySet().stream().anyMatch(k -> org.hetscope.model.CollectingSink.isDamageKey(k)));
     }
 
     @Test

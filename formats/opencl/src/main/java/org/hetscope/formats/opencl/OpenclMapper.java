@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.hetscope.formats.ctf.CtfEvent;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Device;
@@ -170,7 +171,7 @@ final class OpenclMapper {
                         (int) e.getLong("status"), e.getLong("queued"), e.getLong("submit"), e.getLong("start"),
                         e.getLong("end"), e.getLong("queue"), e.getLong("device")));
             } else {
-                sink.skipped("unknown device-stream event " + name, source, 1);
+                sink.skipped(SkipReason.UNKNOWN_RECORD, "device-stream event " + name, source, 1);
             }
             return;
         }
@@ -191,7 +192,7 @@ final class OpenclMapper {
                 p.dur = e.getLong("duration");
                 if (p.dur < 0 || ts > Long.MAX_VALUE - p.dur) {
                     // an unsigned count of ns past 2^63, or past the end of time: only damage writes that
-                    sink.damaged("api_call with an impossible duration (kept as 0 ns)", source, 1);
+                    sink.skipped(SkipReason.IMPOSSIBLE_TIME, "api_call duration (kept as 0 ns)", source, 1);
                     p.dur = 0;
                 }
                 p.function = labels.label(e, "function");
@@ -285,7 +286,7 @@ final class OpenclMapper {
     private void detail(ThreadState t, CtfEvent e, String name) {
         Pending p = t.pending;
         if (p == null || e.getLong("seq", -1) != p.seq) {
-            sink.skipped("OpenCL detail event without its call: " + name, source, 1);
+            sink.skipped(SkipReason.UNKNOWN_REFERENCE, "OpenCL detail event without its call: " + name, source, 1);
             return;
         }
         JsonText a = p.args;
@@ -325,14 +326,16 @@ final class OpenclMapper {
                     b.parent = liveBuffers.get(parent);
                     b.origin = e.getLong("origin", 0);
                     if (b.parent == null) {
-                        sink.skipped("memory object whose parent was not created in the trace", source, 1);
+                        sink.skipped(SkipReason.UNKNOWN_REFERENCE,
+                                "memory object whose parent was not created in the trace", source,
+                                1);
                     } else if (b.deviceHandle == 0) {
                         b.deviceHandle = b.parent.deviceHandle;
                     }
                 }
                 Buffer old = liveBuffers.put(b.handle, b);
                 if (old != null) {
-                    sink.skipped("buffer handle reused without a release", source, 1);
+                    sink.skipped(SkipReason.DUPLICATE_ID, "buffer handle reused without a release", source, 1);
                 }
                 buffers.add(b);
                 a.put("mem", hex(b.handle)).put("size", b.size).put("flags", b.flags).put("object", objectKind(b));
@@ -454,7 +457,7 @@ final class OpenclMapper {
                     }
                 }
             }
-            default -> sink.skipped("unknown OpenCL agent event " + name, source, 1);
+            default -> sink.skipped(SkipReason.UNKNOWN_RECORD, "OpenCL agent event " + name, source, 1);
         }
     }
 
@@ -479,7 +482,8 @@ final class OpenclMapper {
                         null, Map.of("handle", hex(d.handle))));
                 sink.track(new Track(d.trackId, null, TrackKind.DEVICE, d.name, null, null, d.id, null, 0, null));
                 sink.memoryNode(new MemoryNode(d.memoryNodeId, d.name + " memory", d.id, "device"));
-                sink.skipped("device without a description (no clGetDeviceIDs seen)", source, 1);
+                sink.skipped(SkipReason.UNKNOWN_REFERENCE, "device without a description (no clGetDeviceIDs seen)",
+                        source, 1);
             }
         }
     }
@@ -502,8 +506,8 @@ final class OpenclMapper {
                 sink.info(k + "clock_offset_bounds_ns", d.clock.lo + ".." + d.clock.hi);
             }
             if (d.clock.samples > 0 && !d.clock.aligned()) {
-                sink.skipped("device clock could not be aligned to the host clock (QUEUED outside the enqueue "
-                        + "call); offset = lower bound", source + " device " + hex(d.handle), 1);
+                sink.skipped(SkipReason.CLOCK_NOT_ALIGNED, "device clock (QUEUED outside the enqueue call); offset = "
+                        + "lower bound", source + " device " + hex(d.handle), 1);
             }
         }
         Map<Long, Long> commandSlices = new HashMap<>();
@@ -528,7 +532,7 @@ final class OpenclMapper {
             }
             if (dur < 0) {
                 // times whose difference or host-clock value does not fit 64 bits: only damage writes those
-                sink.damaged("command with impossible device times (no slice)", source, 1);
+                sink.skipped(SkipReason.IMPOSSIBLE_TIME, "command device times (no slice)", source, 1);
                 untimedCommand(c, q, qs, d);
                 continue;
             }
@@ -550,7 +554,7 @@ final class OpenclMapper {
             }
             sink.slice(new Slice(sliceId, qs.trackId, start, dur, name, cat, "opencl", 0, c.command(), a.toString()));
             if (q == null) {
-                sink.skipped("command without its enqueue call", source, 1);
+                sink.skipped(SkipReason.UNLINKED, "command without its enqueue call", source, 1);
             } else {
                 sink.flow(new Flow(sink.newId(Entity.FLOW), q.sliceId(), sliceId, "launch", c.command(),
                         FlowRule.SOURCE));
@@ -572,11 +576,12 @@ final class OpenclMapper {
                     q == null ? null : q.bytes(), block == null ? null : block.blockId);
         }
         if (incomplete > 0) {
-            sink.skipped("commands without device times (not complete when the program ended, or failed)", source,
+            sink.skipped(SkipReason.INCOMPLETE, "commands without device times", source,
                     incomplete);
         }
         if (!enqueues.isEmpty()) {
-            sink.skipped("enqueued commands whose device record is missing", source, enqueues.size());
+            sink.skipped(SkipReason.INCOMPLETE, "enqueued commands whose device record is missing", source,
+                    enqueues.size());
         }
         for (long[] w : waits) {
             Long from = commandSlices.get(w[0]);
@@ -670,7 +675,9 @@ final class OpenclMapper {
             end = Math.max(end, b.lastUse); // OpenCL frees a released buffer once its commands are done
             if (end < b.created || end - b.created < 0) {
                 // only a damaged timestamp puts the release before the creation, or 2^63 ns after it
-                sink.damaged("memory object released before it was created (lifetime kept as 0 ns)", source, 1);
+                sink.skipped(SkipReason.IMPOSSIBLE_TIME,
+                        "memory object released before it was created (lifetime kept as 0 ns)",
+                        source, 1);
                 end = b.created;
             }
             String kind = objectKind(b);
@@ -716,7 +723,7 @@ final class OpenclMapper {
             }
         }
         if (notReleased > 0) {
-            sink.skipped("buffers never released (lifetime ends with the trace)", source, notReleased);
+            sink.skipped(SkipReason.UNRELEASED, "buffers", source, notReleased);
         }
         for (DeviceState d : devices.values()) {
             if (d.memoryDeltas.isEmpty()) {

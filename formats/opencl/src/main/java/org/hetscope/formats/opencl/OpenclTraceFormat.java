@@ -6,6 +6,7 @@ import java.util.Map;
 import org.hetscope.formats.ctf.CtfEvent;
 import org.hetscope.formats.ctf.CtfProblem;
 import org.hetscope.formats.ctf.CtfTrace;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormat;
 import org.hetscope.model.TraceFormatException;
@@ -58,8 +59,8 @@ public final class OpenclTraceFormat implements TraceFormat {
                     m.map(e);
                 } catch (IllegalArgumentException missingField) {
                     // the event class lacks a field the agent writes: the metadata was damaged (or edited)
-                    sink.damaged("event " + e.name() + " not as the agent writes it: " + missingField.getMessage(),
-                            dir.resolve("metadata").toString(), 1);
+                    sink.skipped(SkipReason.DAMAGED_RECORD, "event " + e.name() + " not as the agent writes it",
+                            dir.resolve("metadata") + ": " + missingField.getMessage(), 1);
                 }
                 if ((++n & 0x3FFF) == 0) {
                     progress.advance(n * 48);
@@ -67,7 +68,7 @@ public final class OpenclTraceFormat implements TraceFormat {
             }
             m.finish();
             for (CtfProblem p : trace.problems()) {
-                sink.damaged("CTF packet: " + p, dir.toString(), 1);
+                sink.skipped(SkipReason.DAMAGED_PACKET, p.reason(), p.where(), 1);
             }
         }
     }

@@ -234,7 +234,7 @@ class OpenclImportTest {
         // kernels and transfers: counts and bytes as the program did them
         long kernels = s.slices.stream().filter(x -> x.category() == Category.KERNEL
                 && tracks.get(x.trackId()).kind() == TrackKind.QUEUE).count();
-        long incomplete = s.skipped.entrySet().stream().filter(e -> e.getKey().startsWith("commands without"))
+        long incomplete = s.skipped.entrySet().stream().filter(e -> e.getKey().startsWith("incomplete: commands without"))
                 .mapToLong(Map.Entry::getValue).sum();
         if (finished) {
             assertEquals(0, incomplete, "skipped: " + s.skipped);

@@ -6,6 +6,9 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.hetscope.model.SkipTally;
+import org.hetscope.model.SliceStack;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Entity;
@@ -63,14 +66,10 @@ final class Otf2Importer {
         for (Otf2Definitions.LocationGroup g : defs.locationGroups.values()) {
             process(g.id(), g.name());
         }
-        long unbalanced = 0;
         for (Otf2Definitions.Location loc : defs.locations.values()) {
-            unbalanced += emitLocation(loc);
+            emitLocation(loc);
         }
-        if (unbalanced > 0) {
-            sink.skipped("OTF2 Leave without matching Enter, or Enter never left (closed at the last event)",
-                    archive.anchor.toString(), unbalanced);
-        }
+        skips.flushTo(sink);
         for (Object[] recv : receives) {
             Deque<Long> q = pendingSends.get((String) recv[0]);
             Long from = q == null ? null : q.pollFirst();
@@ -78,8 +77,8 @@ final class Otf2Importer {
                 sink.flow(new Flow(sink.newId(Entity.FLOW), from, (Long) recv[1], "mpi", null, FlowRule.SOURCE));
             }
         }
-        archive.skippedRecords.forEach((type, n) -> sink.skipped("OTF2 event record type " + type,
-                archive.anchor.toString(), n));
+        archive.skippedRecords.forEach((type, n) -> sink.skipped(SkipReason.UNKNOWN_RECORD, "OTF2 event record type "
+                + type, archive.anchor.toString(), n));
     }
 
     /** Emits a location group as a process with its own track, the parent of its locations' tracks. */
@@ -93,7 +92,13 @@ final class Otf2Importer {
         return id;
     }
 
-    private int emitLocation(Otf2Definitions.Location loc) {
+    /** Enter/Leave problems of all locations, handed to the sink once every location is read. */
+    private final SkipTally skips = new SkipTally();
+    /** Open regions per location: {region, start ns, slice id}; a Leave must name the innermost. */
+    private final SliceStack<Long, long[]> regions = new SliceStack<>(skips,
+            "OTF2 Enter never left (closed at the location's last event)", "OTF2 Leave without its Enter");
+
+    private void emitLocation(Otf2Definitions.Location loc) {
         Long process = processIds.get(loc.group());
         if (process == null) {
             // a location whose group is missing from the definitions (damaged or partial archive) still gets one
@@ -107,22 +112,23 @@ final class Otf2Importer {
         sink.track(new Track(track, gpu ? device[1] : processTracks.get(loc.group()),
                 gpu ? TrackKind.STREAM : TrackKind.THREAD, loc.name() + " [" + loc.id() + "]", process, thread,
                 gpu ? device[0] : null, gpu ? loc.id() : null, (int) loc.id(), null));
-        Deque<long[]> stack = new ArrayDeque<>(); // {region, start ns, slice id}
-        int unbalanced = 0;
+        String where = archive.anchor + " location " + loc.id();
+        Long lane = loc.id(); // boxed once per location, not per event
         long last = 0;
         JsonText args = new JsonText();
         for (Otf2Event e : archive.events(loc.id())) {
             long ts = nanos(e.ticks());
             last = Math.max(last, ts);
             switch (e.kind()) {
-                case ENTER -> stack.push(new long[] {e.ref(), ts, sink.newId(Entity.SLICE)});
+                case ENTER -> regions.begin(lane, new long[] {e.ref(), ts, sink.newId(Entity.SLICE)});
                 case LEAVE -> {
-                    if (stack.isEmpty() || stack.peek()[0] != e.ref()) {
-                        unbalanced++;
+                    long[] open = regions.innermost(lane);
+                    if (open == null || open[0] != e.ref()) {
+                        regions.unmatchedEnd(where);
                         continue;
                     }
-                    long[] open = stack.pop();
-                    emitSlice(track, open, ts, stack.size(), gpu);
+                    regions.end(lane);
+                    emitSlice(track, open, ts, regions.depth(lane), gpu);
                 }
                 case MPI_SEND, MPI_ISEND, MPI_RECV, MPI_IRECV -> {
                     boolean send = e.kind() == Otf2Event.Kind.MPI_SEND || e.kind() == Otf2Event.Kind.MPI_ISEND;
@@ -130,8 +136,9 @@ final class Otf2Importer {
                             .put("tag", e.tag()).put("bytes", e.bytes());
                     sink.instant(new Instant(sink.newId(Entity.INSTANT), track, ts, send ? "MPI send" : "MPI recv",
                             Category.MARKER, "otf2_mpi", args.toString()));
-                    if (!stack.isEmpty()) {
-                        long enclosing = stack.peek()[2];
+                    long[] inside = regions.innermost(lane);
+                    if (inside != null) {
+                        long enclosing = inside[2];
                         if (send) {
                             pendingSends.computeIfAbsent(loc.id() + ">" + e.peer() + "/" + e.ref() + "/" + e.tag(),
                                     k -> new ArrayDeque<>()).add(enclosing);
@@ -149,12 +156,8 @@ final class Otf2Importer {
                 }
             }
         }
-        while (!stack.isEmpty()) {
-            unbalanced++;
-            long[] open = stack.pop();
-            emitSlice(track, open, last, stack.size(), gpu);
-        }
-        return unbalanced;
+        long end = last;
+        regions.close(lane, (l, open, depth) -> emitSlice(track, open, end, depth, gpu), where);
     }
 
     /** One GPU device per location group that holds accelerator streams (a CUDA/HIP/OpenCL context). */

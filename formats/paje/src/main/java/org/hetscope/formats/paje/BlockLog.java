@@ -1,5 +1,7 @@
 package org.hetscope.formats.paje;
 
+import org.hetscope.model.SkipReason;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,7 +18,7 @@ final class BlockLog extends BufferingOperations {
 
     record Destroy(PajeContainer container, long time, long line) {}
 
-    record Problem(String what, long line, String detail) {}
+    record Problem(SkipReason reason, String what, long line, String detail) {}
 
     /** File offsets of the lines this block holds: those that start in [from, to). */
     final long from;
@@ -108,7 +110,7 @@ final class BlockLog extends BufferingOperations {
     }
 
     @Override
-    public void problem(String what, long line, String detail) {
-        inOrder.add(new Problem(what, line, detail));
+    public void problem(SkipReason reason, String what, long line, String detail) {
+        inOrder.add(new Problem(reason, what, line, detail));
     }
 }

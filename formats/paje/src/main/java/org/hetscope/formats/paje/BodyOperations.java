@@ -1,5 +1,7 @@
 package org.hetscope.formats.paje;
 
+import org.hetscope.model.SkipReason;
+
 /**
  * What the body lines of a Paje file say, once decoded: the {@link LineDecoder} hands each line's operation here.
  * The reader applies them at once when it decodes in file order; a block decoded on another thread keeps them
@@ -19,5 +21,6 @@ interface BodyOperations {
 
     void destroy(PajeContainer c, long time, long line);
 
-    void problem(String what, long line, String detail);
+    /** A problem with a line: {@code what} becomes the skip detail, {@code detail} goes with the location. */
+    void problem(SkipReason reason, String what, long line, String detail);
 }

@@ -2,8 +2,8 @@ package org.hetscope.formats.paje;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import org.hetscope.model.SkipReason;
+import org.hetscope.model.SkipTally;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.TrackKind;
@@ -16,8 +16,7 @@ public final class GenericPajeImport implements PajeListener {
     private final Path file;
     private final TraceSink sink;
     private final PajeSinkBasics basics;
-    private final Map<String, long[]> problems = new LinkedHashMap<>();
-    private final Map<String, String> firstWhere = new LinkedHashMap<>();
+    private final SkipTally problems = new SkipTally();
 
     public GenericPajeImport(Path file, TraceSink sink) {
         this.file = file;
@@ -33,13 +32,13 @@ public final class GenericPajeImport implements PajeListener {
         imp.basics.info(reader);
         sink.info("paje.time_unit", reader.timeShift() == 9 ? "s" : reader.timeShift() == 6 ? "ms"
                 : "1e-" + reader.timeShift() + " s");
-        imp.problems.forEach((what, c) -> sink.skipped(what, imp.firstWhere.get(what), c[0]));
+        imp.problems.flushTo(sink);
     }
 
     @Override
-    public void problem(String what, long line, String detail) {
-        problems.computeIfAbsent(what, k -> new long[1])[0]++;
-        firstWhere.putIfAbsent(what, file + ":" + line + (detail == null ? "" : " (" + detail + ")"));
+    public void problem(SkipReason reason, String what, long line, String detail) {
+        problems.add(reason, what, problems.count(reason, what) > 0 ? null
+                : file + ":" + line + (detail == null ? "" : " (" + detail + ")"));
     }
 
     @Override

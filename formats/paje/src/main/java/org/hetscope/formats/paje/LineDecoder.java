@@ -2,7 +2,7 @@ package org.hetscope.formats.paje;
 
 import java.nio.charset.StandardCharsets;
 import org.hetscope.formats.paje.EventDefinition.Field;
-import org.hetscope.model.TraceSink;
+import org.hetscope.model.SkipReason;
 
 /**
  * Decodes the body lines of a Paje file: splits a line into its fields, parses times and numbers, resolves type,
@@ -101,8 +101,8 @@ final class LineDecoder {
             j++;
         }
         if (j == i || (j < end && buf[j] != ' ' && buf[j] != '\t')) {
-            damage(out, "line that is neither a header line nor an event", "'" + text(buf, i, Math.min(end, i + 40))
-                    + "'");
+            damage(out, SkipReason.DAMAGED_RECORD, "line that is neither a header line nor an event",
+                    "'" + text(buf, i, Math.min(end, i + 40)) + "'");
             return DONE;
         }
         if (!dictionary.announced) {
@@ -110,19 +110,21 @@ final class LineDecoder {
         }
         EventDefinition def = dictionary.definition(id);
         if (def == null) {
-            damage(out, "undefined event id", "id " + id);
+            damage(out, SkipReason.DAMAGED_RECORD, "undefined event id", "id " + id);
             return DONE;
         }
         if (!tokenize(buf, j, end)) {
-            damage(out, last ? "truncated last line" : "unterminated quoted string", "event id " + id);
+            damage(out, last ? SkipReason.TRUNCATED : SkipReason.DAMAGED_RECORD,
+                    last ? "last line" : "unterminated quoted string", "event id " + id);
             return DONE;
         }
         if (nf != def.fieldCount()) {
             if (nf < def.fieldCount()) {
-                damage(out, last ? "truncated last line" : "line with missing fields",
+                damage(out, last ? SkipReason.TRUNCATED : SkipReason.DAMAGED_RECORD,
+                        last ? "last line" : "line with missing fields",
                         def.kind().pajeName() + " " + id + " needs " + def.fieldCount() + " fields, found " + nf);
             } else {
-                damage(out, "line with extra fields",
+                damage(out, SkipReason.DAMAGED_RECORD, "line with extra fields",
                         def.kind().pajeName() + " " + id + " has " + def.fieldCount() + " fields, found " + nf);
             }
             return DONE;
@@ -134,14 +136,14 @@ final class LineDecoder {
         try {
             body(def, buf, out);
         } catch (IllegalArgumentException e) {
-            damage(out, "bad field value", e.getMessage());
+            damage(out, SkipReason.DAMAGED_RECORD, "bad field value", e.getMessage());
         }
         return DONE;
     }
 
     /** A line that cannot be used: skipped and reported as damage in the input. */
-    void damage(BodyOperations out, String what, String detail) {
-        out.problem(TraceSink.DAMAGE + what, line, detail);
+    void damage(BodyOperations out, SkipReason reason, String what, String detail) {
+        out.problem(reason, what, line, detail);
     }
 
     static String text(byte[] buf, int from, int to) {

@@ -1,5 +1,7 @@
 package org.hetscope.formats.paje;
 
+import org.hetscope.model.SkipReason;
+
 /**
  * Receives what a {@link PajeReader} decoded. Types and containers come in file order as soon as they are
  * defined; events come in file order; links come when both ends were seen; states and variable values come at
@@ -26,7 +28,7 @@ public interface PajeListener {
     default void variable(PajeContainer container, PajeType type, long time, double value, long line) {}
 
     /** Something not placed: counted by the caller with this description and line. */
-    default void problem(String what, long line, String detail) {}
+    default void problem(SkipReason reason, String what, long line, String detail) {}
 
     /**
      * Every line is read and every event and link was told: the states and variables are replayed next, then

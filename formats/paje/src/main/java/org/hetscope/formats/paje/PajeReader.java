@@ -18,8 +18,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.hetscope.formats.paje.EventDefinition.Field;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Progress;
-import org.hetscope.model.TraceSink;
 
 /**
  * Reads a Paje trace file driven by its header: every {@code %EventDef} says which event kind an id stands for and
@@ -239,7 +239,7 @@ public final class PajeReader {
         cutter.cut(source, from, to, (buf, start, end, last, offset) -> {
             decoder.line++;
             if (cutter.overlong) {
-                damage(overlong(), overlongDetail(cutter, offset));
+                damage(SkipReason.LINE_TOO_LONG, overlong(), overlongDetail(cutter, offset));
             } else {
                 line(buf, start, end, last);
             }
@@ -254,7 +254,7 @@ public final class PajeReader {
 
     /** What a line too long to hold counts as (it is skipped: no Paje line is anywhere near as long). */
     private static String overlong() {
-        return "line longer than " + org.hetscope.model.InputLimits.maxTokenBytes() + " bytes (skipped; the limit: -D"
+        return "line longer than " + org.hetscope.model.InputLimits.maxTokenBytes() + " bytes (the limit: -D"
                 + org.hetscope.model.InputLimits.MAX_TOKEN_PROPERTY + "=N)";
     }
 
@@ -281,7 +281,7 @@ public final class PajeReader {
             try {
                 define(decoder.definition(), buf);
             } catch (IllegalArgumentException e) {
-                damage("bad field value", e.getMessage());
+                damage(SkipReason.DAMAGED_RECORD, "bad field value", e.getMessage());
             }
             dictionary.changed();
         }
@@ -342,7 +342,7 @@ public final class PajeReader {
         log.stop = cutter.cut(source, from, to, (buf, start, end, last, offset) -> {
             d.line++;
             if (cutter.overlong) {
-                d.damage(log, overlong(), overlongDetail(cutter, offset));
+                d.damage(log, SkipReason.LINE_TOO_LONG, overlong(), overlongDetail(cutter, offset));
                 return true;
             }
             if (d.decode(buf, start, end, last, log) != LineDecoder.DONE) {
@@ -384,7 +384,7 @@ public final class PajeReader {
                 inOrder.destroy(d.container(), d.time(), d.line() + base);
             } else {
                 BlockLog.Problem p = (BlockLog.Problem) o;
-                listener.problem(p.what(), p.line() + base, p.detail());
+                listener.problem(p.reason(), p.what(), p.line() + base, p.detail());
             }
         }
     }
@@ -456,7 +456,7 @@ public final class PajeReader {
         @Override
         public void destroy(PajeContainer c, long time, long line) {
             if (c.isDestroyed()) {
-                listener.problem(TraceSink.DAMAGE + "bad field value", line,
+                listener.problem(SkipReason.DAMAGED_RECORD, "bad field value", line,
                         "container '" + c.alias() + "' destroyed twice");
                 return;
             }
@@ -465,8 +465,8 @@ public final class PajeReader {
         }
 
         @Override
-        public void problem(String what, long line, String detail) {
-            listener.problem(what, line, detail);
+        public void problem(SkipReason reason, String what, long line, String detail) {
+            listener.problem(reason, what, line, detail);
         }
     }
 
@@ -479,7 +479,7 @@ public final class PajeReader {
         }
         if (parts[0].equals("EventDef")) {
             if (parts.length < 3) {
-                damage("bad %EventDef line", line.trim());
+                damage(SkipReason.DAMAGED_RECORD, "bad %EventDef line", line.trim());
                 defName = null;
                 return;
             }
@@ -487,7 +487,7 @@ public final class PajeReader {
             try {
                 defId = Integer.parseInt(parts[2]);
             } catch (NumberFormatException e) {
-                damage("bad %EventDef id", line.trim());
+                damage(SkipReason.DAMAGED_RECORD, "bad %EventDef id", line.trim());
                 defName = null;
                 return;
             }
@@ -496,14 +496,16 @@ public final class PajeReader {
             if (defName != null) {
                 PajeEventKind kind = PajeEventKind.byName(defName);
                 if (kind == null) {
-                    problem("unknown Paje event kind in header (its lines are skipped)", defName + " " + defId);
+                    problem(SkipReason.UNKNOWN_RECORD, "Paje event kind in the header (its lines are skipped)",
+                            defName + " " + defId);
                 } else if (defId < 0 || defId > 1_000_000) {
-                    damage("event id out of range", defName + " " + defId);
+                    damage(SkipReason.DAMAGED_RECORD, "event id out of range", defName + " " + defId);
                 } else {
                     EventDefinition d = new EventDefinition(defId, kind, defFields);
                     List<Field> missing = d.required().stream().filter(f -> d.index(f) < 0).toList();
                     if (!missing.isEmpty()) {
-                        damage("event definition lacks required fields (its lines are skipped)",
+                        damage(SkipReason.DAMAGED_RECORD,
+                                "event definition lacks required fields (its lines are skipped)",
                                 defName + " " + defId + " lacks " + missing);
                     } else {
                         definitions.put(defId, d);
@@ -610,13 +612,13 @@ public final class PajeReader {
         d.tally.kindCounts[kind.ordinal()]++;
     }
 
-    private void problem(String what, String detail) {
-        listener.problem(what, decoder.line, detail);
+    private void problem(SkipReason reason, String what, String detail) {
+        listener.problem(reason, what, decoder.line, detail);
     }
 
     /** A line or header definition that does not parse: skipped and reported as damage in the input. */
-    private void damage(String what, String detail) {
-        decoder.damage(inOrder, what, detail);
+    private void damage(SkipReason reason, String what, String detail) {
+        decoder.damage(inOrder, reason, what, detail);
     }
 
     // ---- end of trace: replay states and variables ----
@@ -666,12 +668,12 @@ public final class PajeReader {
         }
         for (ArrayDeque<BlockLog.LinkEnd> q : pendingLinkEnds.values()) {
             for (BlockLog.LinkEnd o : q) {
-                listener.problem("link end without start", o.line(), "key never started");
+                listener.problem(SkipReason.UNMATCHED_FLOW, "link end without start", o.line(), "key never started");
             }
         }
         for (ArrayDeque<BlockLog.LinkEnd> q : pendingLinkStarts.values()) {
             for (BlockLog.LinkEnd o : q) {
-                listener.problem("link start without end", o.line(), "key never ended");
+                listener.problem(SkipReason.UNMATCHED_FLOW, "link start without end", o.line(), "key never ended");
             }
         }
         listener.end(start, end);
@@ -688,7 +690,8 @@ public final class PajeReader {
         while (ops.next()) {
             long t = ops.time();
             if (t > lastTime) {
-                listener.problem("state change after its container was destroyed", ops.line(),
+                listener.problem(SkipReason.INCONSISTENT_STATE, "state change after its container was destroyed",
+                        ops.line(),
                         c.alias() + " destroyed earlier");
                 continue;
             }
@@ -704,7 +707,8 @@ public final class PajeReader {
                 case StateBuffer.PUSH -> ops.copyTo(stack, top++);
                 case StateBuffer.POP -> {
                     if (top == 0) {
-                        listener.problem("pop without push", ops.line(), c.alias() + " " + type.alias());
+                        listener.problem(SkipReason.UNMATCHED_END, "pop without push", ops.line(),
+                                c.alias() + " " + type.alias());
                     } else {
                         top--;
                         emitState(c, type, stack, top, t, top, false);

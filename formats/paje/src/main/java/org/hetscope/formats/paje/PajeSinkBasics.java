@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Entity;
@@ -25,9 +26,9 @@ public final class PajeSinkBasics {
     public static final String LINK_TABLE = "paje_link";
     public static final String VALUE_TABLE = "paje_entity_value";
 
-    /** Where problems go: what, line, detail. */
+    /** Where problems go: reason, what (the skip detail), line, detail (with the location). */
     public interface Problems {
-        void add(String what, long line, String detail);
+        void add(SkipReason reason, String what, long line, String detail);
     }
 
     private final Path file;
@@ -159,7 +160,7 @@ public final class PajeSinkBasics {
         }
         long dur = l.end() - l.start();
         if (dur < 0) {
-            problems.add("link that ends before it starts", l.endLine(), l.key());
+            problems.add(SkipReason.ENDS_BEFORE_START, "link", l.endLine(), l.key());
         }
         sink.row(LINK_TABLE, l.type().alias(), l.type().name(), l.container().userId, l.startContainer().userId,
                 l.endContainer().userId, l.start(), dur, l.value(), l.key());
@@ -182,7 +183,7 @@ public final class PajeSinkBasics {
         sink.info("paje.file", file.toString());
         sink.info("paje.lines", Long.toString(reader.lines()));
         if (reader.roundedTimes() > 0) {
-            problems.add("time with digits below the nanosecond (rounded half-even)", reader.firstRoundedLine(),
+            problems.add(SkipReason.ROUNDED_TIME, null, reader.firstRoundedLine(),
                     reader.roundedTimes() + " times");
         }
         reader.counts().forEach((k, v) -> sink.info("paje.count." + k.pajeName(), Long.toString(v)));

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Progress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,8 +76,8 @@ class BlockDecodingTest {
             text.append("variable ").append(c).append(' ').append(t.alias()).append(' ').append(time).append(' ')
                     .append(value).append(" @").append(line).append('\n');
         }
-        @Override public void problem(String what, long line, String detail) {
-            text.append("problem @").append(line).append(' ').append(what).append(": ").append(detail).append('\n');
+        @Override public void problem(SkipReason reason, String what, long line, String detail) {
+            text.append("problem @").append(line).append(' ').append(reason.id()).append(' ').append(what).append(": ").append(detail).append('\n');
         }
         @Override public void end(long start, long end) {
             text.append("end ").append(start).append(' ').append(end).append('\n');

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.hetscope.model.CollectingSink;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Progress;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.Track;
@@ -93,20 +94,20 @@ class PajeFormatTest {
         Map<String, Long> where = new TreeMap<>();
         CollectingSink s = new CollectingSink() {
             @Override
-            public void skipped(String what, String at, long count) {
-                super.skipped(what, at, count);
-                where.put(what + " @ " + at, count);
+            public void skipped(SkipReason reason, String what, String at, long count) {
+                super.skipped(reason, what, at, count);
+                where.put(key(reason, what) + " @ " + at, count);
             }
         };
         new PajeFormat().read(folder, s, Progress.NONE);
         Path trace = folder.resolve("paje.trace");
         assertEquals(Map.of(
-                "damaged input: undefined event id @ " + trace + ":" + (body + 21) + " (id 77)", 1L,
-                "pop without push @ " + trace + ":" + (body + 22) + " (mm0 MS)", 1L,
-                "link end without start @ " + trace + ":" + (body + 23) + " (key never started)", 1L,
-                "damaged input: truncated last line @ " + trace + ":" + bad.size()
+                "damaged_record: undefined event id @ " + trace + ":" + (body + 21) + " (id 77)", 1L,
+                "unmatched_end: pop without push @ " + trace + ":" + (body + 22) + " (mm0 MS)", 1L,
+                "unmatched_flow: link end without start @ " + trace + ":" + (body + 23) + " (key never started)", 1L,
+                "truncated: last line @ " + trace + ":" + bad.size()
                         + " (PajeSetVariable 13 needs 4 fields, found 1)", 1L,
-                "state change after its container was destroyed @ " + trace + ":" + (bad.indexOf("10\t101.067308000\tt18260\tS\tB") + 1)
+                "inconsistent_state: state change after its container was destroyed @ " + trace + ":" + (bad.indexOf("10\t101.067308000\tt18260\tS\tB") + 1)
                         + " (t18260 destroyed earlier)", 1L), withoutRounding(where));
         // Everything else is still there.
         assertEquals(77, s.tasks.size());
@@ -152,25 +153,25 @@ class PajeFormatTest {
         Map<String, Long> where = new TreeMap<>();
         CollectingSink s = new CollectingSink() {
             @Override
-            public void skipped(String what, String at, long count) {
-                super.skipped(what, at, count);
-                where.put(what + " @ " + at.replaceAll(" \\(.*", ""), count);
+            public void skipped(SkipReason reason, String what, String at, long count) {
+                super.skipped(reason, what, at, count);
+                where.put(key(reason, what) + " @ " + at.replaceAll(" \\(.*", ""), count);
             }
         };
         new PajeFormat().read(folder, s, Progress.NONE);
         assertEquals(Map.of(
-                TraceSink.DAMAGE + "tasks.rec record without JobId (skipped) @ " + tasksRec + ":" + (noJobStart + 1), 1L,
+                "damaged_record: tasks.rec record without JobId @ " + tasksRec + ":" + (noJobStart + 1), 1L,
                 // the line of the bad field, after the line removed above it
-                TraceSink.DAMAGE + "tasks.rec record with a bad number (skipped) @ " + tasksRec + ":" + badNumber, 1L,
-                TraceSink.DAMAGE + "rec line without 'Field:' @ " + tasksRec + ":" + noField, 1L,
-                "state change after its container was destroyed @ " + folder.resolve("paje.trace") + ":4113", 1L),
+                "damaged_record: tasks.rec record with a bad number @ " + tasksRec + ":" + badNumber, 1L,
+                "damaged_record: rec line without 'Field:' @ " + tasksRec + ":" + noField, 1L,
+                "inconsistent_state: state change after its container was destroyed @ " + folder.resolve("paje.trace") + ":4113", 1L),
                 withoutRounding(where));
         assertEquals(77 - 2, s.tasks.size());
     }
 
     private static Map<String, Long> withoutRounding(Map<String, Long> skipped) {
         Map<String, Long> m = new TreeMap<>(skipped);
-        m.keySet().removeIf(k -> k.startsWith("time with digits below"));
+        m.keySet().removeIf(k -> k.startsWith("rounded_time"));
         return m;
     }
 

@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Progress;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +31,9 @@ class PajeReaderTest {
         @Override public void variable(PajeContainer c, PajeType t, long time, double v, long line) {
             variables.add(c.alias() + " " + t.alias() + " " + time + " " + v);
         }
-        @Override public void problem(String what, long line, String detail) { problems.add(line + ": " + what); }
+        @Override public void problem(SkipReason reason, String what, long line, String detail) {
+            problems.add(line + ": " + reason.id() + " " + what);
+        }
 
         String statesText() {
             StringBuilder b = new StringBuilder();
@@ -248,13 +251,13 @@ class PajeReaderTest {
                 6 5 c9 C nowhere c9
                 8 5 ST c1""", null);
         assertEquals(List.of(
-                (headerLines + 1) + ": damaged input: undefined event id",
-                (headerLines + 5) + ": damaged input: bad field value",
-                (headerLines + 6) + ": damaged input: line with extra fields",
-                (headerLines + 7) + ": damaged input: bad field value",
-                (headerLines + 8) + ": damaged input: truncated last line",
-                (headerLines + 3) + ": pop without push",
-                (headerLines + 4) + ": link end without start"), r.problems);
+                (headerLines + 1) + ": damaged_record undefined event id",
+                (headerLines + 5) + ": damaged_record bad field value",
+                (headerLines + 6) + ": damaged_record line with extra fields",
+                (headerLines + 7) + ": damaged_record bad field value",
+                (headerLines + 8) + ": truncated last line",
+                (headerLines + 3) + ": unmatched_end pop without push",
+                (headerLines + 4) + ": unmatched_flow link end without start"), r.problems);
         // The good set state survives, closed at the trace end (5 s, the latest valid time).
         assertEquals("c1 ST Running 1000000000-5000000000 d0\n", r.statesText());
     }

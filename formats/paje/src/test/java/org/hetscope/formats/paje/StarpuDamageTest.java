@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.hetscope.model.Category;
 import org.hetscope.model.CollectingSink;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.InputLimits;
 import org.hetscope.model.Progress;
 import org.hetscope.model.Slice;
@@ -36,18 +37,18 @@ class StarpuDamageTest {
         final Map<String, String> where = new LinkedHashMap<>();
 
         @Override
-        public void skipped(String what, String w, long count) {
-            super.skipped(what, w, count);
-            where.putIfAbsent(what, w);
+        public void skipped(SkipReason reason, String what, String w, long count) {
+            super.skipped(reason, what, w, count);
+            where.putIfAbsent(key(reason, what), w);
         }
 
         Map<String, Long> damage() {
             Map<String, Long> m = new LinkedHashMap<>();
-            skipped.forEach((k, v) -> {
-                if (k.startsWith(TraceSink.DAMAGE)) {
-                    m.put(k, v);
+            for (var e : skips.entries()) {
+                if (e.reason().damage()) {
+                    m.put(e.label(), e.count());
                 }
-            });
+            }
             return m;
         }
     }
@@ -95,7 +96,7 @@ class StarpuDamageTest {
         Files.writeString(tasks, text);
         Sink intact = read(PajeFormatTest.fixture("chol-dmda-nb6"));
         Sink s = read(folder);
-        String what = TraceSink.DAMAGE + "record cut short at the end of the file (skipped)";
+        String what = "truncated: tasks.rec record";
         assertEquals(Map.of(what, 1L), s.damage(), s.skipped.toString());
         assertEquals(tasks + ":" + (recordStart + 1) + " (the file stops inside a line)", s.where.get(what));
         // paje.trace is whole: its slices are all there
@@ -121,7 +122,7 @@ class StarpuDamageTest {
         lines.set(size, "Size: 36x864");
         Files.write(data, lines);
         Sink s = read(folder);
-        String what = TraceSink.DAMAGE + "data.rec record with a bad number (skipped)";
+        String what = "damaged_record: data.rec record with a bad number";
         assertEquals(Map.of(what, 1L), s.damage(), s.skipped.toString());
         assertEquals(data + ":" + (size + 1) + " (field Size: '36x864' is not a number (or out of range))",
                 s.where.get(what));
@@ -146,7 +147,7 @@ class StarpuDamageTest {
         lines.set(sizes, "Sizes: 36864 -");
         Files.write(tasks, lines);
         Sink s = read(folder);
-        String what = TraceSink.DAMAGE + "tasks.rec record with a bad number (skipped)";
+        String what = "damaged_record: tasks.rec record with a bad number";
         assertEquals(2L, s.damage().get(what), s.skipped.toString());
         assertEquals(tasks + ":" + (start + 1) + " (field StartTime: not a number: '79.9x')", s.where.get(what));
         assertEquals(Map.of(what, 2L), s.damage());
@@ -175,7 +176,7 @@ class StarpuDamageTest {
                 }
                 Files.write(f, lines);
                 Sink s = read(folder);
-                String what = TraceSink.DAMAGE + "line longer than 4096 bytes (skipped; the limit: -D"
+                String what = "line_too_long: line longer than 4096 bytes (the limit: -D"
                         + InputLimits.MAX_TOKEN_PROPERTY + "=N)";
                 assertEquals(Map.of(what, 1L), s.damage(), file + ": " + s.skipped);
                 assertTrue(s.where.get(what).startsWith(f + ":" + (at + 2)), file + ": " + s.where.get(what));
@@ -193,10 +194,10 @@ class StarpuDamageTest {
             Files.write(f, trace);
             String reference = BlockDecodingTest.inFileOrder(trace, Long.MAX_VALUE);
             List<String> problems = reference.lines().filter(l -> l.contains("line longer")).toList();
-            assertEquals(List.of("problem @" + (at + 1) + " " + TraceSink.DAMAGE + "line longer than 4096 bytes "
-                    + "(skipped; the limit: -Dhetscope.maxTokenBytes=N): 100002 bytes from byte "
+            assertEquals(List.of("problem @" + (at + 1) + " line_too_long line longer than 4096 bytes "
+                    + "(the limit: -Dhetscope.maxTokenBytes=N): 100002 bytes from byte "
                     + (String.join("\n", lines.subList(0, at)).length() + 1), "problem @" + (lines.size() + 1) + " "
-                    + TraceSink.DAMAGE + "line longer than 4096 bytes (skipped; the limit: -Dhetscope.maxTokenBytes=N):"
+                    + "line_too_long line longer than 4096 bytes (the limit: -Dhetscope.maxTokenBytes=N):"
                     + " 50001 bytes from byte " + (trace.length - 50_001)), problems);
             for (int threads : new int[] {0, 3}) {
                 assertEquals(reference, BlockDecodingTest.inBlocks(f, 4096, threads, Long.MAX_VALUE));
@@ -238,8 +239,8 @@ class StarpuDamageTest {
         }
         Sink intact = read(PajeFormatTest.fixture("chol-dmda-nb6"));
         Sink s = read(folder);
-        String what = TraceSink.DAMAGE + "line longer than " + InputLimits.DEFAULT_MAX_TOKEN_BYTES
-                + " bytes (skipped; the limit: -D" + InputLimits.MAX_TOKEN_PROPERTY + "=N)";
+        String what = "line_too_long: line longer than " + InputLimits.DEFAULT_MAX_TOKEN_BYTES
+                + " bytes (the limit: -D" + InputLimits.MAX_TOKEN_PROPERTY + "=N)";
         assertEquals(Map.of(what, 1L), s.damage(), s.skipped.toString());
         assertTrue(s.where.get(what).startsWith(f + ":" + (at + 1) + " (" + (length + 1) + " bytes from byte "),
                 s.where.get(what));

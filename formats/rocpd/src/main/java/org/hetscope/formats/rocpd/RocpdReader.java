@@ -13,13 +13,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.formats.sqlite.TableByTable;
+import org.hetscope.model.FlowLinker;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Device;
 import org.hetscope.model.DeviceKind;
 import org.hetscope.model.Dim3;
 import org.hetscope.model.Entity;
-import org.hetscope.model.Flow;
 import org.hetscope.model.FlowRule;
 import org.hetscope.model.JsonText;
 import org.hetscope.model.KernelCounter;
@@ -65,7 +66,8 @@ final class RocpdReader {
     private final Map<String, Long> queueTracks = new HashMap<>();
     private final Map<Long, String> kernelNames = new HashMap<>();
     private final Map<Long, String> pmcNames = new HashMap<>();
-    private final Map<String, Long> apiByCorrelation = new HashMap<>();
+    /** Correlation ids are per process (rocprofv3 counts them in each). */
+    private final FlowLinker flows;
     private final Map<Long, Long> kernelByEvent = new HashMap<>();
     private final Map<String, Long> counterTracks = new HashMap<>();
 
@@ -74,6 +76,7 @@ final class RocpdReader {
         this.db = db;
         this.sink = sink;
         this.progress = progress;
+        this.flows = new FlowLinker(sink, false, 0);
     }
 
     /** The view or table for a logical rocpd name: the name itself, else the first {@code name_<uuid>} table. */
@@ -390,7 +393,9 @@ final class RocpdReader {
         String t = table("rocpd_region");
         if (t == null || !schema.has(t, "start")) {
             if (t != null) {
-                sink.skipped("rocpd_region without start/end columns (pre-v3 timestamp tables)", file + " " + t, 1);
+                sink.skipped(SkipReason.UNSUPPORTED_LAYOUT,
+                        "rocpd_region without start/end columns (pre-v3 timestamp tables)",
+                        file + " " + t, 1);
             }
             return;
         }
@@ -423,19 +428,15 @@ final class RocpdReader {
                 sink.slice(new Slice(id, apiTrack(threadRow, api), start, Math.max(0, end - start), name, category,
                         cat, -1, corr, null));
                 if (corr != null) {
-                    apiByCorrelation.putIfAbsent(procRow + "/" + corr, id);
+                    flows.call(procRow, corr, id);
                 }
             }
         }
     }
 
-    private void link(long target, Long processRow, Long corr) {
-        if (corr == null) {
-            return;
-        }
-        Long api = apiByCorrelation.get(processRow + "/" + corr);
-        if (api != null) {
-            sink.flow(new Flow(sink.newId(Entity.FLOW), api, target, "launch", corr, FlowRule.CORRELATION));
+    private void link(long target, long processRow, Long corr) {
+        if (corr != null) {
+            flows.activity(processRow, corr, target, "launch");
         }
     }
 
@@ -563,7 +564,9 @@ final class RocpdReader {
             sink.info("serialized_by_profiler", "true");
         }
         if (unplaced > 0) {
-            sink.skipped("rocpd_pmc_event not attached to a kernel dispatch (kept only if sampled)", file + " " + t,
+            sink.skipped(SkipReason.UNKNOWN_REFERENCE,
+                    "rocpd_pmc_event not attached to a kernel dispatch (kept only if sampled)",
+                    file + " " + t,
                     unplaced);
         }
     }

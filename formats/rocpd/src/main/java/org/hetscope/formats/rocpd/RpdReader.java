@@ -10,14 +10,14 @@ import org.hetscope.formats.sqlite.RowSource;
 import org.hetscope.formats.sqlite.SqliteSchema;
 import org.hetscope.formats.sqlite.TableByTable;
 import org.hetscope.formats.sqlite.TableRows;
+import org.hetscope.model.FlowLinker;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Device;
 import org.hetscope.model.DeviceKind;
 import org.hetscope.model.Dim3;
 import org.hetscope.model.Entity;
-import org.hetscope.model.Flow;
-import org.hetscope.model.FlowRule;
 import org.hetscope.model.JsonText;
 import org.hetscope.model.KernelLaunch;
 import org.hetscope.model.LongLongMap;
@@ -60,7 +60,8 @@ final class RpdReader {
     private final Map<Long, Integer> vgprs = new HashMap<>();
     private final LongLongMap apiOfOp = new LongLongMap();
     private final LongLongMap apisWithOps = new LongLongMap();
-    private final LongLongMap sliceOfApi = new LongLongMap();
+    /** The correlation id is the rocpd_api row id, unique in the file: one process. */
+    private final FlowLinker flows;
     private final Map<Long, Long> processIds = new HashMap<>();
     private final Map<Long, Long> processTracks = new HashMap<>();
     private final Map<String, long[]> threads = new HashMap<>(); // "pid/tid" -> {thread id, track}
@@ -92,6 +93,7 @@ final class RpdReader {
         this.rows = rows;
         this.sink = sink;
         this.progress = progress;
+        this.flows = new FlowLinker(sink, false, 0);
     }
 
     /**
@@ -231,7 +233,7 @@ final class RpdReader {
             apisWithOps.putIfAbsent(r.getLong(0), 1);
         }, "api_id", "op_id");
         if (repeated[0] > 0) {
-            sink.skipped("rocpd_api_ops link of an op already linked to another API call (first link kept)",
+            sink.skipped(SkipReason.DUPLICATE_ID, "rocpd_api_ops link of an op already linked to another API call",
                     file + " rocpd_api_ops", repeated[0]);
         }
     }
@@ -342,11 +344,11 @@ final class RpdReader {
             long id = sink.newId(Entity.SLICE);
             sink.slice(new Slice(id, apiTrack(r.getLong(1), r.getLong(2), family), start, Math.max(0, end - start),
                     name, category, domain != null ? domain : family, -1, corr, json.toStringOrNull()));
-            sliceOfApi.putIfAbsent(apiId, id);
+            flows.call(FlowLinker.ONE_PROCESS, apiId, id);
             tick();
         }, "id", "pid", "tid", "start", "end", "apiName_id", "args_id", "domain_id");
         if (backwards[0] > 0) {
-            sink.skipped("rocpd_api call ending before it starts (kept with duration 0)", file + " rocpd_api",
+            sink.skipped(SkipReason.ENDS_BEFORE_START, "rocpd_api call", file + " rocpd_api",
                     backwards[0]);
         }
     }
@@ -482,8 +484,7 @@ final class RpdReader {
             String opType = r.isNull(8) ? "" : strings.getOrDefault(r.getLong(8), "");
             long api = apiOfOp.get(opId, NONE);
             Long corr = api == NONE ? null : api;
-            long apiSlice = api == NONE ? NONE : sliceOfApi.get(api, NONE);
-            if (api != NONE && apiSlice == NONE && schema.has("rocpd_api")) {
+            if (api != NONE && flows.callOf(FlowLinker.ONE_PROCESS, api) < 0 && schema.has("rocpd_api")) {
                 unlinkedApi[0]++;
             }
             Category category = opCategory(opType);
@@ -546,21 +547,22 @@ final class RpdReader {
                             null, null, null, corr));
                 }
             }
-            if (apiSlice != NONE) {
-                sink.flow(new Flow(sink.newId(Entity.FLOW), apiSlice, id, "launch", corr, FlowRule.CORRELATION));
+            if (corr != null) {
+                flows.activity(FlowLinker.ONE_PROCESS, corr, id, "launch");
             }
             tick();
         }, "id", "gpuId", "queueId", "sequenceId", "completionSignal", "start", "end", "description_id", "opType_id");
         if (unlinkedApi[0] > 0) {
-            sink.skipped("rocpd_op linked by rocpd_api_ops to a call missing from rocpd_api (op kept, no flow)",
+            sink.skipped(SkipReason.UNLINKED, "rocpd_op linked by rocpd_api_ops to a call missing from rocpd_api",
                     file + " rocpd_op", unlinkedApi[0]);
         }
         if (noBytes[0] > 0) {
-            sink.skipped("rocpd_op copy or fill without a byte count (no rocpd_copyapi/rocpd_copyop row): slice "
-                    + "kept, no transfer row", file + " rocpd_op", noBytes[0]);
+            sink.skipped(SkipReason.MISSING_BYTES,
+                    "rocpd_op without a rocpd_copyapi/rocpd_copyop row (no transfer row)",
+                    file + " rocpd_op", noBytes[0]);
         }
         if (backwards[0] > 0) {
-            sink.skipped("rocpd_op ending before it starts (kept with duration 0)", file + " rocpd_op",
+            sink.skipped(SkipReason.ENDS_BEFORE_START, "rocpd_op", file + " rocpd_op",
                     backwards[0]);
         }
     }
@@ -593,7 +595,8 @@ final class RpdReader {
             sink.counter(new CounterSample(track, r.getLong(3), value));
         }, "deviceType", "deviceId", "monitorType", "start", "value");
         if (bad[0] > 0) {
-            sink.skipped("rocpd_monitor value that is not a number", file + " rocpd_monitor", bad[0]);
+            sink.skipped(SkipReason.BAD_VALUE, "rocpd_monitor value that is not a number", file + " rocpd_monitor",
+                    bad[0]);
         }
     }
 }

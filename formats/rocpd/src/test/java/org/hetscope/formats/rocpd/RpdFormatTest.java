@@ -225,7 +225,7 @@ class RpdFormatTest {
         // fills and the copy whose call is missing have no byte count: slices, no transfer, counted
         assertEquals(column(db, "SELECT count(*) FROM op o WHERE (o.opType LIKE 'Copy%' OR o.opType = 'FillBuffer') "
                 + "AND NOT EXISTS (SELECT 1 FROM rocpd_api_ops l JOIN rocpd_copyapi c ON c.api_ptr_id = l.api_id "
-                + "WHERE l.op_id = o.id)").get(0), Long.toString(skippedCount("without a byte count")));
+                + "WHERE l.op_id = o.id)").get(0), Long.toString(skippedCount("missing_bytes: rocpd_op without")));
         assertEquals(column(db, "SELECT count(*) FROM op WHERE opType = 'FillBuffer'").get(0),
                 Long.toString(sink.slices.stream().filter(s -> s.category() == Category.MEMSET).count()));
     }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.TraceSink;
 
 /**
@@ -83,11 +84,10 @@ public final class TableByTable {
         long expected = rowCount.applyAsLong(table);
         long kept = rowsRead.getAsLong() - before;
         if (expected > kept) {
-            sink.damaged("rows of " + table + " after a damaged SQLite page (" + reason + ")", where, expected - kept);
+            sink.skipped(SkipReason.DAMAGED_PAGE, table, where + ": " + reason, expected - kept);
         } else {
             // the damage also stops the count of the table's rows: one entry, the number lost is unknown
-            sink.damaged("rest of " + table + " after a damaged SQLite page, rows lost unknown (" + reason + ")",
-                    where, 1);
+            sink.skipped(SkipReason.DAMAGED_PAGE, table + " (rows lost unknown)", where + ": " + reason, 1);
         }
     }
 }

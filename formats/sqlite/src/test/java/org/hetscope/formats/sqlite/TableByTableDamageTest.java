@@ -95,8 +95,9 @@ class TableByTableDamageTest {
         final List<String[]> losses = new ArrayList<>();
 
         @Override
-        public void skipped(String what, String where, long count) {
-            super.skipped(what, where, count);
+        public void skipped(org.hetscope.model.SkipReason reason, String detail, String where, long count) {
+            super.skipped(reason, detail, where, count);
+            String what = key(reason, detail);
             losses.add(new String[] {what, where, Long.toString(count)});
         }
     }
@@ -158,18 +159,17 @@ class TableByTableDamageTest {
         assertEquals(1, cut.sink().losses.size(), "one loss, b's");
         String[] loss = cut.sink().losses.get(0);
         String what = loss[0];
-        assertTrue(what.startsWith(TraceSink.DAMAGE), what);
+        assertTrue(org.hetscope.model.CollectingSink.isDamageKey(what), what);
         // the table's row count (scanner or SELECT count(*)) walks every leaf, the damaged one too, so it fails
         // as well and the number lost is unknown: one entry
-        assertTrue(what.startsWith(TraceSink.DAMAGE + "rest of b after a damaged SQLite page, rows lost unknown ("),
-                what);
+        assertEquals("damaged_page: b (rows lost unknown)", what);
         assertEquals("1", loss[2], what);
-        assertTrue(loss[1].startsWith(damaged.toString()) && loss[1].endsWith("table b"), loss[1]);
+        assertTrue(loss[1].startsWith(damaged.toString()) && loss[1].contains("table b: "), loss[1]);
         if (scan) {
             assertTrue(loss[1].contains(" page " + lastLeaf + ", "), "the scanner names the page: " + loss[1]);
         } else {
-            assertTrue(what.contains("SQLITE_CORRUPT") && what.contains("page not known"),
-                    "SQLite's reason, without a page: " + what);
+            assertTrue(loss[1].contains("SQLITE_CORRUPT") && loss[1].contains("page not known"),
+                    "SQLite's reason, without a page: " + loss[1]);
         }
     }
 

@@ -7,6 +7,7 @@ import org.hetscope.capture.kernels.cfg.Cfg;
 import org.hetscope.capture.kernels.instrument.KernelScope;
 import org.hetscope.capture.kernels.instrument.Tracepoints;
 import org.hetscope.capture.kernels.trace.PathStatistics;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.Device;
 import org.hetscope.model.DeviceKind;
@@ -86,7 +87,7 @@ public final class KernelStoreExport {
                     row.line(), row.column(), row.value(), row.min(), row.max(), row.minItem(), row.maxItem());
         }
         if (r.warning() != null) {
-            sink.skipped("uninstrumented kernel", file + ": " + r.warning(), 1);
+            sink.skipped(SkipReason.NOT_CAPTURED, "uninstrumented kernel", file + ": " + r.warning(), 1);
         }
         sourceLines(id, file, CounterReport.annotate(file, source, r));
         return id;
@@ -126,7 +127,8 @@ public final class KernelStoreExport {
                     g.minLength(), g.maxLength());
         }
         if (!r.failures().isEmpty()) {
-            sink.skipped("unrebuilt work-item path", file + ": " + r.failures().getFirst(), r.failures().size());
+            sink.skipped(SkipReason.NOT_CAPTURED, "unrebuilt work-item path", file + ": " + r.failures().getFirst(),
+                    r.failures().size());
         }
         return id;
     }

@@ -7,6 +7,7 @@ import org.hetscope.formats.ctf.CtfEvent;
 import org.hetscope.formats.ctf.CtfProblem;
 import org.hetscope.formats.ctf.CtfTrace;
 import org.hetscope.formats.ctf.StreamStats;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.Entity;
 import org.hetscope.model.Instant;
@@ -65,7 +66,8 @@ public final class CtfTraceFormat implements TraceFormat {
                 String prefix = "ctf.trace." + i + ".";
                 for (var clock : m.clocks.values()) {
                     if (!clock.offsetRepresentable()) {
-                        sink.skipped("clock offset beyond the ns range, ignored (clock " + clock.name() + ")",
+                        sink.skipped(SkipReason.CLOCK_NOT_ALIGNED,
+                                "clock offset beyond the ns range (clock " + clock.name() + ")",
                                 trace.traceDirs().get(i).resolve("metadata").toString(), 1);
                     }
                 }
@@ -88,7 +90,7 @@ public final class CtfTraceFormat implements TraceFormat {
                     }
                 } catch (CtfEvent.MissingFieldException missing) {
                     // the metadata declares this event without a field its mapping reads: keep it as it is
-                    sink.skipped("CTF event without a field its mapping needs, kept generically ("
+                    sink.skipped(SkipReason.KEPT_GENERIC, "CTF event without a field its mapping needs ("
                             + missing.event() + "." + missing.field() + ")", e.traceDir().resolve("metadata").toString(), 1);
                 }
                 if (!done) {
@@ -149,11 +151,11 @@ public final class CtfTraceFormat implements TraceFormat {
             sink.info(key + ".discarded_events", Long.toString(s.discardedEvents()));
             sink.info(key + ".lost_packets", Long.toString(s.lostPackets()));
             if (s.discardedEvents() > 0) {
-                sink.skipped("events discarded by the tracer (ring buffer full)", s.file().toString(),
+                sink.skipped(SkipReason.EVENTS_DISCARDED, s.file().toString(),
                         s.discardedEvents());
             }
             if (s.lostPackets() > 0) {
-                sink.skipped("packets lost (gap in packet_seq_num)", s.file().toString(), s.lostPackets());
+                sink.skipped(SkipReason.PACKETS_LOST, s.file().toString(), s.lostPackets());
             }
         }
         List<CtfProblem> problems = trace.problems();
@@ -162,11 +164,10 @@ public final class CtfTraceFormat implements TraceFormat {
             CtfProblem p = problems.get(i);
             // a skipped region counts the packets it lost, and at least one item even when only bytes were inserted
             if (p.isSkip()) {
-                // the stream file and offset in the reason too: the import's summary lists reasons only
-                sink.damaged("CTF stream " + p.file().getFileName() + " at byte " + p.packetOffset() + ": "
-                        + p.reason(), p.where(), Math.max(1, p.skippedPackets()));
+                sink.skipped(SkipReason.DAMAGED_PACKET, p.reason(), p.file().getFileName() + " at byte "
+                        + p.packetOffset() + " (" + p.where() + ")", Math.max(1, p.skippedPackets()));
             } else {
-                sink.damaged("CTF packet: " + p.reason(), p.where(), 1);
+                sink.skipped(SkipReason.DAMAGED_PACKET, p.reason(), p.where(), 1);
             }
             if (p.isSkip()) {
                 long[] sum = skippedOfFile.computeIfAbsent(p.file(), f -> new long[2]);

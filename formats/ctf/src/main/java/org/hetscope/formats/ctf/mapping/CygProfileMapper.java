@@ -1,9 +1,10 @@
 package org.hetscope.formats.ctf.mapping;
 
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import org.hetscope.formats.ctf.CtfEvent;
+import org.hetscope.model.SkipTally;
+import org.hetscope.model.SliceStack;
 import org.hetscope.model.Category;
 import org.hetscope.model.Entity;
 import org.hetscope.model.Slice;
@@ -15,10 +16,10 @@ import org.hetscope.model.Slice;
 final class CygProfileMapper implements EventMapper {
     private final TrackRegistry tracks;
     private final SymbolMap symbols;
-    private final Map<String, ArrayDeque<long[]>> stacks = new HashMap<>();
+    private final SkipTally skips = new SkipTally();
+    /** Open calls per thread: {addr, ts, call_site}. */
+    private final SliceStack<String, long[]> stacks = new SliceStack<>(skips, "func_entry", "func_exit");
     private final Map<String, Long> trackOf = new HashMap<>();
-    private long unmatchedExits;
-    private String firstUnmatched;
 
     CygProfileMapper(TrackRegistry tracks, SymbolMap symbols) {
         this.tracks = tracks;
@@ -38,20 +39,19 @@ final class CygProfileMapper implements EventMapper {
         String pkey = TrackRegistry.processKey(e);
         long tid = e.contextLong("vtid", e.contextLong("tid", -1));
         String key = pkey + "/" + tid;
-        ArrayDeque<long[]> stack = stacks.computeIfAbsent(key, k -> new ArrayDeque<>());
         if (!trackOf.containsKey(key)) {
             trackOf.put(key, tracks.threadTrack(pkey, tid, e.contextString("procname")));
         }
         long ts = e.timestampNs();
         if (entry) {
-            stack.push(new long[] {e.getLong("addr"), ts, e.getLong("call_site", 0)});
-        } else if (stack.isEmpty()) {
-            if (unmatchedExits++ == 0) {
-                firstUnmatched = e.streamFile() + " at " + ts + " ns";
-            }
+            stacks.begin(key, new long[] {e.getLong("addr"), ts, e.getLong("call_site", 0)});
         } else {
-            long[] f = stack.pop();
-            emit(trackOf.get(key), f, ts, stack.size(), true);
+            long[] f = stacks.end(key);
+            if (f == null) {
+                stacks.unmatchedEnd(e.streamFile() + " at " + ts + " ns");
+            } else {
+                emit(trackOf.get(key), f, ts, stacks.depth(key), true);
+            }
         }
         return true;
     }
@@ -67,20 +67,7 @@ final class CygProfileMapper implements EventMapper {
 
     @Override
     public void finish(long endNs) {
-        long open = 0;
-        for (Map.Entry<String, ArrayDeque<long[]>> en : stacks.entrySet()) {
-            ArrayDeque<long[]> s = en.getValue();
-            while (!s.isEmpty()) {
-                long[] f = s.pop();
-                open++;
-                emit(trackOf.get(en.getKey()), f, endNs, s.size(), false);
-            }
-        }
-        if (open > 0) {
-            tracks.sink.skipped("func_entry without func_exit (closed at trace end)", "end of trace", open);
-        }
-        if (unmatchedExits > 0) {
-            tracks.sink.skipped("func_exit without func_entry", firstUnmatched, unmatchedExits);
-        }
+        stacks.closeAll((key, f, depth) -> emit(trackOf.get(key), f, endNs, depth, false), "end of trace");
+        skips.flushTo(tracks.sink);
     }
 }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.hetscope.formats.ctf.CtfEvent;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Entity;
 import org.hetscope.model.Track;
@@ -92,8 +93,8 @@ final class KernelHeapMapper implements EventMapper {
             Heap h = en.getValue();
             tracks.sink.info("ctf.kernel_heap.live_bytes_at_end." + en.getKey().getFileName(), Long.toString(h.live.bytes()));
             if (h.unknownFrees > 0) {
-                tracks.sink.skipped("kernel free of a block allocated before tracing", h.firstUnknown,
-                        h.unknownFrees);
+                tracks.sink.skipped(SkipReason.UNKNOWN_REFERENCE, "kernel free of a block allocated before tracing",
+                        h.firstUnknown, h.unknownFrees);
             }
         }
     }

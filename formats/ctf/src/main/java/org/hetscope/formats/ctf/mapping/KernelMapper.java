@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.hetscope.formats.ctf.CtfEvent;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.Entity;
 import org.hetscope.model.Flow;
@@ -557,26 +558,27 @@ final class KernelMapper implements EventMapper {
         }
         release();
         if (unknownCpuStarts > 0) {
-            tracks.sink.skipped("CPU time before a CPU's first sched_switch (thread unknown until then)",
+            tracks.sink.skipped(SkipReason.UNKNOWN_THREAD, "CPU time",
                     "start of trace", unknownCpuStarts);
         }
         if (syscallsOnUnknownThread > 0) {
-            tracks.sink.skipped("system call events on a CPU before its first sched_switch (thread unknown)",
+            tracks.sink.skipped(SkipReason.UNKNOWN_THREAD, "system call events",
                     "start of trace", syscallsOnUnknownThread);
         }
         if (exitsWithoutEntry > 0) {
-            tracks.sink.skipped("system call exit without its entry", firstExitWithoutEntry, exitsWithoutEntry);
+            tracks.sink.skipped(SkipReason.UNMATCHED_END, "system call exit", firstExitWithoutEntry, exitsWithoutEntry);
         }
         if (handlerExitsWithoutEntry > 0) {
-            tracks.sink.skipped("interrupt handler exit without its entry", firstHandlerExitWithoutEntry,
+            tracks.sink.skipped(SkipReason.UNMATCHED_END, "interrupt handler exit", firstHandlerExitWithoutEntry,
                     handlerExitsWithoutEntry);
         }
         if (wakeupsInInterrupts > 0) {
-            tracks.sink.skipped("wakeup flows not drawn: woken from interrupt context (no thread woke it)",
+            tracks.sink.skipped(SkipReason.UNMATCHED_FLOW, "wakeup from interrupt context (no thread woke it)",
                     "sched_wakeup", wakeupsInInterrupts);
         }
         if (lostSwitches > 0) {
-            tracks.sink.skipped("sched_switch whose previous thread is not the one last switched in (events lost?)",
+            tracks.sink.skipped(SkipReason.INCONSISTENT_STATE, "sched_switch whose previous thread is not the one last "
+                    + "switched in",
                     firstLost, lostSwitches);
         }
     }

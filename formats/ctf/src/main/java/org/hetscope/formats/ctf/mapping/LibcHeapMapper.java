@@ -6,6 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import org.hetscope.formats.ctf.CtfEvent;
 import org.hetscope.formats.ctf.meta.EventClass;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Entity;
@@ -171,7 +172,8 @@ final class LibcHeapMapper implements EventMapper {
                     false));
         }
         if (unknownFrees > 0) {
-            tracks.sink.skipped("free/realloc of a pointer allocated before tracing", firstUnknown, unknownFrees);
+            tracks.sink.skipped(SkipReason.UNKNOWN_REFERENCE, "free/realloc of a pointer allocated before tracing",
+                    firstUnknown, unknownFrees);
         }
         for (Map.Entry<String, Heap> en : heaps.entrySet()) {
             tracks.sink.info("ctf.heap.live_bytes_at_end." + en.getKey(), Long.toString(en.getValue().live.bytes()));

@@ -5,11 +5,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.hetscope.formats.ctf.CtfEvent;
+import org.hetscope.model.FlowLinker;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.Dim3;
 import org.hetscope.model.Entity;
-import org.hetscope.model.Flow;
-import org.hetscope.model.FlowRule;
 import org.hetscope.model.KernelCounter;
 import org.hetscope.model.KernelLaunch;
 import org.hetscope.model.Slice;
@@ -34,7 +34,8 @@ final class RocmMapper implements EventMapper {
 
     /** A start event waiting for its end: the slice id reserved for it, its time and its fields as args. */
     private record Opened(long sliceId, long ts, String args) {}
-    private final Map<Long, Long> apiByCorrelation = new HashMap<>();
+    /** API calls by correlation id (unique in the trace: one process); kernels are linked at the end. */
+    private final FlowLinker flows;
     private final Map<Long, Long> kernelByCorrelation = new HashMap<>();
     private final Map<Long, Long> kernelByDispatch = new HashMap<>();
     private final List<Object[]> pendingCounters = new ArrayList<>();
@@ -42,6 +43,7 @@ final class RocmMapper implements EventMapper {
 
     RocmMapper(TrackRegistry tracks) {
         this.tracks = tracks;
+        this.flows = new FlowLinker(tracks.sink, false, 0);
     }
 
     static String family(String prefix) {
@@ -102,7 +104,7 @@ final class RocmMapper implements EventMapper {
         long track = tracks.apiTrack(pkey, e.getLong("tid"), family(prefix));
         long corr = e.getLong("correlation_id", 0);
         if (corr != 0 && !prefix.equals("marker_core")) {
-            apiByCorrelation.putIfAbsent(corr, s.sliceId());
+            flows.call(FlowLinker.ONE_PROCESS, corr, s.sliceId());
         }
         tracks.sink.slice(new Slice(s.sliceId(), track, s.ts(), Math.max(0, e.timestampNs() - s.ts()), e.getString("name"),
                 prefix.equals("marker_core") ? Category.ANNOTATION : Category.API, prefix, -1,
@@ -190,11 +192,7 @@ final class RocmMapper implements EventMapper {
     @Override
     public void finish(long endNs) {
         for (Map.Entry<Long, Long> en : kernelByCorrelation.entrySet()) {
-            Long api = apiByCorrelation.get(en.getKey());
-            if (api != null) {
-                tracks.sink.flow(new Flow(tracks.sink.newId(Entity.FLOW), api, en.getValue(), "launch", en.getKey(),
-                        FlowRule.CORRELATION));
-            }
+            flows.activity(FlowLinker.ONE_PROCESS, en.getKey(), en.getValue(), "launch");
         }
         long orphan = 0;
         for (Object[] c : pendingCounters) {
@@ -206,13 +204,14 @@ final class RocmMapper implements EventMapper {
             }
         }
         if (orphan > 0) {
-            tracks.sink.skipped("counter_collection_event of an unknown dispatch", "ROCm counters", orphan);
+            tracks.sink.skipped(SkipReason.UNKNOWN_REFERENCE, "counter_collection_event of an unknown dispatch",
+                    "ROCm counters", orphan);
         }
         if (!open.isEmpty()) {
-            tracks.sink.skipped("ROCm start event without end", "end of trace", open.size());
+            tracks.sink.skipped(SkipReason.UNENDED_INTERVAL, "ROCm start event", "end of trace", open.size());
         }
         if (unmatchedEnds > 0) {
-            tracks.sink.skipped("ROCm end event without start", "ROCm events", unmatchedEnds);
+            tracks.sink.skipped(SkipReason.UNMATCHED_END, "ROCm end event", "ROCm events", unmatchedEnds);
         }
     }
 }

@@ -83,7 +83,7 @@ class ImportTest {
         assertEquals(entries, sink.slices.size(), "one slice per call");
         long unfinished = sink.slices.stream().filter(s -> s.argsJson().contains("unfinished")).count();
         assertEquals(entries - unfinished, exits - sink.skipped.entrySet().stream()
-                .filter(e -> e.getKey().startsWith("func_exit without")).mapToLong(e -> e.getValue()).sum());
+                .filter(e -> e.getKey().startsWith("unmatched_end: func_exit")).mapToLong(e -> e.getValue()).sum());
         // addresses from the mapping file (nm output) resolve to names
         List<String> mapping = Files.readAllLines(fixture("cyg-profile/cyg-profile-mapping.txt"));
         String mainAddr = mapping.stream().filter(l -> l.endsWith(" main")).findFirst().orElseThrow().split(" ")[0];
@@ -115,7 +115,7 @@ class ImportTest {
         CollectingSink sink = new CollectingSink();
         ctf().read(copy, sink, Progress.NONE);
         assertEquals(entries, sink.skipped.get(
-                "CTF event without a field its mapping needs, kept generically (lttng_ust_cyg_profile:func_entry.addr)"),
+                "kept_generic: CTF event without a field its mapping needs (lttng_ust_cyg_profile:func_entry.addr)"),
                 sink.skipped.toString());
         assertEquals(entries, sink.instants.stream().filter(i -> i.name().endsWith("func_entry")).count());
         assertEquals(0, sink.slices.size(), "no call opened, so none closed");

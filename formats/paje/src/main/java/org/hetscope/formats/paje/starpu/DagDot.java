@@ -1,5 +1,7 @@
 package org.hetscope.formats.paje.starpu;
 
+import org.hetscope.model.SkipReason;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -36,12 +38,12 @@ public final class DagDot {
                     if (n.find()) {
                         Long.parseLong(n.group(1)); // a node: its number must be one (labels are not used)
                     } else if (line.contains("task_")) {
-                        problems.add(org.hetscope.model.TraceSink.DAMAGE + "dag.dot line not understood", file, no,
+                        problems.add(SkipReason.DAMAGED_RECORD, "dag.dot line not understood", file, no,
                                 line.length() > 80 ? line.trim().substring(0, Math.min(80, line.trim().length()))
                                         + "..." : line.trim());
                     }
                 } catch (NumberFormatException tooLong) {
-                    problems.add(org.hetscope.model.TraceSink.DAMAGE + "dag.dot task number out of range", file, no,
+                    problems.add(SkipReason.DAMAGED_RECORD, "dag.dot task number out of range", file, no,
                             line.trim());
                 }
             }

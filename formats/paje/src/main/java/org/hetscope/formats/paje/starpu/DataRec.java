@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.hetscope.model.TraceSink;
+import org.hetscope.model.SkipReason;
 
 /** Reads StarPU's data.rec: one record per data handle with its size, home node and coordinates. */
 public final class DataRec {
@@ -19,14 +19,14 @@ public final class DataRec {
         RecFile.read(file, problems, r -> {
             String h = r.get("Handle");
             if (h == null) {
-                problems.add(TraceSink.DAMAGE + "data.rec record without Handle (skipped)", file, r.line(), null);
+                problems.add(SkipReason.DAMAGED_RECORD, "data.rec record without Handle", file, r.line(), null);
                 return;
             }
             try {
                 out.add(new Handle(h, r.intValue("HomeNode"), r.longValue("Size"), r.get("Description"),
                         r.get("Coordinates"), r.line()));
             } catch (RecFile.BadField e) {
-                problems.add(TraceSink.DAMAGE + "data.rec record with a bad number (skipped)", file,
+                problems.add(SkipReason.DAMAGED_RECORD, "data.rec record with a bad number", file,
                         r.lineOf(e.field), e.getMessage());
             }
         });

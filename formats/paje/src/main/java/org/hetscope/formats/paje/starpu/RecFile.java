@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.hetscope.model.TraceSink;
+import org.hetscope.model.SkipReason;
 
 /**
  * A GNU recutils file as StarPU writes them (tasks.rec, data.rec): records of {@code Field: value} lines
@@ -102,7 +102,7 @@ final class RecFile {
                 }
                 int colon = line.indexOf(':');
                 if (colon <= 0) {
-                    problems.add(TraceSink.DAMAGE + "rec line without 'Field:'", file, no, line.length() > 80
+                    problems.add(SkipReason.DAMAGED_RECORD, "rec line without 'Field:'", file, no, line.length() > 80
                             ? line.substring(0, 80) + "..." : line);
                     continue;
                 }
@@ -113,7 +113,7 @@ final class RecFile {
                 cur.put(line.substring(0, colon).trim(), line.substring(colon + 1).trim());
             }
             if (cur != null) {
-                problems.add(TraceSink.DAMAGE + "record cut short at the end of the file (skipped)", file, start,
+                problems.add(SkipReason.TRUNCATED, file.getFileName() + " record", file, start,
                         r.endedWithNewline() ? "no blank line after it" : "the file stops inside a line");
             }
         }

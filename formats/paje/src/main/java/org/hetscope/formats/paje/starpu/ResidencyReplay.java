@@ -1,5 +1,7 @@
 package org.hetscope.formats.paje.starpu;
 
+import org.hetscope.model.SkipReason;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,7 +22,7 @@ final class ResidencyReplay {
     private final Map<String, List<Long>> unregisters;
     private final List<Problem> problems = new ArrayList<>();
 
-    private record Problem(String what, long line, String detail) {
+    private record Problem(SkipReason reason, String what, long line, String detail) {
     }
 
     ResidencyReplay(long traceEnd, Map<String, List<Long>> unregisters) {
@@ -31,7 +33,7 @@ final class ResidencyReplay {
     /** Tells {@code listener} the problems the replay met, in the order it met them. */
     void reportProblems(PajeListener listener) {
         for (Problem p : problems) {
-            listener.problem(p.what(), p.line(), p.detail());
+            listener.problem(p.reason(), p.what(), p.line(), p.detail());
         }
     }
 
@@ -51,7 +53,8 @@ final class ResidencyReplay {
             Long block = blocks.get(e.handle());
             Long node = nodeIds.get(e.node());
             if (block == null || node == null) {
-                problems.add(new Problem("MSI event for an unknown handle or memory node", e.line(),
+                problems.add(new Problem(SkipReason.UNKNOWN_REFERENCE,
+                        "MSI event for an unknown handle or memory node", e.line(),
                         e.type() + " " + e.handle()));
                 continue;
             }

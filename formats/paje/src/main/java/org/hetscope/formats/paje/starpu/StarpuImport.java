@@ -23,6 +23,7 @@ import org.hetscope.formats.paje.PajeReader;
 import org.hetscope.formats.paje.PajeSinkBasics;
 import org.hetscope.formats.paje.PajeState;
 import org.hetscope.formats.paje.PajeType;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Category;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Device;
@@ -140,8 +141,8 @@ public final class StarpuImport implements PajeListener {
     }
 
     @Override
-    public void problem(String what, long line, String detail) {
-        problems.add(what, trace, line, detail);
+    public void problem(SkipReason reason, String what, long line, String detail) {
+        problems.add(reason, what, trace, line, detail);
     }
 
     // ---- containers ----
@@ -231,7 +232,7 @@ public final class StarpuImport implements PajeListener {
                 taskStates.add(Long.parseLong(s.extras()[job]), sliceId, s.start(), s.end(),
                         number(s.container().alias()), s.value().name(), s.line());
             } catch (NumberFormatException e) {
-                problem("task state with a bad JobId", s.line(), s.extras()[job]);
+                problem(SkipReason.BAD_VALUE, "task state with a bad JobId", s.line(), s.extras()[job]);
             }
             return;
         }
@@ -285,7 +286,7 @@ public final class StarpuImport implements PajeListener {
                 fetchLinks.add(com, l.start(), l.end(), l.startLine(), l.endLine(), cls);
             } else if (l.key().startsWith("com_")) {
                 // no copy's communication id is written this way: it can never be matched
-                problem("transfer link without DriverCopy events", l.startLine(), l.key());
+                problem(SkipReason.UNMATCHED_FLOW, "transfer link without DriverCopy events", l.startLine(), l.key());
             }
         }
         basics.link(l);
@@ -524,7 +525,7 @@ public final class StarpuImport implements PajeListener {
                     sink.row(REQUEST_TABLE, e.time(), blocks.get(e.handle()), nodeIds.get(e.node()),
                             nodeIds.get(number(e.tid())), requestKind(e.info()), unsigned32(e.size()), e.line());
                 } catch (NumberFormatException x) {
-                    problem("request event with a bad priority", e.line(), e.size());
+                    problem(SkipReason.BAD_VALUE, "request event with a bad priority", e.line(), e.size());
                 }
                 continue;
             }
@@ -536,7 +537,8 @@ public final class StarpuImport implements PajeListener {
                 String key = pairKey(end[0], e);
                 ArrayDeque<MemEvent> q = open.get(key);
                 if (q == null) {
-                    problem("memory manager end event without start", e.line(), e.type() + " " + e.handle());
+                    problem(SkipReason.UNMATCHED_END, "memory manager end event", e.line(),
+                            e.type() + " " + e.handle());
                     continue;
                 }
                 MemEvent begin = q.poll();
@@ -546,12 +548,13 @@ public final class StarpuImport implements PajeListener {
                 }
                 action(end[2], begin, e, blocks, checks);
             } else {
-                problem("memory manager event of unknown type", e.line(), e.type());
+                problem(SkipReason.UNKNOWN_RECORD, "memory manager event type", e.line(), e.type());
             }
         }
         for (ArrayDeque<MemEvent> q : open.values()) {
             for (MemEvent e : q) {
-                problem("memory manager start event without end", e.line(), e.type() + " " + e.handle());
+                problem(SkipReason.UNENDED_INTERVAL, "memory manager start event", e.line(),
+                        e.type() + " " + e.handle());
             }
         }
         for (PajeState s : writeBackAsync) {
@@ -603,7 +606,7 @@ public final class StarpuImport implements PajeListener {
             int cls = 0;
             while (moreL && l.get(0) == com) {
                 if (link) {
-                    problem("transfer link key used twice", l.get(4), "com_" + com);
+                    problem(SkipReason.DUPLICATE_ID, "transfer link key", l.get(4), "com_" + com);
                 }
                 link = true;
                 start = l.get(1);
@@ -620,7 +623,7 @@ public final class StarpuImport implements PajeListener {
                 moreT = t.next();
             }
             if (link && !used) {
-                problem("transfer link without DriverCopy events", startLine, "com_" + com);
+                problem(SkipReason.UNMATCHED_FLOW, "transfer link without DriverCopy events", startLine, "com_" + com);
             }
         }
     }
@@ -674,7 +677,7 @@ public final class StarpuImport implements PajeListener {
                 default -> { }
             }
         } catch (NumberFormatException x) {
-            problem("memory manager event with a bad number", s.line(), name);
+            problem(SkipReason.BAD_VALUE, "memory manager event with a bad number", s.line(), name);
         }
         sink.row(ACTION_TABLE, sliceId, nodeIds.get(node), block, name, s.time(), dur, requestKind, bytes, result,
                 success, other, com, s.line());
@@ -718,7 +721,7 @@ public final class StarpuImport implements PajeListener {
      * by JobId.
      */
     private void tasks(Path records, Map<String, Long> blocks) throws IOException {
-        TaskExecutions.Duplicates again = (job, line) -> problem("task state with a JobId already seen", line,
+        TaskExecutions.Duplicates again = (job, line) -> problem(SkipReason.DUPLICATE_ID, "task state JobId", line,
                 "JobId " + job);
         if (records == null) {
             // Without tasks.rec, the task executions come from the worker states that carry a JobId.
@@ -747,7 +750,7 @@ public final class StarpuImport implements PajeListener {
                 long end = found ? state.get(3) : 0;
                 long worker = found ? state.get(4) : 0;
                 if (!found) {
-                    problems.add("tasks.rec task without a worker state in paje.trace",
+                    problems.add(SkipReason.UNKNOWN_REFERENCE, "tasks.rec task without a worker state in paje.trace",
                             trace.resolveSibling("tasks.rec"), r.line(), "JobId " + r.jobId());
                 } else if (start != r.startTs() || end != r.endTs() || worker != r.workerId()) {
                     mismatched[0]++;
@@ -823,7 +826,8 @@ public final class StarpuImport implements PajeListener {
                         long slice, long from, long to, int worker) {
         long job = rec.get(0);
         if (previous[1] == 1 && previous[0] == job) {
-            problems.add("tasks.rec JobId used twice", trace.resolveSibling("tasks.rec"), rec.get(2), "JobId " + job);
+            problems.add(SkipReason.DUPLICATE_ID, "tasks.rec JobId", trace.resolveSibling("tasks.rec"), rec.get(2),
+                    "JobId " + job);
         }
         previous[0] = job;
         previous[1] = 1;

@@ -1,59 +1,52 @@
 package org.hetscope.formats.paje.starpu;
 
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
+import org.hetscope.model.SkipReason;
+import org.hetscope.model.SkipTally;
 import org.hetscope.model.TraceSink;
 
 /**
- * Counts what the StarPU import could not place, per kind, with the first place it happened; handed to
+ * Counts what the StarPU import could not place, per (reason, what), with the first place it happened; handed to
  * {@link TraceSink#skipped} at the end so that nothing is dropped silently.
  */
 public final class StarpuProblems {
-    private final Map<String, long[]> counts = new LinkedHashMap<>();
-    private final Map<String, String> first = new LinkedHashMap<>();
+    private final SkipTally tally = new SkipTally();
 
     /** Counts a line holding replaced bytes as damage; true when the line is clean. */
     boolean checkText(Path file, long line, String text) {
         if (text.indexOf('\uFFFD') < 0) {
             return true;
         }
-        add(TraceSink.DAMAGE + "line with bytes that are not UTF-8 (read with them replaced)", file,
-                line, null);
+        add(SkipReason.NOT_UTF8, null, file, line, null);
         return false;
     }
 
-    public void add(String what, Path file, long line, String detail) {
-        counts.computeIfAbsent(what, k -> new long[1])[0]++;
-        first.putIfAbsent(what, file + ":" + line + (detail == null || detail.isEmpty() ? "" : " (" + detail + ")"));
+    /**
+     * Counts one problem: {@code what} is the skip detail (the kind of record), {@code detail} goes with the
+     * location of the first one.
+     */
+    public void add(SkipReason reason, String what, Path file, long line, String detail) {
+        tally.add(reason, what, tally.count(reason, what) > 0 ? null
+                : file + ":" + line + (detail == null || detail.isEmpty() ? "" : " (" + detail + ")"));
     }
 
-    public long count(String what) {
-        long[] c = counts.get(what);
-        return c == null ? 0 : c[0];
+    /** The problems counted for {@code reason}. */
+    public long count(SkipReason reason) {
+        return tally.count(reason);
     }
 
-    /** Kinds of problem to their counts. */
-    public Map<String, Long> counts() {
-        Map<String, Long> m = new LinkedHashMap<>();
-        counts.forEach((k, v) -> m.put(k, v[0]));
-        return m;
-    }
-
-    /** Where each kind of problem first occurred ({@code file:line (detail)}). */
-    public Map<String, String> firstLocations() {
-        return first;
+    /** The rows, in the order they first came. */
+    public List<SkipTally.Entry> entries() {
+        return tally.entries();
     }
 
     /** Counts the problems of {@code other} here, as if they were added now and in its order. */
     void addAll(StarpuProblems other) {
-        other.counts.forEach((what, c) -> {
-            counts.computeIfAbsent(what, k -> new long[1])[0] += c[0];
-            first.putIfAbsent(what, other.first.get(what));
-        });
+        tally.addAll(other.tally);
     }
 
     void flush(TraceSink sink) {
-        counts.forEach((what, c) -> sink.skipped(what, first.get(what), c[0]));
+        tally.flushTo(sink);
     }
 }

@@ -8,8 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.Nanos;
-import org.hetscope.model.TraceSink;
 
 /** Reads StarPU's tasks.rec into {@link TaskRecord}s; times are milliseconds turned exactly into nanoseconds. */
 public final class TasksRec {
@@ -33,7 +33,7 @@ public final class TasksRec {
         RecFile.read(file, problems, r -> {
             String job = r.get("JobId");
             if (job == null) {
-                problems.add(TraceSink.DAMAGE + "tasks.rec record without JobId (skipped)", file, r.line(), null);
+                problems.add(SkipReason.DAMAGED_RECORD, "tasks.rec record without JobId", file, r.line(), null);
                 return;
             }
             TaskRecord task;
@@ -43,7 +43,8 @@ public final class TasksRec {
                 List<String> modes = words(r.get("Modes")).stream().map(one).toList();
                 List<Long> sizes = r.longs("Sizes");
                 if (modes.size() != handles.size()) {
-                    problems.add("tasks.rec Handles and Modes differ in length", file, r.line(), "JobId " + job);
+                    problems.add(SkipReason.INCONSISTENT_STATE, "tasks.rec Handles and Modes differ in length", file,
+                            r.line(), "JobId " + job);
                 }
                 long jobId = r.longValue("JobId");
                 Long submitOrder = r.longValue("SubmitOrder");
@@ -61,18 +62,19 @@ public final class TasksRec {
                         priority, dependsOn, words(r.get("DepLabels")), worker, node, submit, start, end, handles,
                         modes, sizes, one.apply(r.get("Footprint")), one.apply(r.get("Parameters")), r.line());
             } catch (RecFile.BadField e) {
-                problems.add(BAD_NUMBER, file, r.lineOf(e.field), e.getMessage());
+                problems.add(SkipReason.DAMAGED_RECORD, BAD_NUMBER, file, r.lineOf(e.field), e.getMessage());
                 return;
             } catch (Nanos.BadNumber e) {
-                problems.add(BAD_NUMBER, file, r.lineOf(field), "field " + field + ": " + e.getMessage());
+                problems.add(SkipReason.DAMAGED_RECORD, BAD_NUMBER, file, r.lineOf(field),
+                        "field " + field + ": " + e.getMessage());
                 return;
             }
             out.accept(task);
         });
     }
 
-    /** What a record with a field that is not the number it must be counts as; the record is skipped. */
-    static final String BAD_NUMBER = TraceSink.DAMAGE + "tasks.rec record with a bad number (skipped)";
+    /** The detail a record with a field that is not the number it must be counts with; the record is skipped. */
+    static final String BAD_NUMBER = "tasks.rec record with a bad number";
 
     /** Distinct texts shared at most (a trace whose parameters differ from task to task stops sharing). */
     private static final int SHARED_MAX = 1 << 16;

@@ -6,8 +6,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.hetscope.model.SkipReason;
 import org.hetscope.model.InputLimits;
-import org.hetscope.model.TraceSink;
 
 /**
  * The lines of a text file of the StarPU set (tasks.rec, data.rec, dag.dot), as UTF-8 with bytes that are not
@@ -87,7 +87,7 @@ final class TextLines implements Closeable {
         }
         number++;
         if (tooLong) {
-            problems.add(TraceSink.DAMAGE + "line longer than " + max + " bytes (skipped; the limit: -D"
+            problems.add(SkipReason.LINE_TOO_LONG, "line longer than " + max + " bytes (the limit: -D"
                     + InputLimits.MAX_TOKEN_PROPERTY + "=N)", file, number, null);
             if (line.length > 1 << 20) {
                 line = new byte[256];
