@@ -87,7 +87,7 @@ class ParquetExportTest {
         assertEquals(0, r.exitCode(), r.err());
         JsonNode manifest = JSON.readTree(ds.resolve("_hetscope_dataset.json").toFile());
         assertEquals("hetscope-parquet-dataset", manifest.get("format").asText());
-        assertEquals(3, manifest.get("schema_version").asInt());
+        assertEquals(4, manifest.get("schema_version").asInt());
         assertEquals(1, manifest.get("traces").size());
         JsonNode t = manifest.get("traces").get(0);
         assertEquals(name, t.get("trace").asText());

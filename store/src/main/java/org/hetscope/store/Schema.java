@@ -10,7 +10,7 @@ import java.sql.Statement;
 /** The DDL of the store (resource {@code schema.sql}, documented in docs/schema.md). */
 public final class Schema {
     /** Bumped whenever a table or column changes; stored in {@code trace_info} as {@code schema_version}. */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     private Schema() {}
 
