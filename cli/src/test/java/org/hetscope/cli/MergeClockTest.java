@@ -288,6 +288,96 @@ class MergeClockTest {
     }
 
     @Test
+    void markerLinesUpTheFirstOccurrence() throws Exception {
+        Path whole = dir.resolve("pingpong.duckdb");
+        assertEquals(0, CliRun.of("import", fixture(PING_PONG).toString(), "-o", whole.toString()).exitCode());
+        long[] first = new long[2];
+        try (Store s = Store.open(whole)) {
+            for (int rank = 0; rank < 2; rank++) {
+                first[rank] = s.scalarLong("SELECT min(sl.ts) FROM slice sl JOIN track t ON t.id = sl.track_id "
+                        + "JOIN process p ON p.id = t.process_id WHERE p.pid = ? AND sl.name = 'MPI_Comm_size'", rank);
+            }
+        }
+        long skew = 2_500_000;
+        Path[] ranks = splitPingPong(whole, skew);
+        Path merged = dir.resolve("merged.duckdb");
+        CliRun r = CliRun.of("import", ranks[0].toString(), ranks[1].toString(), "-o", merged.toString(),
+                "--clock", "2=marker:MPI_Comm_size");
+        assertEquals(0, r.exitCode(), r.err());
+        Map<String, Object> src = source(merged, 2);
+        assertEquals("marker", src.get("clock_method"));
+        assertEquals(first[0] - first[1] - skew, src.get("clock_adjust_ns"));
+    }
+
+    @Test
+    void driftStretchesTheSourceFromItsFirstTime() throws Exception {
+        Path[] halves = splitKineto(0, null);
+        Path plain = dir.resolve("plain.duckdb");
+        assertEquals(0, CliRun.of("import", halves[0].toString(), halves[1].toString(), "-o", plain.toString())
+                .exitCode());
+        Path drifted = dir.resolve("drifted.duckdb");
+        CliRun r = CliRun.of("import", halves[0].toString(), halves[1].toString(), "-o", drifted.toString(),
+                "--clock", "2=-3us,drift=250ppm");
+        assertEquals(0, r.exitCode(), r.err());
+        Map<String, Object> src = source(drifted, 2);
+        assertEquals(-3000L, src.get("clock_adjust_ns"));
+        assertEquals(250e-6, (Double) src.get("clock_drift"), 1e-12);
+        // the GPU half holds 139 slices, the last ids
+        String q = "SELECT ts, dur, name FROM slice WHERE id > (SELECT max(id) FROM slice) - 100 ORDER BY id";
+        try (Store a = Store.open(plain); Store b = Store.open(drifted)) {
+            // the GPU half's first time: its first complete event (its other timed events are flow ends at the
+            // same times; metadata events carry no time of the trace)
+            long t0 = Long.MAX_VALUE;
+            for (JsonNode e : JSON.readTree(halves[1].toFile()).get("traceEvents")) {
+                if ("X".equals(e.path("ph").asText())) {
+                    t0 = Math.min(t0, e.get("ts").asLong() * 1000);
+                }
+            }
+            assertEquals(t0, src.get("clock_drift_from_ns"));
+            List<Object[]> x = a.query(null, q).rows();
+            List<Object[]> y = b.query(null, q).rows();
+            assertEquals(x.size(), y.size());
+            for (int i = 0; i < x.size(); i++) {
+                long ts = (Long) x.get(i)[0];
+                long end = ts + (Long) x.get(i)[1];
+                long ts2 = ts - 3000 + Math.round((ts - t0) * 250e-6);
+                long end2 = end - 3000 + Math.round((end - t0) * 250e-6);
+                assertEquals(ts2, y.get(i)[0], "row " + i);
+                assertEquals(end2 - ts2, y.get(i)[1], "row " + i);
+            }
+        }
+    }
+
+    @Test
+    void skipsAreKeptPerSource() throws Exception {
+        Path merged = dir.resolve("merged.duckdb");
+        CliRun r = CliRun.of("import", fixture(PING_PONG).toString(), fixture(KINETO).toString(), "-o",
+                merged.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        Path kinetoAlone = dir.resolve("k.duckdb");
+        assertEquals(0, CliRun.of("import", fixture(KINETO).toString(), "-o", kinetoAlone.toString()).exitCode());
+        Path otf2Alone = dir.resolve("o.duckdb");
+        assertEquals(0, CliRun.of("import", fixture(PING_PONG).toString(), "-o", otf2Alone.toString()).exitCode());
+        String perSource = "SELECT what, count FROM source_skipped WHERE source_id = ? ORDER BY what";
+        String alone = "SELECT what, count FROM skipped ORDER BY what";
+        try (Store m = Store.open(merged); Store k = Store.open(kinetoAlone); Store o = Store.open(otf2Alone)) {
+            assertEquals(rows(o.query(null, alone)), rows(m.query(null, perSource, 1)));
+            assertEquals(rows(k.query(null, alone)), rows(m.query(null, perSource, 2)));
+            assertTrue(k.query(null, alone).size() > 0);
+            assertEquals(rows(m.query(null, alone)), rows(m.query(null,
+                    "SELECT what, sum(count) FROM source_skipped GROUP BY what ORDER BY what")));
+        }
+    }
+
+    private static List<String> rows(Table t) {
+        List<String> out = new ArrayList<>();
+        for (Object[] r : t.rows()) {
+            out.add(r[0] + "=" + ((Number) r[1]).longValue());
+        }
+        return out;
+    }
+
+    @Test
     void badClockOptionsAreRefusedBeforeReading() throws Exception {
         Path out = dir.resolve("x.duckdb");
         String in = fixture(KINETO).toString();

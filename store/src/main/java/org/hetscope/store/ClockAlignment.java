@@ -61,7 +61,8 @@ public final class ClockAlignment {
      *
      * @param domain the clock its reader said it uses, or null
      * @param originNs where the source's zero lies on that clock, or null
-     * @param residualNs for messages, the half width of the window of causal offsets; 0 for given and markers
+     * @param residualNs for messages, the half width of the window of causal offsets; 0 for markers; null where
+     *     nothing was fitted
      * @param matches how many matched events the fit used, or null
      */
     public record Adjustment(String domain, Long originNs, long offsetNs, double drift, Long driftFromNs,
@@ -127,7 +128,7 @@ public final class ClockAlignment {
                 Fact f = fact(s);
                 Long from = r.drift() == 0 ? null : r.driftFromNs() != null ? r.driftFromNs() : firstTime(s);
                 settle(s, new Adjustment(f == null ? null : f.domain, f == null ? null : f.origin, r.offsetNs(),
-                        r.drift(), from, GIVEN, 0L, null, "given on the command line or in the manifest"));
+                        r.drift(), from, GIVEN, null, null, "given on the command line or in the manifest"));
             }
         }
         StoreWriter.Source first = sources.get(0);
@@ -182,7 +183,7 @@ public final class ClockAlignment {
                     Fact af = aa == null ? null : fact(a);
                     if (af != null && af.domain.equals(f.domain)) {
                         long offset = Math.addExact(aa.offsetNs(), Math.subtractExact(f.origin, af.origin));
-                        settle(s, new Adjustment(f.domain, f.origin, offset, 0, null, FACTS, 0L, null,
+                        settle(s, new Adjustment(f.domain, f.origin, offset, 0, null, FACTS, null, null,
                                 f.how + "; against source " + a.id + " (" + af.how + ")"));
                         changed = true;
                         any = true;
