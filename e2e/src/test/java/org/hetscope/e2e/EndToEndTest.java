@@ -552,6 +552,18 @@ class EndToEndTest {
         assertTrue(m.contains("<th>tracks</th>"), "summary");
         assertTrue(m.contains("more tracks with"), "omitted tracks are counted");
         assertTrue(Files.size(many) < 20_000_000, "report of " + Files.size(many) + " bytes");
+        // --diff: a comparison section with the rows of `diff A B --json`, the first operations row cell by cell
+        Path diffHtml = work.resolve("diff.html");
+        run(work, "report", s("kineto"), "--diff", s("cupti"), "-o", diffHtml.toString()).ok();
+        String dt = Files.readString(diffHtml);
+        JsonNode first = run(work, "diff", s("kineto"), s("cupti"), "--json").ok().table("operations").get(0);
+        int at = dt.indexOf("<table id=\"diff-operations-table\">");
+        assertTrue(at > 0, "diff section");
+        String row = dt.substring(dt.indexOf("<tr><td", at), dt.indexOf("</tr>", dt.indexOf("<tr><td", at)));
+        assertTrue(row.contains(">" + first.get("name").asText().replace("&", "&amp;").replace("<", "&lt;")
+                .replace(">", "&gt;").replace("\"", "&quot;") + "</td>"), row);
+        assertTrue(row.contains("data-v=\"" + first.get("change_ns").asLong() + "\""), row);
+        assertTrue(row.contains("data-v=\"" + first.get("a_total_ns").asLong() + "\""), row);
     }
 
     @Test
