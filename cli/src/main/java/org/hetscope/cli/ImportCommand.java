@@ -127,7 +127,16 @@ public final class ImportCommand implements Callable<Integer> {
                 }
             }
             reading = null;
-            Map<Integer, ClockAlignment.Adjustment> clocks = ClockAlignment.align(writer, requests);
+            Map<Integer, ClockAlignment.Adjustment> clocks;
+            try {
+                clocks = ClockAlignment.align(writer, requests);
+            } catch (org.hetscope.store.StoreException e) {
+                // e.g. an offset that takes times beyond the ns range
+                writer.abort();
+                System.err.println("hetscope: " + e.getMessage() + (e.getCause() == null ? ""
+                        : ": " + e.getCause().getMessage()) + "; no store written");
+                return 1;
+            }
             if (clocks.size() > 1 || !requests.isEmpty()) {
                 clocks.forEach((id, a) -> System.err.println("hetscope: source " + id + " (" + inputs.get(id - 1)
                         + "): clock " + (a.offsetNs() >= 0 ? "+" : "") + Units.duration(a.offsetNs(), true)
@@ -149,6 +158,11 @@ public final class ImportCommand implements Callable<Integer> {
                 // counted, so that info's skipped items and the exit code agree with the warning
                 writer.damaged("reading stopped here; the rest of the trace is missing",
                         reading == null ? "" : reading.toString(), 1);
+                try {
+                    ClockAlignment.align(writer, requests);
+                } catch (org.hetscope.store.StoreException ignored) {
+                    // what was read stays on its own clocks; the source table says so
+                }
                 writer.commit();
                 System.err.println("hetscope: kept what was read before the damage in " + output);
                 printSkipped(writer);

@@ -387,6 +387,11 @@ class MergeClockTest {
             assertTrue(r.err().startsWith("hetscope: ") && !r.err().contains("Exception"), r.err());
             assertTrue(!Files.exists(out));
         }
+        // an offset that takes the epoch times of the trace beyond the ns range: refused after reading, no store
+        CliRun far = CliRun.of("import", in, "-o", out.toString(), "--clock", "1=+9000000000s");
+        assertEquals(1, far.exitCode(), far.err());
+        assertTrue(far.err().contains("cannot align") && !far.err().contains("Exception:"), far.err());
+        assertTrue(!Files.exists(out));
         Path manifest = dir.resolve("m.json");
         Files.writeString(manifest, "{\"traces\": [{\"offset\": \"+1ms\"}]}");
         CliRun r = CliRun.of("import", "--clock-manifest", manifest.toString(), "-o", out.toString());

@@ -293,7 +293,7 @@ public final class ClockAlignment {
                            TRY_CAST(json_extract_string(i.args, '$.tag') AS BIGINT) AS tag
                     FROM instant i JOIN (%s) r(src, lo, hi) ON i.id > r.lo AND i.id <= r.hi
                     JOIN track t ON t.id = i.track_id JOIN process p ON p.id = t.process_id
-                    WHERE i.name IN ('MPI send', 'MPI recv') AND i.args IS NOT NULL),
+                    WHERE i.name IN ('MPI send', 'MPI recv') AND i.args IS NOT NULL AND json_valid(i.args)),
                 s AS (SELECT src, ts, rank AS a, receiver AS b, comm, tag,
                              row_number() OVER (PARTITION BY src, rank, receiver, comm, tag ORDER BY ts, id) AS k
                       FROM m WHERE name = 'MPI send' AND receiver IS NOT NULL),
