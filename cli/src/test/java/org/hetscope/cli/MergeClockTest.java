@@ -288,6 +288,64 @@ class MergeClockTest {
     }
 
     @Test
+    void collectivesBoundTheOffsetOnBothSides() throws Exception {
+        // Four ranks, two per trace, each calling MPI_Allreduce 6 times; nobody leaves call k before all entered
+        // it. The second trace's clock runs 3.3 ms ahead. Times are made up here, with the window worked out by
+        // brute force over every pair of ranks of the two traces.
+        long skew = 3_300_000;
+        long[][] entry = new long[4][6];
+        long[][] exit = new long[4][6];
+        java.util.Random random = new java.util.Random(29);
+        for (int k = 0; k < 6; k++) {
+            long last = 0;
+            for (int r = 0; r < 4; r++) {
+                entry[r][k] = 10_000_000L * (k + 1) + random.nextInt(400_000);
+                last = Math.max(last, entry[r][k]);
+            }
+            for (int r = 0; r < 4; r++) {
+                exit[r][k] = last + 1_000 + random.nextInt(50_000);
+            }
+        }
+        long lo = Long.MIN_VALUE;
+        long hi = Long.MAX_VALUE;
+        for (int k = 0; k < 6; k++) {
+            for (int x = 2; x < 4; x++) { // the second trace's ranks, on their own (skewed) clock
+                for (int y = 0; y < 2; y++) {
+                    lo = Math.max(lo, entry[y][k] - (exit[x][k] + skew));
+                    hi = Math.min(hi, exit[y][k] - (entry[x][k] + skew));
+                }
+            }
+        }
+        Path[] files = new Path[2];
+        for (int t = 0; t < 2; t++) {
+            ArrayNode events = JSON.createArrayNode();
+            for (int r = 2 * t; r < 2 * t + 2; r++) {
+                for (int k = 0; k < 6; k++) {
+                    long shift = t == 1 ? skew : 0;
+                    events.addObject().put("ph", "X").put("pid", r).put("tid", r).put("name", "MPI_Allreduce")
+                            .put("ts", micros(entry[r][k] + shift)).put("dur", micros(exit[r][k] - entry[r][k]));
+                }
+            }
+            ObjectNode root = JSON.createObjectNode();
+            root.set("traceEvents", events);
+            files[t] = dir.resolve("ranks" + t + ".json");
+            JSON.writeValue(files[t].toFile(), root);
+        }
+        Path merged = dir.resolve("merged.duckdb");
+        CliRun r = CliRun.of("import", files[0].toString(), files[1].toString(), "-o", merged.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        Map<String, Object> src = source(merged, 2);
+        assertEquals("collectives", src.get("clock_method"), src.toString());
+        long offset = (Long) src.get("clock_adjust_ns");
+        long residual = (Long) src.get("clock_residual_ns");
+        assertTrue(lo <= -skew && -skew <= hi, lo + " " + hi);
+        assertEquals(Math.floorDiv(lo + hi, 2), offset);
+        assertEquals((hi - lo + 1) / 2, residual);
+        assertTrue(Math.abs(offset + skew) <= residual, offset + " within " + residual + " of " + (-skew));
+        assertEquals(24L, src.get("clock_matches"));
+    }
+
+    @Test
     void markerLinesUpTheFirstOccurrence() throws Exception {
         Path whole = dir.resolve("pingpong.duckdb");
         assertEquals(0, CliRun.of("import", fixture(PING_PONG).toString(), "-o", whole.toString()).exitCode());

@@ -20,7 +20,8 @@ import org.hetscope.model.Entity;
  *       uses (epoch ns for Kineto, Nsight, absolute CTF clocks; the OTF2 timer; a CTF clock uuid);</li>
  *   <li>messages: MPI sends and receives matched across two sources; the offset is the middle of the window
  *       of offsets that keep every message from arriving before it was sent, and the residual the half width
- *       of that window (the true offset lies within it when messages take no negative time);</li>
+ *       of that window (the true offset lies within it when messages take no negative time); collective calls
+ *       that no rank leaves before all entered (MPI_Barrier, MPI_Allreduce, ...) narrow the same window;</li>
  *   <li>marker: the first slice or instant of a name the user gives, on both sides (exact by definition);</li>
  *   <li>none: nothing relates the source to the others; its times are kept as they are.</li>
  * </ol>
@@ -32,6 +33,7 @@ public final class ClockAlignment {
     public static final String GIVEN = "given";
     public static final String FACTS = "clock facts";
     public static final String MESSAGES = "messages";
+    public static final String COLLECTIVES = "collectives";
     public static final String MARKER = "marker";
     public static final String NONE = "none";
 
@@ -332,21 +334,34 @@ public final class ClockAlignment {
                 }
             }
         }
-        if (in + out == 0) {
+        // Collectives that no rank leaves before every rank entered bound the offset on both sides at once.
+        long[] coll = collectiveWindow(s);
+        long collectives = coll[2];
+        if (collectives > 0) {
+            lo = Math.max(lo, coll[0]);
+            hi = Math.min(hi, coll[1]);
+            partners.addAll(collectivePartners);
+        }
+        if (in + out + collectives == 0) {
             return null;
         }
         Fact f = fact(s);
         String domain = f == null ? null : f.domain;
         Long origin = f == null ? null : f.origin;
+        String method = collectives == 0 ? MESSAGES : in + out == 0 ? COLLECTIVES : MESSAGES + " and " + COLLECTIVES;
         String against = "with source" + (partners.size() > 1 ? "s " : " ") + joined(partners);
-        if (in == 0 || out == 0) {
+        String what = (in + out > 0 ? (in + out) + " MPI messages (" + in + " in, " + out + " out)" : "")
+                + (in + out > 0 && collectives > 0 ? " and " : "")
+                + (collectives > 0 ? collectives + " collective calls (" + String.join(", ", collectiveNamesSeen)
+                        + ")" : "") + " " + against;
+        if (collectives == 0 && (in == 0 || out == 0)) {
             // One direction only bounds the offset on one side: the bound itself is the smallest change that
             // keeps every message causal, and nothing says how far the truth lies beyond it.
             long offset = in == 0 ? hi : lo;
-            return new Adjustment(domain, origin, offset, 0, null, MESSAGES, null, in + out,
-                    (in + out) + " MPI messages " + against + ", all " + (in == 0 ? "sent from" : "received by")
-                            + " this source: offset is the causal bound (" + (in == 0 ? "at most " : "at least ")
-                            + offset + " ns), residual unknown");
+            return new Adjustment(domain, origin, offset, 0, null, method, null, in + out,
+                    what + ", all " + (in == 0 ? "sent from" : "received by") + " this source: offset is the "
+                            + "causal bound (" + (in == 0 ? "at most " : "at least ") + offset + " ns), residual "
+                            + "unknown");
         }
         long offset = Math.floorDiv(lo, 2) + Math.floorDiv(hi, 2) + ((lo & 1) + (hi & 1)) / 2;
         long half = Math.abs(Math.subtractExact(hi, lo));
@@ -354,9 +369,74 @@ public final class ClockAlignment {
         String window = lo <= hi
                 ? "offsets keeping all causal: [" + lo + ", " + hi + "] ns"
                 : "no offset keeps all causal (window [" + lo + ", " + hi + "] ns is empty: clock drift or "
-                        + "mismatched messages)";
-        return new Adjustment(domain, origin, offset, 0, null, MESSAGES, residual, in + out,
-                (in + out) + " MPI messages " + against + " (" + in + " in, " + out + " out); " + window);
+                        + "mismatched events)";
+        return new Adjustment(domain, origin, offset, 0, null, method, residual, in + out + collectives,
+                what + "; " + window);
+    }
+
+    /**
+     * Collective operations after which every rank has entered: no rank leaves its k-th call of one of them before
+     * every rank has entered its k-th. A rank is the pid of the slice's process; calls are matched by name and
+     * order on each rank (all on one communicator, as a trace without communicator arguments must assume).
+     */
+    static final List<String> COLLECTIVE_NAMES = List.of("MPI_Barrier", "MPI_Allreduce", "MPI_Allgather",
+            "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Reduce_scatter",
+            "MPI_Reduce_scatter_block");
+    private final java.util.Set<Integer> collectivePartners = new java.util.TreeSet<>();
+    private final java.util.Set<String> collectiveNamesSeen = new java.util.TreeSet<>();
+
+    /**
+     * {lo, hi, calls}: the offsets of {@code s} that keep its collective calls consistent with those of aligned
+     * sources: per (name, k), the offset is at least (last entry among aligned ranks - first exit among s's
+     * ranks) and at most (first exit among aligned ranks - last entry among s's ranks). O(n) after the numbering.
+     */
+    private long[] collectiveWindow(StoreWriter.Source s) throws SQLException {
+        collectivePartners.clear();
+        collectiveNamesSeen.clear();
+        StringBuilder aligned = new StringBuilder();
+        for (Integer id : done.keySet()) {
+            aligned.append(aligned.isEmpty() ? "" : ", ").append(id);
+        }
+        if (aligned.isEmpty()) {
+            return new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0};
+        }
+        StringBuilder names = new StringBuilder();
+        for (String n : COLLECTIVE_NAMES) {
+            names.append(names.isEmpty() ? "" : ", ").append('\'').append(n).append('\'');
+        }
+        String sql = """
+                WITH c AS (
+                    SELECT r.src, p.pid AS rank, sl.name, sl.ts, sl.ts + sl.dur AS end_ts,
+                           row_number() OVER (PARTITION BY r.src, p.pid, sl.name ORDER BY sl.ts, sl.id) AS k
+                    FROM slice sl JOIN (%s) r(src, lo, hi) ON sl.id > r.lo AND sl.id <= r.hi
+                    JOIN track t ON t.id = sl.track_id JOIN process p ON p.id = t.process_id
+                    WHERE sl.name IN (%s) AND (r.src = ? OR r.src IN (%s))),
+                g AS (SELECT name, k, src = ? AS mine, max(ts) AS last_entry, min(end_ts) AS first_exit,
+                             count(*) AS calls, min(src) AS a_src, max(src) AS b_src
+                      FROM c GROUP BY name, k, src = ?)
+                SELECT x.name, y.last_entry - x.first_exit, y.first_exit - x.last_entry, x.calls + y.calls,
+                       y.a_src, y.b_src
+                FROM g x JOIN g y ON x.name = y.name AND x.k = y.k AND x.mine AND NOT y.mine""".formatted(
+                rangesOf(Entity.SLICE), names, aligned);
+        long lo = Long.MIN_VALUE;
+        long hi = Long.MAX_VALUE;
+        long calls = 0;
+        try (PreparedStatement ps = writer.connection().prepareStatement(sql)) {
+            ps.setInt(1, s.id);
+            ps.setInt(2, s.id);
+            ps.setInt(3, s.id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    collectiveNamesSeen.add(rs.getString(1));
+                    lo = Math.max(lo, rs.getLong(2));
+                    hi = Math.min(hi, rs.getLong(3));
+                    calls += rs.getLong(4);
+                    collectivePartners.add(rs.getInt(5));
+                    collectivePartners.add(rs.getInt(6));
+                }
+            }
+        }
+        return new long[] {lo, hi, calls};
     }
 
     /** Aligns the first slice or instant named {@code name} of {@code s} with the earliest one of aligned sources. */
