@@ -346,6 +346,47 @@ class MergeClockTest {
     }
 
     @Test
+    void extraTablesOfTheSourceMoveWithIt() throws Exception {
+        // one StarPU trace read twice, the second time 1 s later: its reader's own tables (requests, anomalies) and
+        // its residencies and tasks move with it, and the first copy's stay where they are
+        Path starpu = fixture(Path.of("../../shared/fixtures/starpu/chol-dmda-nb6"));
+        Path one = dir.resolve("one.duckdb");
+        assertEquals(0, CliRun.of("import", starpu.toString(), "-o", one.toString()).exitCode());
+        Path two = dir.resolve("two.duckdb");
+        CliRun r = CliRun.of("import", starpu.toString(), starpu.toString(), "-o", two.toString(), "--clock",
+                "2=+1s");
+        assertEquals(0, r.exitCode(), r.err());
+        // (ids differ between the copies: left out)
+        String[] queries = {"SELECT ts, kind, line FROM starpu_request",
+            "SELECT ts, dur, kind, detail FROM starpu_anomaly", "SELECT ts, dur, state FROM residency",
+            "SELECT submit_ts, start_ts, end_ts, name FROM task", "SELECT ts, dur, name FROM slice"};
+        try (Store a = Store.open(one); Store b = Store.open(two)) {
+            for (String q : queries) {
+                List<String> expected = new ArrayList<>();
+                for (Object[] row : a.query(null, q).rows()) {
+                    expected.add(java.util.Arrays.toString(row));
+                    Object[] later = row.clone();
+                    for (int i = 0; i < later.length; i++) {
+                        String col = a.query(null, q).columns().get(i);
+                        if (later[i] instanceof Long v && (col.equals("ts") || col.endsWith("_ts"))) {
+                            later[i] = v + 1_000_000_000L;
+                        }
+                    }
+                    expected.add(java.util.Arrays.toString(later));
+                }
+                List<String> actual = new ArrayList<>();
+                for (Object[] row : b.query(null, q).rows()) {
+                    actual.add(java.util.Arrays.toString(row));
+                }
+                java.util.Collections.sort(expected);
+                java.util.Collections.sort(actual);
+                assertTrue(expected.size() > 20, q);
+                assertEquals(expected, actual, q);
+            }
+        }
+    }
+
+    @Test
     void markerLinesUpTheFirstOccurrence() throws Exception {
         Path whole = dir.resolve("pingpong.duckdb");
         assertEquals(0, CliRun.of("import", fixture(PING_PONG).toString(), "-o", whole.toString()).exitCode());

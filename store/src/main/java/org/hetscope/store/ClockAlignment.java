@@ -406,14 +406,14 @@ public final class ClockAlignment {
         }
         String sql = """
                 WITH c AS (
-                    SELECT r.src, p.pid AS rank, sl.name, sl.ts, sl.ts + sl.dur AS end_ts,
+                    SELECT r.src, r.src = ? AS mine, p.pid AS rank, sl.name, sl.ts, sl.ts + sl.dur AS end_ts,
                            row_number() OVER (PARTITION BY r.src, p.pid, sl.name ORDER BY sl.ts, sl.id) AS k
                     FROM slice sl JOIN (%s) r(src, lo, hi) ON sl.id > r.lo AND sl.id <= r.hi
                     JOIN track t ON t.id = sl.track_id JOIN process p ON p.id = t.process_id
                     WHERE sl.name IN (%s) AND (r.src = ? OR r.src IN (%s))),
-                g AS (SELECT name, k, src = ? AS mine, max(ts) AS last_entry, min(end_ts) AS first_exit,
+                g AS (SELECT name, k, mine, max(ts) AS last_entry, min(end_ts) AS first_exit,
                              count(*) AS calls, min(src) AS a_src, max(src) AS b_src
-                      FROM c GROUP BY name, k, src = ?)
+                      FROM c GROUP BY name, k, mine)
                 SELECT x.name, y.last_entry - x.first_exit, y.first_exit - x.last_entry, x.calls + y.calls,
                        y.a_src, y.b_src
                 FROM g x JOIN g y ON x.name = y.name AND x.k = y.k AND x.mine AND NOT y.mine""".formatted(
@@ -424,7 +424,6 @@ public final class ClockAlignment {
         try (PreparedStatement ps = writer.connection().prepareStatement(sql)) {
             ps.setInt(1, s.id);
             ps.setInt(2, s.id);
-            ps.setInt(3, s.id);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     collectiveNamesSeen.add(rs.getString(1));
@@ -535,7 +534,7 @@ public final class ClockAlignment {
         updates.add(update("task", "id", s.idRange(Entity.TASK), a, List.of("submit_ts", "start_ts", "end_ts"),
                 null, null));
         for (Map.Entry<String, Long> e : s.extraRowsEnd.entrySet()) {
-            long start = s.extraRowsStart.getOrDefault(e.getKey(), 0L);
+            long start = s.extraRowsStart.getOrDefault(e.getKey(), -1L);
             if (e.getValue() > start) {
                 String u = updateExtra(e.getKey(), start, e.getValue(), a);
                 if (u != null) {
@@ -579,8 +578,11 @@ public final class ClockAlignment {
                 + range[1];
     }
 
-    /** Extra tables: BIGINT columns named {@code ts} or {@code *_ts}, of the rows the source appended. */
-    private String updateExtra(String table, long fromRow, long toRow, Adjustment a) throws SQLException {
+    /**
+     * Extra tables: BIGINT columns named {@code ts} or {@code *_ts}, of the rows the source appended: row ids in
+     * (afterRow, lastRow].
+     */
+    private String updateExtra(String table, long afterRow, long lastRow, Adjustment a) throws SQLException {
         List<String> times = new ArrayList<>();
         boolean hasDur = false;
         try (PreparedStatement ps = writer.connection().prepareStatement(
@@ -604,7 +606,7 @@ public final class ClockAlignment {
         if (times.isEmpty()) {
             return null;
         }
-        String u = update(table, "rowid", new long[] {fromRow - 1, toRow - 1}, a, times,
+        String u = update(table, "rowid", new long[] {afterRow, lastRow}, a, times,
                 hasDur && times.contains("ts") ? "ts" : null, hasDur && times.contains("ts") ? "dur" : null);
         return u;
     }

@@ -495,7 +495,11 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         return java.util.Collections.unmodifiableList(sources);
     }
 
-    /** Rows per extra table (declared by {@link #defineTable}), after handing all gathered rows to DuckDB. */
+    /**
+     * The last row id per extra table (declared by {@link #defineTable}; -1 when empty), after handing all
+     * gathered rows to DuckDB. Row ids, not counts: rows appended inside the import's transaction are numbered
+     * apart from committed ones until the commit, in the order they came.
+     */
     private Map<String, Long> extraRowCounts() {
         Map<String, Long> counts = new LinkedHashMap<>();
         if (extraTables.isEmpty()) {
@@ -504,7 +508,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         flushRows();
         try (Statement st = connection.createStatement()) {
             for (String t : extraTables.keySet()) {
-                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM " + t)) {
+                try (ResultSet rs = st.executeQuery("SELECT coalesce(max(rowid), -1) FROM " + t)) {
                     rs.next();
                     counts.put(t, rs.getLong(1));
                 }
