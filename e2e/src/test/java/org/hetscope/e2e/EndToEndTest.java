@@ -166,7 +166,7 @@ class EndToEndTest {
         long sessionStart = Hetscope.sqliteLong(NSYS, "select utcEpochNs from TARGET_INFO_SESSION_START_TIME");
         long firstKernel = Hetscope.sqliteLong(NSYS, "select min(start) from CUPTI_ACTIVITY_KIND_KERNEL");
         String nsysFirstKernel = "select min(s.ts) from slice s join kernel k on k.slice_id = s.id join device d"
-                + " on d.id = k.device_id where d.name like '%PG509%'";
+                + " on d.id = k.device_id where d.name like '%SXM4%'"; // Nsight's GPU; Kineto's is a PG509
         JsonNode sources = run(work, "info", merged.toString(), "--json").ok().table("sources");
         assertEquals(2, sources.size());
         assertEquals("reference", sources.get(0).get("clock_method").asText());

@@ -160,8 +160,9 @@ public final class ClockAlignment {
             case NONE -> "asked to keep its own clock";
             case MARKER -> "marker '" + r.marker() + "' not found in it or in an aligned source";
             case FACTS -> "no clock fact shared with an aligned source";
-            case MESSAGES -> "no MPI message matched with an aligned source";
-            default -> "no clock fact shared with an aligned source and no MPI message matched; its own clock kept";
+            case MESSAGES -> "no MPI message or collective call matched with an aligned source";
+            default -> "no clock fact shared with an aligned source and no MPI message or collective call matched; its "
+                    + "own clock kept";
         };
     }
 
