@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "diff", description = "Compare two runs (stores, or traces imported to temporary stores): per "
         + "category and name count, total, mean, p50, p95 of each run, the change, a Mann-Whitney U test of the "
-        + "durations and the share of the change, largest change first; per iteration (ProfilerStep#N); "
+        + "durations and the share of the change, largest change first; per iteration (ProfilerStep#N, else NVTX ranges named like 'iteration N'); "
         + "utilisation and idle time per device.")
 public final class DiffCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "A", description = "The first run (the baseline): a store or a trace.")

@@ -9,6 +9,7 @@ import org.hetscope.model.SkipReason;
 import org.hetscope.model.SkipTally;
 import org.hetscope.model.TraceFormat;
 import org.hetscope.model.TraceFormatException;
+import org.hetscope.store.ClockAlignment;
 import org.hetscope.store.PipelinedSink;
 import org.hetscope.store.Store;
 import org.hetscope.store.StoreWriter;
@@ -19,8 +20,22 @@ import picocli.CommandLine.Parameters;
 /** {@code hetscope import TRACE... -o FILE}: decodes traces into one store file. */
 @Command(name = "import", description = "Import one or more traces into a store file (DuckDB).")
 public final class ImportCommand implements Callable<Integer> {
-    @Parameters(arity = "1..*", paramLabel = "TRACE", description = "Trace files or folders.")
-    List<Path> inputs;
+    @Parameters(arity = "0..*", paramLabel = "TRACE", description = "Trace files or folders (or none, with "
+            + "--clock-manifest naming them).")
+    List<Path> inputs = new java.util.ArrayList<>();
+
+    @Option(names = "--clock", paramLabel = "SOURCE=SPEC", description = "How one trace's clock is put on the "
+            + "store's timeline (the first trace's clock). SOURCE: its number (1 for the first), path or file "
+            + "name. SPEC: a signed offset added to its times (+1.5ms, -200ns), optionally ,drift=20ppm; or "
+            + "auto (default: clock facts of the formats, then matching MPI messages), facts, messages, none, "
+            + "marker:NAME (the first slice or instant NAME lines up with the aligned traces'). Repeatable.")
+    List<String> clocks = new java.util.ArrayList<>();
+
+    @Option(names = "--clock-manifest", paramLabel = "JSON", description = "A manifest naming traces (relative to "
+            + "its folder) with their offset, drift or align SPEC: "
+            + "{\"traces\": [{\"path\": \"a.json\"}, {\"path\": \"b.json\", \"offset\": \"+1.5ms\"}]}; "
+            + "its traces are read after those given as arguments.")
+    Path clockManifest;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "Store file to write; "
             + "not one of the inputs, and an existing file is replaced only if it is a store (or with --force). One "
@@ -42,6 +57,25 @@ public final class ImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Map<Integer, ClockAlignment.Request> requests = new java.util.HashMap<>();
+        try {
+            if (clockManifest != null) {
+                ClockOptions.Manifest m = ClockOptions.readManifest(clockManifest);
+                inputs.addAll(m.traces());
+                m.requests().forEach((trace, r) -> requests.put(ClockOptions.resolve(trace, inputs), r));
+            }
+            if (inputs.isEmpty()) {
+                System.err.println("hetscope: import: no trace given (name traces, or a --clock-manifest)");
+                return 2;
+            }
+            for (String c : clocks) {
+                Map.Entry<String, ClockAlignment.Request> e = ClockOptions.parseOption(c);
+                requests.put(ClockOptions.resolve(e.getKey(), inputs), e.getValue());
+            }
+        } catch (IllegalArgumentException | java.io.IOException e) {
+            System.err.println("hetscope: " + e.getMessage());
+            return 2;
+        }
         for (Path in : inputs) {
             if (!Files.exists(in)) {
                 System.err.println("hetscope: " + in + ": no such file or folder");
@@ -83,6 +117,7 @@ public final class ImportCommand implements Callable<Integer> {
                 writer.info("source." + n + ".path", in.toAbsolutePath().normalize().toString());
                 writer.info("source." + n + ".format", f.name());
                 n++;
+                writer.beginSource(in.toAbsolutePath().normalize().toString(), f.name());
                 // Decoding and storing run on two threads; the pipe is drained before anything else happens.
                 PipelinedSink pipe = new PipelinedSink(writer);
                 try {
@@ -90,9 +125,27 @@ public final class ImportCommand implements Callable<Integer> {
                 } finally {
                     progress.finish();
                     pipe.finish();
+                    writer.endSource();
                 }
             }
             reading = null;
+            Map<Integer, ClockAlignment.Adjustment> clocks;
+            try {
+                clocks = ClockAlignment.align(writer, requests);
+            } catch (org.hetscope.store.StoreException e) {
+                // e.g. an offset that takes times beyond the ns range
+                writer.abort();
+                System.err.println("hetscope: " + e.getMessage() + (e.getCause() == null ? ""
+                        : ": " + e.getCause().getMessage()) + "; no store written");
+                return 1;
+            }
+            if (clocks.size() > 1 || !requests.isEmpty()) {
+                clocks.forEach((id, a) -> System.err.println("hetscope: source " + id + " (" + inputs.get(id - 1)
+                        + "): clock " + (a.offsetNs() >= 0 ? "+" : "") + Units.duration(a.offsetNs(), true)
+                        + (a.drift() != 0 ? ", drift " + a.drift() * 1e6 + " ppm" : "") + " by " + a.method()
+                        + (a.residualNs() != null && a.method().equals(ClockAlignment.MESSAGES)
+                                ? " (residual " + Units.duration(a.residualNs(), true) + ")" : "")));
+            }
             progress.start("finishing store (nesting, sorting, compressing)", -1);
             try {
                 writer.commit();
@@ -106,6 +159,11 @@ public final class ImportCommand implements Callable<Integer> {
                 writer.info(Store.ERROR_KEY, e.getMessage());
                 // counted, so that info's skipped items and the exit code agree with the warning
                 writer.skipped(SkipReason.READING_STOPPED, reading == null ? "" : reading.toString(), 1);
+                try {
+                    ClockAlignment.align(writer, requests);
+                } catch (org.hetscope.store.StoreException ignored) {
+                    // what was read stays on its own clocks; the source table says so
+                }
                 writer.commit();
                 System.err.println("hetscope: kept what was read before the damage in " + output);
                 printSkipped(writer);

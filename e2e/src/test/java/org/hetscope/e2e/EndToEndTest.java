@@ -157,6 +157,40 @@ class EndToEndTest {
     }
 
     @Test
+    @Covers("import")
+    void importMergesClocks() throws Exception {
+        // A Kineto trace (µs since the Unix epoch) and an Nsight export (ns since its session start) in one store:
+        // the Nsight source is put on the epoch by its session start, read here from the SQLite file.
+        Path merged = work.resolve("merged.duckdb");
+        run(work, "import", KINETO.toString(), NSYS.toString(), "-o", merged.toString()).ok();
+        long sessionStart = Hetscope.sqliteLong(NSYS, "select utcEpochNs from TARGET_INFO_SESSION_START_TIME");
+        long firstKernel = Hetscope.sqliteLong(NSYS, "select min(start) from CUPTI_ACTIVITY_KIND_KERNEL");
+        String nsysFirstKernel = "select min(s.ts) from slice s join kernel k on k.slice_id = s.id join device d"
+                + " on d.id = k.device_id where d.name like '%SXM4%'"; // Nsight's GPU; Kineto's is a PG509
+        JsonNode sources = run(work, "info", merged.toString(), "--json").ok().table("sources");
+        assertEquals(2, sources.size());
+        assertEquals("reference", sources.get(0).get("clock_method").asText());
+        assertEquals("clock facts", sources.get(1).get("clock_method").asText());
+        assertEquals(sessionStart, sources.get(1).get("clock_adjust_ns").asLong());
+        assertEquals(sessionStart + firstKernel, storeLong(merged, nsysFirstKernel));
+        // an offset given on the command line wins over the facts, here by the file's name
+        run(work, "import", KINETO.toString(), NSYS.toString(), "-o", merged.toString(), "--clock",
+                NSYS.getFileName() + "=+1500us").ok();
+        sources = run(work, "info", merged.toString(), "--json").ok().table("sources");
+        assertEquals("given", sources.get(1).get("clock_method").asText());
+        assertEquals(firstKernel + 1_500_000, storeLong(merged, nsysFirstKernel));
+        // a manifest names the traces and their offsets
+        Path manifest = work.resolve("merge.json");
+        Files.writeString(manifest, "{\"traces\": [{\"path\": \"" + KINETO + "\"}, {\"path\": \"" + NSYS
+                + "\", \"offset\": \"-2ms\"}]}");
+        run(work, "import", "--clock-manifest", manifest.toString(), "-o", merged.toString()).ok();
+        assertEquals(firstKernel - 2_000_000, storeLong(merged, nsysFirstKernel));
+        Hetscope.Result bad = run(work, "import", KINETO.toString(), "-o", merged.toString(), "--clock", "5=+1ms");
+        assertEquals(2, bad.exit(), bad::toString);
+        assertTrue(bad.err().contains("sources 1 to 1"), bad::toString);
+    }
+
+    @Test
     @Covers("info")
     void info() throws Exception {
         Hetscope.Result r = run(work, "info", s("kineto"), "--json").ok();
@@ -540,6 +574,18 @@ class EndToEndTest {
         assertTrue(m.contains("<th>tracks</th>"), "summary");
         assertTrue(m.contains("more tracks with"), "omitted tracks are counted");
         assertTrue(Files.size(many) < 20_000_000, "report of " + Files.size(many) + " bytes");
+        // --diff: a comparison section with the rows of `diff A B --json`, the first operations row cell by cell
+        Path diffHtml = work.resolve("diff.html");
+        run(work, "report", s("kineto"), "--diff", s("cupti"), "-o", diffHtml.toString()).ok();
+        String dt = Files.readString(diffHtml);
+        JsonNode first = run(work, "diff", s("kineto"), s("cupti"), "--json").ok().table("operations").get(0);
+        int at = dt.indexOf("<table id=\"diff-operations-table\">");
+        assertTrue(at > 0, "diff section");
+        String row = dt.substring(dt.indexOf("<tr><td", at), dt.indexOf("</tr>", dt.indexOf("<tr><td", at)));
+        assertTrue(row.contains(">" + first.get("name").asText().replace("&", "&amp;").replace("<", "&lt;")
+                .replace(">", "&gt;").replace("\"", "&quot;") + "</td>"), row);
+        assertTrue(row.contains("data-v=\"" + first.get("change_ns").asLong() + "\""), row);
+        assertTrue(row.contains("data-v=\"" + first.get("a_total_ns").asLong() + "\""), row);
     }
 
     @Test

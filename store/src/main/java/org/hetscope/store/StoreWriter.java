@@ -76,6 +76,9 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     /** Held from creation to commit or abort: one import at a time writes a given target. */
     private final OutputLock lock;
     private final List<Path> removedStale = new ArrayList<>();
+    /** The traces read into this store, in order ({@link #beginSource}); empty for stores written otherwise. */
+    private final List<Source> sources = new ArrayList<>();
+    private Source currentSource;
 
     private StoreWriter(Path target) throws IOException {
         this.target = target.toAbsolutePath();
@@ -446,6 +449,9 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     @Override
     public void info(String key, String value) {
         info.add(new String[] {key, value});
+        if (currentSource != null) {
+            currentSource.facts.putIfAbsent(key, value);
+        }
     }
 
     /** The readers' derivations ({@link TraceSink#derive}), run at commit in this order. */
@@ -459,6 +465,128 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     @Override
     public void skipped(SkipReason reason, String detail, String where, long count) {
         skips.add(reason, detail, where, count);
+        if (currentSource != null) {
+            currentSource.skips.add(reason, detail, where, count);
+        }
+    }
+
+    /**
+     * Starts the records of one input trace: until {@link #endSource()}, every id handed out, every info key and
+     * every skipped item belongs to it, so that its clock can be adjusted afterwards ({@link ClockAlignment}) and
+     * its skips stay apart ({@code source_skipped}). Called on the thread that feeds the writer, with nothing of
+     * another source in flight.
+     *
+     * @return the source's id (1, 2, ...)
+     */
+    public int beginSource(String path, String format) {
+        if (currentSource != null) {
+            throw new IllegalStateException("source " + currentSource.id + " not ended");
+        }
+        currentSource = new Source(sources.size() + 1, path, format, nextIds.clone(), extraRowCounts());
+        sources.add(currentSource);
+        return currentSource.id;
+    }
+
+    /** Ends the source begun last; its rows are handed to DuckDB so that they can be told apart from the next. */
+    public void endSource() {
+        if (currentSource == null) {
+            return;
+        }
+        currentSource.lastIds = nextIds.clone();
+        currentSource.extraRowsEnd = extraRowCounts();
+        currentSource = null;
+    }
+
+    /** The sources read so far, in order. */
+    public List<Source> sources() {
+        return java.util.Collections.unmodifiableList(sources);
+    }
+
+    /**
+     * The last row id per extra table (declared by {@link #defineTable}; -1 when empty), after handing all
+     * gathered rows to DuckDB. Row ids, not counts: rows appended inside the import's transaction are numbered
+     * apart from committed ones until the commit, in the order they came.
+     */
+    private Map<String, Long> extraRowCounts() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        if (extraTables.isEmpty()) {
+            return counts;
+        }
+        flushRows();
+        try (Statement st = connection.createStatement()) {
+            for (String t : extraTables.keySet()) {
+                try (ResultSet rs = st.executeQuery("SELECT coalesce(max(rowid), -1) FROM " + t)) {
+                    rs.next();
+                    counts.put(t, rs.getLong(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot count rows of extra tables", e);
+        }
+        return counts;
+    }
+
+    /** The writer's connection, for {@link ClockAlignment}, which queries and updates rows before the commit. */
+    DuckDBConnection connection() {
+        return connection;
+    }
+
+    /**
+     * One input trace of the store: its id ranges per entity (ids handed out while it was read), its rows of
+     * extra tables (by row number), its {@code trace_info} keys and skips, and the clock adjustment chosen for it.
+     */
+    public static final class Source {
+        final int id;
+        final String path;
+        final String format;
+        final long[] firstIds; // last id before the source, per entity
+        long[] lastIds;
+        final Map<String, Long> extraRowsStart;
+        Map<String, Long> extraRowsEnd = Map.of();
+        final Map<String, String> facts = new LinkedHashMap<>();
+        final SkipTally skips = new SkipTally();
+        ClockAlignment.Adjustment adjustment;
+
+        Source(int id, String path, String format, long[] firstIds, Map<String, Long> extraRowsStart) {
+            this.id = id;
+            this.path = path;
+            this.format = format;
+            this.firstIds = firstIds;
+            this.lastIds = firstIds;
+            this.extraRowsStart = extraRowsStart;
+        }
+
+        public int id() {
+            return id;
+        }
+
+        public String path() {
+            return path;
+        }
+
+        public String format() {
+            return format;
+        }
+
+        /** The {@code trace_info} keys its reader gave (first value of each). */
+        public Map<String, String> facts() {
+            return java.util.Collections.unmodifiableMap(facts);
+        }
+
+        /** Its skipped items by reason and detail, with their first locations. */
+        public List<SkipTally.Entry> skips() {
+            return skips.entries();
+        }
+
+        /** The clock adjustment chosen for it, or null before {@link ClockAlignment#align}. */
+        public ClockAlignment.Adjustment adjustment() {
+            return adjustment;
+        }
+
+        /** Ids of {@code e} it holds: {@code (first, last]} as {first, last}. */
+        long[] idRange(Entity e) {
+            return new long[] {firstIds[e.ordinal()], lastIds[e.ordinal()]};
+        }
     }
 
     /** Hands every row gathered so far to DuckDB; the writer thread calls this before another thread commits. */
@@ -538,6 +666,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 }
                 ps.executeBatch();
             }
+            writeSources();
             // Written last: a store without this row is not complete.
             try (Statement st = connection.createStatement()) {
                 st.execute("INSERT INTO trace_info VALUES ('" + COMPLETE_KEY + "', 'true')");
@@ -559,6 +688,42 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             throw e;
         } finally {
             lock.release();
+        }
+    }
+
+    private void writeSources() throws SQLException {
+        endSource();
+        try (PreparedStatement ps = connection.prepareStatement(
+                "INSERT INTO source VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+             PreparedStatement sk = connection.prepareStatement("INSERT INTO source_skipped(source_id, reason, severity, detail, location, count) VALUES (?, ?, ?, ?, ?, ?)")) {
+            for (Source src : sources) {
+                ClockAlignment.Adjustment a = src.adjustment != null ? src.adjustment
+                        : ClockAlignment.Adjustment.reference(src);
+                ps.setLong(1, src.id);
+                ps.setString(2, src.path);
+                ps.setString(3, src.format);
+                ps.setString(4, a.domain());
+                ps.setObject(5, a.originNs());
+                ps.setLong(6, a.offsetNs());
+                ps.setDouble(7, a.drift());
+                ps.setObject(8, a.driftFromNs());
+                ps.setString(9, a.method());
+                ps.setObject(10, a.residualNs());
+                ps.setObject(11, a.matches());
+                ps.setString(12, a.detail());
+                ps.addBatch();
+                for (SkipTally.Entry e : src.skips.entries()) {
+                    sk.setLong(1, src.id);
+                    sk.setString(2, e.reason().id());
+                    sk.setString(3, e.reason().severity().id());
+                    sk.setString(4, e.detail());
+                    sk.setString(5, e.where());
+                    sk.setLong(6, e.count());
+                    sk.addBatch();
+                }
+            }
+            ps.executeBatch();
+            sk.executeBatch();
         }
     }
 

@@ -2,6 +2,13 @@
 -- Times are BIGINT nanoseconds on one timeline per store. Ids are dense per table, starting at 1.
 CREATE TABLE trace_info(key VARCHAR, value VARCHAR);
 CREATE TABLE skipped(reason VARCHAR, severity VARCHAR, detail VARCHAR, location VARCHAR, count BIGINT);
+-- source: each input trace of an import, and how its own clock was put on the store's timeline (store time =
+-- own time + clock_adjust_ns + round(clock_drift * (own time - clock_drift_from_ns))); source_skipped: skipped
+-- split by source (skipped keeps the totals).
+CREATE TABLE source(id BIGINT, path VARCHAR, format VARCHAR, clock_domain VARCHAR, clock_origin_ns BIGINT,
+                    clock_adjust_ns BIGINT, clock_drift DOUBLE, clock_drift_from_ns BIGINT, clock_method VARCHAR,
+                    clock_residual_ns BIGINT, clock_matches BIGINT, clock_detail VARCHAR);
+CREATE TABLE source_skipped(source_id BIGINT, reason VARCHAR, severity VARCHAR, detail VARCHAR, location VARCHAR, count BIGINT);
 CREATE TABLE process(id BIGINT, pid BIGINT, name VARCHAR);
 CREATE TABLE thread(id BIGINT, tid BIGINT, process_id BIGINT, name VARCHAR);
 CREATE TABLE device(id BIGINT, kind VARCHAR, ordinal INTEGER, vendor VARCHAR, name VARCHAR, compute_units INTEGER,

@@ -22,7 +22,8 @@ public final class AnalysisTables {
     /** Rows one generic store table may send to the page. */
     public static final int MAX_GENERIC_ROWS = 10_000;
 
-    private static final Set<String> CORE_TABLES = Set.of("trace_info", "skipped", "process", "thread", "device",
+    private static final Set<String> CORE_TABLES = Set.of("trace_info", "skipped", "source", "source_skipped",
+            "process", "thread", "device",
             "track", "slice", "instant", "counter", "flow", "kernel", "kernel_dispatch", "kernel_name",
             "kernel_counter", "transfer", "memory_node", "memory_block", "residency", "task", "task_access",
             "task_dependency");

@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code hetscope report FILE -o report.html}: one self-contained HTML file to share. */
 @Command(name = "report", description = "Write a self-contained HTML report (summary, statistics, utilisation, "
-        + "timeline overview) that needs no server and no network.")
+        + "timeline overview; with --diff, a comparison with a second run) that needs no server and no network.")
 public final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "Store file (or a trace file to import first).")
     Path file;
@@ -18,10 +18,28 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "HTML", description = "Report file to write.")
     Path output;
 
+    @Option(names = "--diff", paramLabel = "B", description = "Add a section comparing FILE (A) with this second "
+            + "run (a store or a trace): the tables of 'hetscope diff A B', with the same figures.")
+    Path diff;
+
+    @Option(names = "--alpha", defaultValue = "0.05", description = "With --diff: significance level of the U test "
+            + "(default: ${DEFAULT-VALUE}).")
+    double alpha;
+
     @Override
     public Integer call() throws Exception {
+        if (!(alpha > 0 && alpha < 1)) {
+            System.err.println("hetscope: --alpha must lie between 0 and 1, not " + alpha);
+            return 2;
+        }
         try (TraceView view = new TraceView(file.getFileName().toString(), StoreOpener.open(file))) {
-            ReportWriter.write(view, output);
+            if (diff == null) {
+                ReportWriter.write(view, output);
+            } else {
+                try (org.hetscope.store.Store other = StoreOpener.open(diff)) {
+                    ReportWriter.write(view, diff.getFileName().toString(), other, alpha, output);
+                }
+            }
         }
         System.err.println("hetscope: wrote " + output);
         return 0;

@@ -35,7 +35,9 @@ public final class StoreOpener {
                 try {
                     w.info("source.0.path", file.toAbsolutePath().normalize().toString());
                     w.info("source.0.format", f.name());
+                    w.beginSource(file.toAbsolutePath().normalize().toString(), f.name());
                     f.read(file, w, Progress.NONE);
+                    w.endSource();
                     w.commit();
                 } catch (IOException | RuntimeException e) {
                     w.abort();

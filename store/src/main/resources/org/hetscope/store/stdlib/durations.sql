@@ -63,14 +63,33 @@ GROUP BY t.name, coalesce(d.kind, 'unknown');
 CREATE OR REPLACE TEMP VIEW hs_slice_durations AS
 SELECT category, name, dur AS dur_ns FROM slice;
 
--- Iterations the trace marks: slices named ProfilerStep#N (the PyTorch profiler's steps), per iteration number
--- and side: 'host' for slices on tracks without a device (the step as the CPU ran it), 'device' for those on a
--- device's track (Kineto's gpu_user_annotation: the span of the step's GPU work). Per row: how many such slices,
--- the first start, the last end and their summed duration.
+-- Iterations the trace marks, per iteration number and side: 'host' for slices on tracks without a device (the
+-- step as the CPU ran it), 'device' for those on a device's track (Kineto's gpu_user_annotation: the span of the
+-- step's GPU work). Marked by slices named ProfilerStep#N (the PyTorch profiler's steps, also as NVTX ranges);
+-- in a trace without them, by annotation ranges (NVTX, roctx, user annotations) named like an iteration number:
+-- 'iteration 3', 'iter_3', 'step 3', 'Step#3', 'train_step 3', 'batch 3' (case-insensitive; separators space # _
+-- : = -). One family per trace, so a step never counts twice. Per row: how many such slices, the first start, the
+-- last end, their summed duration, and the marker family ('ProfilerStep' or 'range').
+CREATE OR REPLACE TEMP VIEW hs_iteration_slices AS
+WITH marked AS (
+    SELECT s.id, s.track_id, s.ts, s.dur, s.name,
+           CASE WHEN regexp_matches(s.name, '^ProfilerStep#[0-9]+$') THEN 'ProfilerStep' ELSE 'range' END AS marker,
+           CAST(CASE WHEN regexp_matches(s.name, '^ProfilerStep#[0-9]+$')
+                     THEN regexp_extract(s.name, '^ProfilerStep#([0-9]+)$', 1)
+                     ELSE regexp_extract(s.name, '(?i)^(?:iteration|iter|step|train_step|batch)[ #_:=-]*([0-9]+)$', 1)
+                END AS BIGINT) AS iteration
+    FROM slice s
+    WHERE (s.name LIKE 'ProfilerStep#%' AND regexp_matches(s.name, '^ProfilerStep#[0-9]+$'))
+       OR (s.category = 'annotation'
+           AND regexp_matches(s.name, '(?i)^(?:iteration|iter|step|train_step|batch)[ #_:=-]*[0-9]+$')))
+SELECT * FROM marked
+WHERE marker = CASE WHEN EXISTS (SELECT 1 FROM marked WHERE marker = 'ProfilerStep') THEN 'ProfilerStep'
+                    ELSE 'range' END;
+
 CREATE OR REPLACE TEMP VIEW hs_iterations AS
-SELECT CAST(regexp_extract(s.name, '^ProfilerStep#([0-9]+)$', 1) AS BIGINT) AS iteration,
+SELECT s.iteration,
        CASE WHEN td.device_id IS NULL THEN 'host' ELSE 'device' END AS side,
-       count(*) AS count, min(s.ts) AS ts, max(s.ts + s.dur) AS end_ts, CAST(sum(s.dur) AS BIGINT) AS dur_ns
-FROM slice s LEFT JOIN hs_track_device td ON td.track_id = s.track_id
-WHERE s.name LIKE 'ProfilerStep#%' AND regexp_matches(s.name, '^ProfilerStep#[0-9]+$')
+       count(*) AS count, min(s.ts) AS ts, max(s.ts + s.dur) AS end_ts, CAST(sum(s.dur) AS BIGINT) AS dur_ns,
+       s.marker
+FROM hs_iteration_slices s LEFT JOIN hs_track_device td ON td.track_id = s.track_id
 GROUP BY ALL;

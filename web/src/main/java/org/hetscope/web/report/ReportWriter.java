@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import org.hetscope.analysis.gpu.diff.TraceDiff;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 import org.hetscope.web.AnalysisTables;
@@ -27,13 +28,26 @@ public final class ReportWriter {
         Files.writeString(out, html(view), StandardCharsets.UTF_8);
     }
 
+    /**
+     * The report of {@code view} with a section comparing it (the baseline, A) with {@code other} (B): the three
+     * tables of {@code hetscope diff A B} ({@link TraceDiff}), with the same figures in each cell's {@code data-v}.
+     */
+    public static void write(TraceView view, String otherName, Store other, double alpha, Path out)
+            throws IOException {
+        Files.writeString(out, html(view, otherName, other, alpha), StandardCharsets.UTF_8);
+    }
+
     public static String html(TraceView view) {
+        return html(view, null, null, 0.05);
+    }
+
+    public static String html(TraceView view, String otherName, Store other, double alpha) {
         Store s = view.store();
         StringBuilder b = new StringBuilder(64 * 1024);
         b.append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>hetscope report: ")
                 .append(SvgDrawing.esc(view.name())).append("</title>\n<style>\n")
                 .append("body{font:13px/1.4 'DejaVu Sans',Arial,sans-serif;color:#1d2330;margin:24px;max-width:1500px}")
-                .append("h1{font-size:20px}h2{font-size:16px;margin-top:28px;border-bottom:1px solid #cbd5e1}")
+                .append("h1{font-size:20px}h3{font-size:14px;margin-top:16px}h2{font-size:16px;margin-top:28px;border-bottom:1px solid #cbd5e1}")
                 .append("table{border-collapse:collapse;font-size:12px;margin:6px 0}")
                 .append("th,td{border-bottom:1px solid #e5e7eb;padding:2px 8px;text-align:left;vertical-align:top}")
                 .append("td.n{text-align:right;font-family:'DejaVu Sans Mono',monospace}")
@@ -45,6 +59,9 @@ public final class ReportWriter {
                     + "stopped at damaged input and kept what came before (--keep-partial).</p>\n");
         }
         summary(b, view);
+        if (other != null) {
+            diff(b, view, otherName, other, alpha);
+        }
         Table util = StatisticsTables.utilisation(s);
         b.append("<h2 id=\"utilisation\">Utilisation per device and stream</h2>\n");
         if (util.size() > 0) {
@@ -88,6 +105,39 @@ public final class ReportWriter {
         b.append("<p class=\"muted\">Times are exact nanoseconds written in a fitting unit. Written by hetscope.</p>\n");
         b.append("</body></html>\n");
         return b.toString();
+    }
+
+    private static void diff(StringBuilder b, TraceView a, String otherName, Store other, double alpha) {
+        TraceDiff diff = new TraceDiff(a.store(), other, alpha);
+        b.append("<h2 id=\"diff\">Comparison: ").append(SvgDrawing.esc(a.name())).append(" (A) to ")
+                .append(SvgDrawing.esc(otherName)).append(" (B)</h2>\n<p class=\"muted\">As <code>hetscope diff A B"
+                        + "</code> gives them (docs/cli.md): per operation the change of the total time from A to B, "
+                        + "largest first, with a Mann-Whitney U test of the durations (significance level ")
+                .append(alpha).append("); per iteration; per device. Each run on its own timeline.</p>\n");
+        Table operations = diff.operations();
+        long added = 0;
+        long removed = 0;
+        long slower = 0;
+        long faster = 0;
+        int status = operations.column("status");
+        for (Object[] r : operations.rows()) {
+            switch (String.valueOf(r[status])) {
+                case TraceDiff.ADDED -> added++;
+                case TraceDiff.REMOVED -> removed++;
+                case TraceDiff.SLOWER -> slower++;
+                case TraceDiff.FASTER -> faster++;
+                default -> { }
+            }
+        }
+        b.append("<p id=\"diff-summary\">").append(operations.size()).append(" operations: ").append(slower)
+                .append(" slower, ").append(faster).append(" faster, ").append(added).append(" only in B, ")
+                .append(removed).append(" only in A.</p>\n");
+        b.append("<h3>Operations</h3>\n");
+        table(b, operations, "diff-operations-table");
+        b.append("<h3>Iterations</h3>\n");
+        table(b, diff.iterations(), "diff-iterations-table");
+        b.append("<h3>Utilisation per device</h3>\n");
+        table(b, diff.utilisation(), "diff-utilisation-table");
     }
 
     private static void summary(StringBuilder b, TraceView view) {

@@ -17,7 +17,26 @@ public final class TraceOverview {
     }
 
     public List<Table> tables() {
-        return List.of(summary(), devices(), tracks(), events(), skipped());
+        Table sources = sources();
+        return sources == null ? List.of(summary(), devices(), tracks(), events(), skipped())
+                : List.of(summary(), sources, devices(), tracks(), events(), skipped());
+    }
+
+    /**
+     * The traces read into the store, each with the adjustment that put its clock on the store's timeline, how it
+     * was found, and what its reader skipped; null for stores written before the {@code source} table existed.
+     */
+    public Table sources() {
+        Long has = store.scalarLong("SELECT count(*) FROM information_schema.tables WHERE table_name = 'source'");
+        if (has == null || has == 0) {
+            return null;
+        }
+        return store.query("sources", """
+                SELECT s.id AS source, s.path, s.format, s.clock_adjust_ns, s.clock_drift * 1e6 AS clock_drift_ppm,
+                       s.clock_method, s.clock_residual_ns, s.clock_matches,
+                       (SELECT coalesce(sum(k.count), 0) FROM source_skipped k WHERE k.source_id = s.id) AS skipped,
+                       s.clock_domain, s.clock_detail
+                FROM source s ORDER BY s.id""");
     }
 
     public Table summary() {

@@ -65,6 +65,11 @@ public final class CtfTraceFormat implements TraceFormat {
                 sink.info("ctf.trace." + i + ".version", m.ctfVersion == 2 ? "2" : "1.8");
                 String prefix = "ctf.trace." + i + ".";
                 for (var clock : m.clocks.values()) {
+                    // where the clock's zero lies, for aligning this trace with others in one store
+                    if (clock.absolute() || (clock.uuid() != null && !clock.uuid().isBlank())) {
+                        sink.info(prefix + "clock." + clock.name(), clock.absolute() ? "absolute (Unix epoch)"
+                                : "uuid " + clock.uuid());
+                    }
                     if (!clock.offsetRepresentable()) {
                         sink.skipped(SkipReason.CLOCK_NOT_ALIGNED,
                                 "clock offset beyond the ns range (clock " + clock.name() + ")",
