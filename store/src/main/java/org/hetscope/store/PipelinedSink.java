@@ -13,6 +13,7 @@ import org.hetscope.model.MemoryBlock;
 import org.hetscope.model.MemoryNode;
 import org.hetscope.model.Residency;
 import org.hetscope.model.Slice;
+import org.hetscope.model.TableSpec;
 import org.hetscope.model.Task;
 import org.hetscope.model.TaskAccess;
 import org.hetscope.model.TaskDependency;
@@ -45,9 +46,9 @@ public final class PipelinedSink implements TraceSink {
 
     private record Skip(String what, String where, long count) {}
 
-    private record Define(String table, String columns) {}
+    private record Define(TableSpec table) {}
 
-    private record Row(String table, Object[] values) {}
+    private record Row(TableSpec table, Object[] values) {}
 
     public PipelinedSink(StoreWriter target) {
         this.target = target;
@@ -108,7 +109,7 @@ public final class PipelinedSink implements TraceSink {
             case TaskDependency d -> target.taskDependency(d);
             case Info i -> target.info(i.key(), i.value());
             case Skip s -> target.skipped(s.what(), s.where(), s.count());
-            case Define d -> target.defineTable(d.table(), d.columns());
+            case Define d -> target.defineTable(d.table());
             case Row r -> target.row(r.table(), r.values());
             default -> throw new IllegalStateException("unexpected record " + o.getClass());
         }
@@ -191,8 +192,8 @@ public final class PipelinedSink implements TraceSink {
     @Override public void task(Task t) { put(t); }
     @Override public void taskAccess(TaskAccess a) { put(a); }
     @Override public void taskDependency(TaskDependency d) { put(d); }
-    @Override public void defineTable(String table, String columns) { put(new Define(table, columns)); }
-    @Override public void row(String table, Object... values) { put(new Row(table, values.clone())); }
+    @Override public void defineTable(TableSpec table) { put(new Define(table)); }
+    @Override public void row(TableSpec table, Object... values) { put(new Row(table, values.clone())); }
     @Override public void info(String key, String value) { put(new Info(key, value)); }
     @Override public void skipped(String what, String where, long count) { put(new Skip(what, where, count)); }
 }
