@@ -119,6 +119,22 @@ public class TableSpec {
         return new TableSpec(name, doc);
     }
 
+    /**
+     * A table known only at run time (tests, ad-hoc tables) from SQL column definitions such as
+     * {@code "a BIGINT, b VARCHAR"}; the types are those of {@link Type}.
+     */
+    public static TableSpec parse(String name, String columns) {
+        TableSpec t = new TableSpec(name, "");
+        for (String def : columns.split(",")) {
+            String[] p = def.trim().split("\\s+");
+            if (p.length != 2) {
+                throw new IllegalArgumentException(name + ": column definition '" + def.trim() + "' is not NAME TYPE");
+            }
+            t.add(p[0], Type.valueOf(p[1].toUpperCase(java.util.Locale.ROOT)), "");
+        }
+        return t;
+    }
+
     public String name() {
         return name;
     }

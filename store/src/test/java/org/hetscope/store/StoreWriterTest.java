@@ -1,5 +1,6 @@
 package org.hetscope.store;
 
+import org.hetscope.model.TableSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class StoreWriterTest {
+    private static final TableSpec EXTRA_TABLE = TableSpec.parse("extra", "a BIGINT, b VARCHAR");
     @TempDir
     Path dir;
 
@@ -38,8 +40,8 @@ class StoreWriterTest {
                 ts += outer + random.nextInt(5);
             }
         }
-        sink.defineTable("extra", "a BIGINT, b VARCHAR");
-        sink.row("extra", 1L, "x");
+        sink.defineTable(EXTRA_TABLE);
+        sink.row(EXTRA_TABLE, 1L, "x");
         sink.info("k", "v");
         sink.skipped("thing", "here", 3);
     }
@@ -129,7 +131,7 @@ class StoreWriterTest {
         Path file = dir.resolve("f.duckdb");
         StoreWriter w = StoreWriter.create(file);
         PipelinedSink pipe = new PipelinedSink(w);
-        pipe.row("undeclared", 1L);
+        pipe.row(TableSpec.parse("undeclared", "x BIGINT"), 1L);
         assertThrows(IllegalArgumentException.class, pipe::finish);
         w.abort();
         assertFalse(Files.exists(file));

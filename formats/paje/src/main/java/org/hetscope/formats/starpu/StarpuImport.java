@@ -51,11 +51,11 @@ import org.hetscope.model.TransferKind;
  * graph. The interpretation follows StarPU 1.3's converter (docs/schema.md, section "Paje / StarPU").
  */
 public final class StarpuImport implements PajeListener {
-    static final String REQUEST_TABLE = "starpu_request";
-    static final String ACTION_TABLE = "starpu_manager_action";
-    static final String TRANSFER_TABLE = "starpu_transfer";
-    static final String DEPENDS_TABLE = "starpu_depends_on";
-    static final String ANOMALY_TABLE = "starpu_anomaly";
+    static final StarpuTables.Request REQUEST_TABLE = StarpuTables.REQUEST;
+    static final StarpuTables.ManagerAction ACTION_TABLE = StarpuTables.MANAGER_ACTION;
+    static final StarpuTables.Transfer TRANSFER_TABLE = StarpuTables.TRANSFER;
+    static final StarpuTables.DependsOn DEPENDS_TABLE = StarpuTables.DEPENDS_ON;
+    static final StarpuTables.Anomaly ANOMALY_TABLE = StarpuTables.ANOMALY;
 
     private final Path trace;
     private final TraceSink sink;
@@ -385,7 +385,7 @@ public final class StarpuImport implements PajeListener {
         problems.addAll(side.problems());
         Path tasks = side.tasks();
         Path dag = side.dag();
-        sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
+        sink.defineTable(ANOMALY_TABLE);
         blockRecords.forEach(sink::memoryBlock);
         FutureTask<Residencies> replayed = this.replayed;
         this.replayed = null; // from here finishBeside answers for the thread
@@ -502,13 +502,9 @@ public final class StarpuImport implements PajeListener {
 
     /** Builds the manager actions and transfers; {@code checks} is told of each transfer whose landing it checks. */
     private void managerActions(Map<String, Long> blocks, ResidencyChecks checks) {
-        sink.defineTable(REQUEST_TABLE, "ts BIGINT, block_id BIGINT, src_node_id BIGINT, dst_node_id BIGINT, "
-                + "kind VARCHAR, priority BIGINT, line BIGINT");
-        sink.defineTable(ACTION_TABLE, "slice_id BIGINT, node_id BIGINT, block_id BIGINT, action VARCHAR, "
-                + "ts BIGINT, dur BIGINT, request_kind VARCHAR, bytes BIGINT, result BIGINT, success BOOLEAN, "
-                + "other_node_id BIGINT, com_id BIGINT, line BIGINT");
-        sink.defineTable(TRANSFER_TABLE, "transfer_id BIGINT, com_id BIGINT, class VARCHAR, link_ts BIGINT, "
-                + "link_dur BIGINT");
+        sink.defineTable(REQUEST_TABLE);
+        sink.defineTable(ACTION_TABLE);
+        sink.defineTable(TRANSFER_TABLE);
         Map<String, String[]> byStart = new HashMap<>();
         Map<String, String[]> byEnd = new HashMap<>();
         for (String[] p : PAIRS) {
@@ -827,7 +823,7 @@ public final class StarpuImport implements PajeListener {
     }
 
     private void dependencies(Path records, Path dag, SortedLongRecords taskIds) throws IOException {
-        sink.defineTable(DEPENDS_TABLE, "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
+        sink.defineTable(DEPENDS_TABLE);
         try (SortedLongRecords byFrom = new SortedLongRecords("dependencies", 2, 1, SortedLongRecords.budget(2))) {
             addEdges(records, dag, byFrom);
             // JobIds to task ids, one end at a time: (from, to) by from, then (to, from task) by to, then pairs
