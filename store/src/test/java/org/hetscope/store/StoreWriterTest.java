@@ -1,6 +1,5 @@
 package org.hetscope.store;
 
-import org.hetscope.model.TableSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,6 +11,7 @@ import java.util.Random;
 import org.hetscope.model.Category;
 import org.hetscope.model.Entity;
 import org.hetscope.model.Slice;
+import org.hetscope.model.TableSpec;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.Track;
 import org.hetscope.model.TrackKind;

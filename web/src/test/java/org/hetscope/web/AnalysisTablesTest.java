@@ -1,6 +1,5 @@
 package org.hetscope.web;
 
-import org.hetscope.model.TableSpec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +13,7 @@ import org.hetscope.model.MemoryBlock;
 import org.hetscope.model.MemoryNode;
 import org.hetscope.model.Residency;
 import org.hetscope.model.Slice;
+import org.hetscope.model.TableSpec;
 import org.hetscope.store.Store;
 import org.hetscope.store.StoreWriter;
 import org.hetscope.store.Table;

@@ -1,6 +1,5 @@
 package org.hetscope.analysis.memory;
 
-import org.hetscope.formats.starpu.StarpuTables;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.hetscope.formats.paje.PajeFormat;
+import org.hetscope.formats.starpu.StarpuTables;
 import org.hetscope.model.Entity;
 import org.hetscope.model.MemoryBlock;
 import org.hetscope.model.MemoryNode;

@@ -74,6 +74,8 @@ public final class StarpuImport implements PajeListener {
     /** Registered handles, in file order, each once (blocks for them are made in this order). */
     private final Set<String> registers = new LinkedHashSet<>();
     private final Map<String, List<Long>> unregisters = new HashMap<>();
+    /** Handle to {first register, last unregister} time (null when none): starpu_block_lifetime. */
+    private final Map<String, Long[]> lifetimes = new HashMap<>();
     /**
      * StarPU's fetch, prefetch and idle-fetch links ({@code com_N} keys), one per transfer, and the transfers built
      * from the driver copies, both by communication id: joined once the copies are built, so that neither has to
@@ -263,8 +265,12 @@ public final class StarpuImport implements PajeListener {
         }
         if (type.equals("register")) {
             registers.add(e.value().alias());
+            Long[] life = lifetimes.computeIfAbsent(e.value().alias(), k -> new Long[2]);
+            life[0] = life[0] == null ? e.time() : Math.min(life[0], e.time());
         } else if (type.equals("unregister")) {
             unregisters.computeIfAbsent(e.value().alias(), k -> new ArrayList<>()).add(e.time());
+            Long[] life = lifetimes.computeIfAbsent(e.value().alias(), k -> new Long[2]);
+            life[1] = life[1] == null ? e.time() : Math.max(life[1], e.time());
         }
         basics.event(e);
     }
@@ -387,6 +393,13 @@ public final class StarpuImport implements PajeListener {
         Path dag = side.dag();
         sink.defineTable(ANOMALY_TABLE);
         blockRecords.forEach(sink::memoryBlock);
+        sink.defineTable(StarpuTables.BLOCK_LIFETIME);
+        for (var b : blocks.entrySet()) {
+            Long[] life = lifetimes.get(b.getKey());
+            if (life != null) {
+                sink.row(StarpuTables.BLOCK_LIFETIME, b.getValue(), life[0], life[1]);
+            }
+        }
         FutureTask<Residencies> replayed = this.replayed;
         this.replayed = null; // from here finishBeside answers for the thread
         if (!replayStarted) {

@@ -80,12 +80,25 @@ public final class StarpuTables {
         }
     }
 
+    public static final class BlockLifetime extends TableSpec {
+        public final Column<Long> blockId = bigint("block_id", "the block (its handle in memory_block)");
+        public final Column<Long> registeredTs = bigint("registered_ts", "first data registration (ns)");
+        public final Column<Long> unregisteredTs = bigint("unregistered_ts", "last data unregistration (ns)");
+
+        BlockLifetime() {
+            super("starpu_block_lifetime", "when each block was registered and unregistered (register and "
+                    + "unregister events of the handle; NULL when the trace has none)");
+        }
+    }
+
     public static final Request REQUEST = new Request();
     public static final ManagerAction MANAGER_ACTION = new ManagerAction();
     public static final Transfer TRANSFER = new Transfer();
     public static final DependsOn DEPENDS_ON = new DependsOn();
     public static final Anomaly ANOMALY = new Anomaly();
+    public static final BlockLifetime BLOCK_LIFETIME = new BlockLifetime();
 
     /** Every table of this family. */
-    public static final List<TableSpec> ALL = List.of(REQUEST, MANAGER_ACTION, TRANSFER, DEPENDS_ON, ANOMALY);
+    public static final List<TableSpec> ALL = List.of(REQUEST, MANAGER_ACTION, TRANSFER, DEPENDS_ON, ANOMALY,
+            BLOCK_LIFETIME);
 }
