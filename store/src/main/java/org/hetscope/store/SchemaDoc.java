@@ -18,7 +18,8 @@ public final class SchemaDoc {
     public static String markdown(List<TableSpec> tables) {
         StringBuilder b = new StringBuilder(BEGIN).append('\n');
         for (TableSpec t : tables) {
-            b.append("\n#### `").append(t.name()).append("`\n\n").append(t.doc()).append(".\n\n");
+            b.append("\n#### `").append(t.name()).append("`\n\n")
+                    .append(Character.toUpperCase(t.doc().charAt(0))).append(t.doc().substring(1)).append(".\n\n");
             b.append("| column | type | meaning |\n|---|---|---|\n");
             for (TableSpec.Column<?> c : t.columns()) {
                 b.append("| ").append(c.name()).append(" | ").append(c.type().name()).append(" | ")
