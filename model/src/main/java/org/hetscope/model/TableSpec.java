@@ -105,6 +105,8 @@ public class TableSpec {
     private final String doc;
     private final List<Column<?>> columns = new ArrayList<>();
     private final List<Column<?>> view = Collections.unmodifiableList(columns);
+    /** Set once the columns are first read: a declaration in use never changes. */
+    private boolean frozen;
 
     protected TableSpec(String name, String doc) {
         if (!name.matches("[a-z_][a-z0-9_]*")) {
@@ -144,10 +146,12 @@ public class TableSpec {
     }
 
     public List<Column<?>> columns() {
+        frozen = true;
         return view;
     }
 
     public int width() {
+        frozen = true;
         return columns.size();
     }
 
@@ -163,6 +167,7 @@ public class TableSpec {
 
     /** The column names, comma-separated and double-quoted, in order: for SELECT and INSERT lists. */
     public String columnList() {
+        frozen = true;
         StringBuilder b = new StringBuilder();
         for (Column<?> c : columns) {
             b.append(b.isEmpty() ? "" : ", ").append('"').append(c.name).append('"');
@@ -172,6 +177,7 @@ public class TableSpec {
 
     /** {@code CREATE TABLE name(col TYPE, ...)}. */
     public String ddl() {
+        frozen = true;
         StringBuilder b = new StringBuilder("CREATE TABLE ").append(name).append('(');
         for (Column<?> c : columns) {
             b.append(c.index == 0 ? "" : ", ").append(c.name).append(' ').append(c.type.name());
@@ -180,6 +186,9 @@ public class TableSpec {
     }
 
     public final <T> Column<T> add(String column, Type type, String doc) {
+        if (frozen) {
+            throw new IllegalStateException(name + ": columns added after the table was used");
+        }
         if (!column.matches("[a-z_][a-z0-9_]*")) {
             throw new IllegalArgumentException(name + ": bad column name '" + column + "'");
         }

@@ -304,10 +304,8 @@ public final class CoreTables {
      * The view {@code kernel}: the dispatch attributes with the full kernel name joined back (Nsight's demangled
      * names run to hundreds of bytes and repeat millions of times, so the table stores each once).
      */
-    public static final String KERNEL_VIEW = """
-            CREATE VIEW kernel AS
-                SELECT d.slice_id, d.device_id, d.stream, d.correlation_id, d.grid_x, d.grid_y, d.grid_z, d.block_x,
-                       d.block_y, d.block_z, d.registers_per_thread, d.shared_static, d.shared_dynamic,
-                       n.name AS full_name
-                FROM kernel_dispatch d LEFT JOIN kernel_name n ON n.id = d.full_name_id""";
+    public static final String KERNEL_VIEW = "CREATE VIEW kernel AS SELECT "
+            + KERNEL_DISPATCH.columns().stream().filter(c -> c != KERNEL_DISPATCH.fullNameId).map(c -> "d." + c.name())
+                    .collect(java.util.stream.Collectors.joining(", "))
+            + ", n.name AS full_name FROM kernel_dispatch d LEFT JOIN kernel_name n ON n.id = d.full_name_id";
 }
