@@ -508,7 +508,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             }
             sortSlices(nest);
             phase("slices sorted");
-            try (PreparedStatement ps = connection.prepareStatement("INSERT INTO trace_info VALUES (?, ?)")) {
+            try (PreparedStatement ps = connection.prepareStatement(insertInfo())) {
                 for (String[] kv : info) {
                     ps.setString(1, kv[0]);
                     ps.setString(2, kv[1]);
@@ -522,7 +522,9 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 ps.addBatch();
                 ps.executeBatch();
             }
-            try (PreparedStatement ps = connection.prepareStatement("INSERT INTO skipped VALUES (?, ?, ?)")) {
+            try (PreparedStatement ps = connection.prepareStatement("INSERT INTO skipped ("
+                    + CoreTables.SKIPPED.what.name() + ", " + CoreTables.SKIPPED.location.name() + ", "
+                    + CoreTables.SKIPPED.count.name() + ") VALUES (?, ?, ?)")) {
                 for (Map.Entry<String, Long> e : skippedCounts.entrySet()) {
                     ps.setString(1, e.getKey());
                     ps.setString(2, skippedWhere.get(e.getKey()));
@@ -533,7 +535,11 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             }
             // Written last: a store without this row is not complete.
             try (Statement st = connection.createStatement()) {
-                st.execute("INSERT INTO trace_info VALUES ('" + COMPLETE_KEY + "', 'true')");
+                try (PreparedStatement ps = connection.prepareStatement(insertInfo())) {
+                    ps.setString(1, COMPLETE_KEY);
+                    ps.setString(2, "true");
+                    ps.execute();
+                }
                 connection.commit();
                 connection.setAutoCommit(true);
                 st.execute("CHECKPOINT");
@@ -553,6 +559,11 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         } finally {
             lock.release();
         }
+    }
+
+    private static String insertInfo() {
+        return "INSERT INTO trace_info (" + CoreTables.TRACE_INFO.key.name() + ", " + CoreTables.TRACE_INFO.value.name()
+                + ") VALUES (?, ?)";
     }
 
     private static final boolean DEBUG = Boolean.getBoolean("hetscope.debug");

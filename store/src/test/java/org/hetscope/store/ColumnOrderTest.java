@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The writer puts each value in the column of its name, whatever order the table's columns stand in: a table
  * declared with two BIGINT columns swapped (ts and dur of {@code slice}, the device ids of {@code transfer}, two
- * columns of a reader's table) still gets every value where its name says. Before the tables were declared once,
+ * columns of a reader's table), or two VARCHAR ones ({@code skipped}, {@code trace_info}), still gets every value
+ * where its name says. Before the tables were declared once,
  * the writer appended in its own fixed order and the loaders inserted by position, so such a swap silently
  * swapped the data.
  */
@@ -44,6 +45,8 @@ class ColumnOrderTest {
             Connection c = connectionOf(w);
             swap(c, "slice", "ts", "dur");
             swap(c, "transfer", "src_device_id", "dst_device_id");
+            swap(c, "skipped", "what", "location");
+            swap(c, "trace_info", "key", "value");
             w.defineTable(EXTRA);
             swap(c, "extra_pair", "first", "second");
 
@@ -54,6 +57,8 @@ class ColumnOrderTest {
             w.transfer(new Transfer(w.newId(Entity.TRANSFER), null, 5_000, 10, 64, TransferKind.HTOD, 1L, 2L, null,
                     null, null, null));
             w.row(EXTRA, 11L, 22L);
+            w.skipped("odd event", "file:12", 3);
+            w.info("some.key", "some value");
             w.commit();
 
             try (Store s = Store.open(file)) {
@@ -61,6 +66,10 @@ class ColumnOrderTest {
                         rows(s, "SELECT ts, dur, name FROM slice ORDER BY ts"));
                 assertEquals(List.of(List.of(1L, 2L)), rows(s, "SELECT src_device_id, dst_device_id FROM transfer"));
                 assertEquals(List.of(List.of(11L, 22L)), rows(s, "SELECT first, second FROM extra_pair"));
+                assertEquals(List.of(List.of("odd event", "file:12", 3L)),
+                        rows(s, "SELECT what, location, count FROM skipped"));
+                assertEquals("some value", s.info().get("some.key"));
+                assertEquals("true", s.info().get(StoreWriter.COMPLETE_KEY));
                 assertEquals(loader, s.info().get(BatchLoader.INFO_KEY));
             }
         } finally {
