@@ -105,6 +105,27 @@ class WorkedExamplesTest {
     }
 
     @Test
+    void blockLifetimesAreTheReadersFirstRegisterAndLastUnregister(@TempDir Path dir) throws Exception {
+        // a: registered twice, unregistered twice; b: never unregistered. The reader stores the lifetimes
+        // (starpu_block_lifetime) and MemoryTrace reads them from there.
+        try (Store s = paje(dir, """
+                9 5.0 register p a
+                9 0.0 register p a
+                9 0.0 SO mm0 a
+                9 20.0 unregister p a
+                9 18.0 unregister p a
+                9 20.0 register p b
+                9 20.0 SS mm0 b
+                """)) {
+            MemoryTrace m = MemoryTrace.load(s);
+            assertEquals(List.of(0L, 20 * MS), java.util.Arrays.asList(m.lifetime.get(m.findBlock("a").id())));
+            assertEquals(java.util.Arrays.asList(20 * MS, null),
+                    java.util.Arrays.asList(m.lifetime.get(m.findBlock("b").id())));
+            assertEquals(2L, s.scalarLong("SELECT count(*) FROM " + StarpuTables.BLOCK_LIFETIME.name()));
+        }
+    }
+
+    @Test
     void residencyBinOfItem1(@TempDir Path dir) throws Exception {
         // Block a: owned by RAM 0-18 ms, then by the GPU 18-20 ms. Block b: shared on both for all of [20, 40).
         try (Store s = paje(dir, """
