@@ -75,8 +75,8 @@ public class CtfBench {
         @Override public void task(org.hetscope.model.Task t) {}
         @Override public void taskAccess(org.hetscope.model.TaskAccess a) {}
         @Override public void taskDependency(org.hetscope.model.TaskDependency d) {}
-        @Override public void defineTable(String table, String columns) {}
-        @Override public void row(String table, Object... values) {}
+        @Override public void defineTable(org.hetscope.model.TableSpec table) {}
+        @Override public void row(org.hetscope.model.TableSpec table, Object... values) {}
         @Override public void info(String key, String value) {}
         @Override public void skipped(org.hetscope.model.SkipReason reason, String detail, String where, long count) {}
     }

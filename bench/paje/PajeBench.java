@@ -52,8 +52,8 @@ public class PajeBench {
         public void task(Task t) { records++; }
         public void taskAccess(TaskAccess a) { records++; }
         public void taskDependency(TaskDependency d) { records++; }
-        public void defineTable(String table, String columns) {}
-        public void row(String table, Object... values) { rows++; }
+        public void defineTable(org.hetscope.model.TableSpec table) {}
+        public void row(org.hetscope.model.TableSpec table, Object... values) { rows++; }
         public void info(String key, String value) {}
         public void skipped(org.hetscope.model.SkipReason reason, String detail, String where, long count) {
             System.err.println("skipped " + count + " x " + reason.id() + (detail == null ? "" : ": " + detail)

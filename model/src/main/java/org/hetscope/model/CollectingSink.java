@@ -29,8 +29,8 @@ public class CollectingSink implements TraceSink {
     public final List<TaskAccess> taskAccesses = new ArrayList<>();
     public final List<TaskDependency> taskDependencies = new ArrayList<>();
     public final Map<String, String> info = new LinkedHashMap<>();
-    /** Tables declared with {@link #defineTable}: name to column definitions. */
-    public final Map<String, String> extraTables = new LinkedHashMap<>();
+    /** Tables declared with {@link #defineTable}, by name. */
+    public final Map<String, TableSpec> extraTables = new LinkedHashMap<>();
     /** Rows of the tables declared with {@link #defineTable}. */
     public final Map<String, List<Object[]>> extraRows = new LinkedHashMap<>();
     /** Statements given to {@link #derive}, in order (not run: there is no database here). */
@@ -63,19 +63,23 @@ public class CollectingSink implements TraceSink {
     @Override public void taskAccess(TaskAccess a) { taskAccesses.add(a); }
     @Override public void taskDependency(TaskDependency d) { taskDependencies.add(d); }
     @Override
-    public void defineTable(String table, String columns) {
-        String old = extraTables.putIfAbsent(table, columns);
-        if (old != null && !old.equals(columns)) {
-            throw new IllegalArgumentException("table " + table + " already declared as (" + old + ")");
+    public void defineTable(TableSpec table) {
+        TableSpec old = extraTables.putIfAbsent(table.name(), table);
+        if (old != null && !old.sameShape(table)) {
+            throw new IllegalArgumentException("table " + table.name() + " already declared as " + old.ddl());
         }
-        extraRows.putIfAbsent(table, new ArrayList<>());
+        extraRows.putIfAbsent(table.name(), new ArrayList<>());
     }
 
     @Override
-    public void row(String table, Object... values) {
-        List<Object[]> rows = extraRows.get(table);
+    public void row(TableSpec table, Object... values) {
+        List<Object[]> rows = extraRows.get(table.name());
         if (rows == null) {
-            throw new IllegalArgumentException("table " + table + " was not declared");
+            throw new IllegalArgumentException("table " + table.name() + " was not declared");
+        }
+        if (values.length != table.width()) {
+            throw new IllegalArgumentException(table.name() + ": row has " + values.length + " values for "
+                    + table.width() + " columns");
         }
         rows.add(values.clone());
     }

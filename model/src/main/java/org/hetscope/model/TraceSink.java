@@ -47,15 +47,17 @@ public interface TraceSink {
 
     /**
      * Declares a table beyond the core schema, for records only one family of formats has (e.g. memory-manager
-     * requests of a task runtime). {@code columns} is SQL column definitions, e.g.
-     * {@code "block_id BIGINT, ts BIGINT, kind VARCHAR"}; types are BIGINT, INTEGER, DOUBLE, VARCHAR, BOOLEAN.
-     * Declaring the same table twice with the same columns is allowed. Document such tables in docs/schema.md.
+     * requests of a task runtime). The {@link TableSpec} is the table's one declaration: the store creates the
+     * table from it and analyses read the table through its columns. Declaring the same table twice is allowed.
+     * Document such tables in docs/schema.md.
      */
-    void defineTable(String table, String columns);
+    void defineTable(TableSpec table);
 
-    /** Appends a row to a table declared with {@link #defineTable}; values are Long, Integer, Double, String,
-     * Boolean or null, in column order. */
-    void row(String table, Object... values);
+    /**
+     * Appends a row to a table declared with {@link #defineTable}; values are Long, Integer, Double, String,
+     * Boolean or null, one per column of {@code table}, in the order its columns are declared.
+     */
+    void row(TableSpec table, Object... values);
 
     /**
      * Declares SQL that derives rows from those this reader wrote (a join or sort that the database does out of core,

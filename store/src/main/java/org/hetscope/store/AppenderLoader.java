@@ -11,13 +11,17 @@ import org.duckdb.DuckDBConnection;
  * Writes batches through the DuckDB JDBC driver's public appender, one value at a time: the fallback when the
  * {@link ArrowStream} path cannot be used. The appender wants each value in its column's exact type, so a table
  * with a column of another SQL type (SMALLINT, TIMESTAMP, ...) is appended to a staging table of the batch's own
- * types and copied over with {@code INSERT ... SELECT}, the same casts the Arrow path gets from DuckDB.
+ * types and copied over with {@code INSERT ... SELECT}, the same casts the Arrow path gets from DuckDB. The
+ * appender fills a table's columns in the table's order, so a table whose columns stand in another order than the
+ * batch's goes through the staging table too, copied over by column name.
  */
 final class AppenderLoader implements BatchLoader {
     static final String NAME = "appender";
     private static final String STAGE = "hetscope_stage_";
 
     private final DuckDBConnection connection;
+    /** Per table: whether its columns stand in the batch's order (then the appender may fill it directly). */
+    private final java.util.Map<String, Boolean> sameOrder = new java.util.HashMap<>();
 
     AppenderLoader(DuckDBConnection connection) {
         this.connection = connection;
@@ -33,7 +37,8 @@ final class AppenderLoader implements BatchLoader {
         if (batch.rows() == 0) {
             return;
         }
-        boolean exact = batch.columns.stream().allMatch(c -> c.sqlType().equalsIgnoreCase(c.type().name()));
+        boolean exact = batch.columns.stream().allMatch(c -> c.sqlType().equalsIgnoreCase(c.type().name()))
+                && sameOrder.computeIfAbsent(batch.table, t -> inBatchOrder(batch));
         String target = exact ? batch.table : STAGE + batch.table;
         try (Statement st = connection.createStatement()) {
             if (!exact) {
@@ -47,7 +52,8 @@ final class AppenderLoader implements BatchLoader {
                 append(appender, batch);
             }
             if (!exact) {
-                int inserted = st.executeUpdate("INSERT INTO " + batch.table + " SELECT * FROM " + target);
+                int inserted = st.executeUpdate("INSERT INTO " + batch.table + " (" + batch.columnList()
+                        + ") SELECT " + batch.columnList() + " FROM " + target);
                 st.execute("DROP TABLE " + target);
                 if (inserted != batch.rows()) {
                     throw new StoreException("DuckDB took " + inserted + " of " + batch.rows() + " rows of "
@@ -57,6 +63,22 @@ final class AppenderLoader implements BatchLoader {
         } catch (SQLException e) {
             throw new StoreException("writing " + batch.rows() + " rows of " + batch.table, e);
         }
+    }
+
+    private boolean inBatchOrder(ColumnBatch batch) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        try (java.sql.PreparedStatement ps = connection.prepareStatement("SELECT column_name FROM "
+                + "information_schema.columns WHERE table_schema = 'main' AND table_name = ? ORDER BY ordinal_position")) {
+            ps.setString(1, batch.table);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new StoreException("reading the columns of " + batch.table, e);
+        }
+        return names.equals(batch.columns.stream().map(ColumnBatch.Column::name).toList());
     }
 
     private static void append(DuckDBAppender appender, ColumnBatch batch) throws SQLException {

@@ -192,7 +192,8 @@ final class ArrowStream implements BatchLoader {
         String view = "hetscope_batch_" + batch.table;
         try (Arena arena = Arena.ofConfined(); Statement st = connection.createStatement()) {
             register(view, export(batch, arena));
-            int inserted = st.executeUpdate("INSERT INTO " + batch.table + " SELECT * FROM " + view);
+            int inserted = st.executeUpdate("INSERT INTO " + batch.table + " (" + batch.columnList() + ") SELECT "
+                    + batch.columnList() + " FROM " + view);
             st.execute("DROP VIEW " + view);
             if (inserted != batch.rows()) {
                 throw new StoreException("DuckDB took " + inserted + " of " + batch.rows() + " rows of " + batch.table);

@@ -3,6 +3,7 @@ package org.hetscope.store;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import org.hetscope.model.TableSpec;
 
 /**
  * Rows of one table gathered column by column in plain Java arrays, until they go to DuckDB in one piece
@@ -51,8 +52,14 @@ final class ColumnBatch {
     /** Text bytes per batch before it is handed over early. */
     static final int TEXT_BYTES = 32 << 20;
 
+    /** The declaration this batch holds rows of; null for the store's own work tables. */
+    final TableSpec spec;
     final String table;
     final List<Column> columns;
+    /** The bit of every column: a row is complete when {@link #touched} has them all. */
+    private final long complete;
+    /** Columns given a value (or null) in the current row, one bit each. */
+    private long touched;
     private final int width;
     private final Type[] types;
     private final long[][] longs;
@@ -68,10 +75,25 @@ final class ColumnBatch {
     private int column;
     private long textBytes;
 
+    /** A batch for a declared table: its columns in declaration order, each value set through its handle. */
+    ColumnBatch(TableSpec spec) {
+        this(spec, spec.name(), spec.columns().stream()
+                .map(c -> new Column(c.name(), Type.ofSql(c.type().name()), c.type().name())).toList());
+    }
+
     ColumnBatch(String table, List<Column> columns) {
+        this(null, table, columns);
+    }
+
+    private ColumnBatch(TableSpec spec, String table, List<Column> columns) {
+        this.spec = spec;
         this.table = table;
         this.columns = List.copyOf(columns);
         this.width = columns.size();
+        if (width > 64) {
+            throw new IllegalArgumentException(table + ": more than 64 columns");
+        }
+        this.complete = width == 64 ? -1L : (1L << width) - 1;
         this.types = columns.stream().map(Column::type).toArray(Type[]::new);
         longs = new long[width][];
         ints = new int[width][];
@@ -116,6 +138,20 @@ final class ColumnBatch {
         return rows;
     }
 
+    private String columnList;
+
+    /**
+     * The batch's column names, quoted, in batch order: loaders insert by these names, so a table whose columns
+     * stand in another order still gets each value in its own column.
+     */
+    String columnList() {
+        if (columnList == null) {
+            columnList = columns.stream().map(c -> "\"" + c.name().replace("\"", "\"\"") + "\"")
+                    .collect(java.util.stream.Collectors.joining(", "));
+        }
+        return columnList;
+    }
+
     int width() {
         return width;
     }
@@ -132,12 +168,15 @@ final class ColumnBatch {
             grow(capacity * 2);
         }
         column = 0;
+        touched = 0;
         return this;
     }
 
     ColumnBatch endRow() {
-        if (column != width) {
-            throw new IllegalStateException(table + ": row has " + column + " values, the table " + width + " columns");
+        if (touched != complete) {
+            int c = Long.numberOfTrailingZeros(~touched & complete);
+            throw new IllegalStateException(table + ": row has no value for column " + columns.get(c).name()
+                    + " (" + Long.bitCount(touched) + " of " + width + " columns given)");
         }
         rows++;
         return this;
@@ -149,6 +188,47 @@ final class ColumnBatch {
         }
     }
 
+    /** Marks column {@code c} given in this row; a second value for it is a bug in the caller. */
+    private void touch(int c) {
+        long bit = 1L << c;
+        if ((touched & bit) != 0) {
+            throw new IllegalStateException(where(c) + ": two values in one row");
+        }
+        touched |= bit;
+    }
+
+    /** The batch index of a declared column, which must belong to this batch's table. */
+    private int at(TableSpec.Column<?> col) {
+        if (col.table() != spec) {
+            throw new IllegalArgumentException(col + " is not a column of " + table);
+        }
+        return col.index();
+    }
+
+    ColumnBatch set(TableSpec.Column<?> col, long v) {
+        return setLong(at(col), v);
+    }
+
+    ColumnBatch set(TableSpec.Column<?> col, double v) {
+        return setDouble(at(col), v);
+    }
+
+    ColumnBatch set(TableSpec.Column<?> col, Long v) {
+        return v == null ? setNull(at(col)) : setLong(at(col), v);
+    }
+
+    ColumnBatch set(TableSpec.Column<?> col, Integer v) {
+        return v == null ? setNull(at(col)) : setLong(at(col), v);
+    }
+
+    ColumnBatch set(TableSpec.Column<?> col, Double v) {
+        return v == null ? setNull(at(col)) : setDouble(at(col), v);
+    }
+
+    ColumnBatch set(TableSpec.Column<?> col, String v) {
+        return setString(at(col), v);
+    }
+
     /** "table.column" of column {@code c}, for messages. */
     private String where(int c) {
         return table + "." + columns.get(c).name();
@@ -156,36 +236,15 @@ final class ColumnBatch {
 
     private int next() {
         checkRoom();
-        valid[column][rows >>> 6] |= 1L << rows;
         return column++;
     }
 
     ColumnBatch appendNull() {
-        checkRoom();
-        int c = column++;
-        valid[c][rows >>> 6] &= ~(1L << rows);
-        nulls[c]++;
-        if (types[c] == Type.VARCHAR) {
-            textEnds[c][rows] = textUsed[c];
-        }
-        return this;
+        return setNull(next());
     }
 
     ColumnBatch append(long v) {
-        int c = next();
-        switch (types[c]) {
-            case BIGINT -> longs[c][rows] = v;
-            case INTEGER -> {
-                if (v != (int) v) {
-                    throw new StoreException(where(c) + ": " + v + " does not fit an INTEGER column");
-                }
-                ints[c][rows] = (int) v;
-            }
-            case DOUBLE -> doubles[c][rows] = v;
-            case BOOLEAN -> ints[c][rows] = v != 0 ? 1 : 0;
-            case VARCHAR -> putText(c, Long.toString(v).getBytes(StandardCharsets.US_ASCII));
-        }
-        return this;
+        return setLong(next(), v);
     }
 
     ColumnBatch append(int v) {
@@ -205,48 +264,91 @@ final class ColumnBatch {
     }
 
     ColumnBatch append(double v) {
-        int c = next();
+        return setDouble(next(), v);
+    }
+
+    ColumnBatch append(boolean v) {
+        return setBoolean(next(), v);
+    }
+
+    ColumnBatch append(String v) {
+        return setString(next(), v);
+    }
+
+    private ColumnBatch setNull(int c) {
+        touch(c);
+        valid[c][rows >>> 6] &= ~(1L << rows);
+        nulls[c]++;
+        if (types[c] == Type.VARCHAR) {
+            textEnds[c][rows] = textUsed[c];
+        }
+        return this;
+    }
+
+    private void markValid(int c) {
+        touch(c);
+        valid[c][rows >>> 6] |= 1L << rows;
+    }
+
+    private ColumnBatch setLong(int c, long v) {
+        switch (types[c]) {
+            case BIGINT -> longs[c][rows] = v;
+            case INTEGER -> {
+                if (v != (int) v) {
+                    throw new StoreException(where(c) + ": " + v + " does not fit an INTEGER column");
+                }
+                ints[c][rows] = (int) v;
+            }
+            case DOUBLE -> doubles[c][rows] = v;
+            case BOOLEAN -> ints[c][rows] = v != 0 ? 1 : 0;
+            case VARCHAR -> putText(c, Long.toString(v).getBytes(StandardCharsets.US_ASCII));
+        }
+        markValid(c);
+        return this;
+    }
+
+    private ColumnBatch setDouble(int c, double v) {
         switch (types[c]) {
             case DOUBLE -> doubles[c][rows] = v;
             case VARCHAR -> putText(c, Double.toString(v).getBytes(StandardCharsets.US_ASCII));
             default -> throw new IllegalArgumentException(where(c) + ": a double for a " + types[c] + " column");
         }
+        markValid(c);
         return this;
     }
 
-    ColumnBatch append(boolean v) {
-        int c = next();
+    private ColumnBatch setBoolean(int c, boolean v) {
         switch (types[c]) {
             case BOOLEAN, INTEGER -> ints[c][rows] = v ? 1 : 0;
             case BIGINT -> longs[c][rows] = v ? 1 : 0;
             case VARCHAR -> putText(c, (v ? "true" : "false").getBytes(StandardCharsets.US_ASCII));
             default -> throw new IllegalArgumentException(where(c) + ": a boolean for a " + types[c] + " column");
         }
+        markValid(c);
         return this;
     }
 
-    ColumnBatch append(String v) {
+    private ColumnBatch setString(int c, String v) {
         if (v == null) {
-            return appendNull();
+            return setNull(c);
         }
-        checkRoom();
-        return switch (types[column]) {
+        return switch (types[c]) {
             case VARCHAR -> {
-                int c = next();
                 putText(c, v.getBytes(StandardCharsets.UTF_8));
+                markValid(c);
                 yield this;
             }
-            case BIGINT, INTEGER -> append(parse(v, Long::parseLong).longValue());
-            case DOUBLE -> append(parse(v, Double::parseDouble).doubleValue());
-            case BOOLEAN -> append(Boolean.parseBoolean(v.trim()));
+            case BIGINT, INTEGER -> setLong(c, parse(c, v, Long::parseLong).longValue());
+            case DOUBLE -> setDouble(c, parse(c, v, Double::parseDouble).doubleValue());
+            case BOOLEAN -> setBoolean(c, Boolean.parseBoolean(v.trim()));
         };
     }
 
-    private <T> T parse(String v, java.util.function.Function<String, T> parser) {
+    private <T> T parse(int c, String v, java.util.function.Function<String, T> parser) {
         try {
             return parser.apply(v.trim());
         } catch (NumberFormatException e) {
-            throw new StoreException(where(column) + ": '" + v + "' is not a number");
+            throw new StoreException(where(c) + ": '" + v + "' is not a number");
         }
     }
 
@@ -294,6 +396,7 @@ final class ColumnBatch {
         }
         rows = 0;
         column = 0;
+        touched = 0;
         textBytes = 0;
     }
 

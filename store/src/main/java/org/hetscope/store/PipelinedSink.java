@@ -14,6 +14,7 @@ import org.hetscope.model.MemoryNode;
 import org.hetscope.model.Residency;
 import org.hetscope.model.SkipReason;
 import org.hetscope.model.Slice;
+import org.hetscope.model.TableSpec;
 import org.hetscope.model.Task;
 import org.hetscope.model.TaskAccess;
 import org.hetscope.model.TaskDependency;
@@ -46,9 +47,9 @@ public final class PipelinedSink implements TraceSink {
 
     private record Skip(SkipReason reason, String detail, String where, long count) {}
 
-    private record Define(String table, String columns) {}
+    private record Define(TableSpec table) {}
 
-    private record Row(String table, Object[] values) {}
+    private record Row(TableSpec table, Object[] values) {}
 
     private record Derive(String sql) {}
 
@@ -111,7 +112,7 @@ public final class PipelinedSink implements TraceSink {
             case TaskDependency d -> target.taskDependency(d);
             case Info i -> target.info(i.key(), i.value());
             case Skip s -> target.skipped(s.reason(), s.detail(), s.where(), s.count());
-            case Define d -> target.defineTable(d.table(), d.columns());
+            case Define d -> target.defineTable(d.table());
             case Row r -> target.row(r.table(), r.values());
             case Derive d -> target.derive(d.sql());
             default -> throw new IllegalStateException("unexpected record " + o.getClass());
@@ -195,8 +196,8 @@ public final class PipelinedSink implements TraceSink {
     @Override public void task(Task t) { put(t); }
     @Override public void taskAccess(TaskAccess a) { put(a); }
     @Override public void taskDependency(TaskDependency d) { put(d); }
-    @Override public void defineTable(String table, String columns) { put(new Define(table, columns)); }
-    @Override public void row(String table, Object... values) { put(new Row(table, values.clone())); }
+    @Override public void defineTable(TableSpec table) { put(new Define(table)); }
+    @Override public void row(TableSpec table, Object... values) { put(new Row(table, values.clone())); }
     @Override public void info(String key, String value) { put(new Info(key, value)); }
     @Override public void derive(String sql) { put(new Derive(sql)); }
     @Override public void skipped(SkipReason reason, String detail, String where, long count) {

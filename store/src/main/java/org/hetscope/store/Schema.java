@@ -1,13 +1,11 @@
 package org.hetscope.store;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.hetscope.model.TableSpec;
 
-/** The DDL of the store (resource {@code schema.sql}, documented in docs/schema.md). */
+/** The DDL of the store, generated from the declarations in {@link CoreTables} (documented in docs/schema.md). */
 public final class Schema {
     /** Bumped whenever a table or column changes; stored in {@code trace_info} as {@code schema_version}. */
     public static final int VERSION = 4;
@@ -30,24 +28,20 @@ public final class Schema {
     private Schema() {}
 
     static void create(Connection connection) throws SQLException {
-        String ddl;
-        try (InputStream in = Schema.class.getResourceAsStream("schema.sql")) {
-            ddl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException | NullPointerException e) {
-            throw new StoreException("schema.sql missing from the hetscope-store jar", e);
-        }
-        StringBuilder statement = new StringBuilder();
         try (Statement st = connection.createStatement()) {
-            for (String line : ddl.split("\n")) {
-                if (line.startsWith("--")) {
-                    continue;
-                }
-                statement.append(line).append('\n');
-                if (line.trim().endsWith(";")) {
-                    st.execute(statement.toString());
-                    statement.setLength(0);
-                }
+            for (TableSpec t : CoreTables.ALL) {
+                st.execute(t.ddl());
             }
+            st.execute(CoreTables.KERNEL_VIEW);
         }
+    }
+
+    /** The whole DDL as one script (tests build stores by hand from it). */
+    public static String ddl() {
+        StringBuilder b = new StringBuilder();
+        for (TableSpec t : CoreTables.ALL) {
+            b.append(t.ddl()).append(";\n");
+        }
+        return b.append(CoreTables.KERNEL_VIEW).append(";\n").toString();
     }
 }

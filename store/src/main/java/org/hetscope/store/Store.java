@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.hetscope.model.TableSpec;
 
 /**
  * An imported trace, opened read-only from its store file without re-parsing anything. Gives SQL over the
@@ -276,6 +277,28 @@ public final class Store implements AutoCloseable {
 
     public Table query(String sql) {
         return query(null, sql);
+    }
+
+    /** Whether the store holds {@code table} (a table a reader declares exists only in stores of its format). */
+    public boolean has(TableSpec table) {
+        return !query(null, "SELECT 1 FROM information_schema.tables WHERE table_name = ?", table.name()).rows()
+                .isEmpty();
+    }
+
+    /**
+     * Every column of {@code table} for the rows {@code tail} selects (SQL after {@code FROM table}: WHERE, ORDER
+     * BY; may be empty), read through the declaration's column handles. A store without the table has no rows.
+     */
+    public java.util.List<TableRow> rows(TableSpec table, String tail, Object... params) {
+        if (!has(table)) {
+            return List.of();
+        }
+        Table t = query(null, "SELECT " + table.columnList() + " FROM " + table.name() + " " + tail, params);
+        java.util.List<TableRow> out = new ArrayList<>(t.size());
+        for (Object[] r : t.rows()) {
+            out.add(new TableRow(table, r));
+        }
+        return out;
     }
 
     /** A single number from a query that returns one row and one column (null for SQL NULL). */

@@ -31,6 +31,7 @@ import org.hetscope.model.Residency;
 import org.hetscope.model.SkipReason;
 import org.hetscope.model.SkipTally;
 import org.hetscope.model.Slice;
+import org.hetscope.model.TableSpec;
 import org.hetscope.model.Task;
 import org.hetscope.model.TaskAccess;
 import org.hetscope.model.TaskDependency;
@@ -57,8 +58,12 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     private final BatchLoader loader;
     /** Last id handed out per entity, by ordinal (a boxed map here cost ~4 % of a CTF import's samples). */
     private final long[] nextIds = new long[Entity.values().length];
-    private final Map<String, List<ColumnBatch.Column>> columnsOf = new HashMap<>();
-    private final Map<String, ColumnBatch> batches = new LinkedHashMap<>();
+    /** The tables of the store by name: the core tables and those readers declared. */
+    private final Map<String, TableSpec> tables = new HashMap<>();
+    /** Batches by declaration (identity: each declaration object is its own key). */
+    private final Map<TableSpec, ColumnBatch> batches = new LinkedHashMap<>();
+    /** The batches {@link #row} may fill: those of declared tables, under each declaration object seen. */
+    private final Map<TableSpec, ColumnBatch> declaredBatches = new HashMap<>();
     private final SkipTally skips = new SkipTally();
     private final List<String[]> info = new ArrayList<>();
     /** How each track's slice nesting is found; see {@link TrackNesting}. */
@@ -66,7 +71,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     // Readers emit long runs of slices on one track: skip the boxed map lookup while the track stays the same.
     private TrackNesting lastNesting;
     private long lastNestingTrack;
-    /** Full kernel names stored so far, each once (see {@code kernel_name} in schema.sql). */
+    /** Full kernel names stored so far, each once (see {@code kernel_name} in CoreTables). */
     private final Map<String, Long> kernelNameIds = new HashMap<>();
     /** With {@code -Dhetscope.debug=true}: time spent in DuckDB's inserts, per table. */
     private final Map<String, Long> insertNanos = new java.util.TreeMap<>();
@@ -105,7 +110,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 st.execute("SET memory_limit = '" + limit.replace("'", "") + "'");
             }
             Schema.create(connection);
-            readColumns(null);
+            CoreTables.ALL.forEach(t -> tables.put(t.name(), t));
             loader = BatchLoader.choose(connection);
             // One transaction for the whole import: appended rows then go straight to the database file at
             // commit instead of through the write-ahead log and its repeated automatic checkpoints.
@@ -163,14 +168,10 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     }
 
     /** Starts a row of {@code table}, first handing a full batch of it to DuckDB. */
-    private ColumnBatch startRow(String table) {
+    private ColumnBatch startRow(TableSpec table) {
         ColumnBatch b = batches.get(table);
         if (b == null) {
-            List<ColumnBatch.Column> columns = columnsOf.get(table);
-            if (columns == null) {
-                throw new IllegalArgumentException("no table " + table + " in the store");
-            }
-            b = new ColumnBatch(table, columns);
+            b = new ColumnBatch(table);
             batches.put(table, b);
         } else if (b.isFull()) {
             flush(b);
@@ -187,26 +188,6 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         b.clear();
     }
 
-    private void readColumns(String onlyTable) throws SQLException {
-        String sql = "SELECT table_name, column_name, data_type FROM information_schema.columns"
-                + " WHERE table_schema = 'main'" + (onlyTable == null ? "" : " AND table_name = ?")
-                + " ORDER BY table_name, ordinal_position";
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            if (onlyTable != null) {
-                ps.setString(1, onlyTable);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                Map<String, List<ColumnBatch.Column>> found = new LinkedHashMap<>();
-                while (rs.next()) {
-                    found.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(
-                            new ColumnBatch.Column(rs.getString(2), ColumnBatch.Type.ofSql(rs.getString(3)),
-                            rs.getString(3)));
-                }
-                columnsOf.putAll(found);
-            }
-        }
-    }
-
     @Override
     public long newId(Entity entity) {
         return ++nextIds[entity.ordinal()];
@@ -214,33 +195,36 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
 
     @Override
     public void process(TraceProcess p) {
-        ColumnBatch a = startRow("process");
-        a.append(p.id()).append(p.pid()).append(p.name()).endRow();
+        CoreTables.Process t = CoreTables.PROCESS;
+        startRow(t).set(t.id, p.id()).set(t.pid, p.pid()).set(t.name, p.name()).endRow();
     }
 
     @Override
     public void thread(TraceThread t) {
-        ColumnBatch a = startRow("thread");
-        a.append(t.id()).append(t.tid()).append(t.processId()).append(t.name()).endRow();
+        CoreTables.Thread c = CoreTables.THREAD;
+        startRow(c).set(c.id, t.id()).set(c.tid, t.tid()).set(c.processId, t.processId()).set(c.name, t.name())
+                .endRow();
     }
 
     @Override
     public void device(Device d) {
-        ColumnBatch a = startRow("device");
-        a.append(d.id()).append(d.kind().name()).append(d.ordinal()).append(d.vendor()).append(d.name())
-                .append(d.computeUnits()).append(d.memoryBytes()).append(d.warpSize()).append(d.peakFlops())
-                .append(d.peakBandwidth()).append(d.clockMhz());
+        CoreTables.Device c = CoreTables.DEVICE;
         JsonText props = new JsonText();
         d.properties().forEach(props::put);
-        a.append(props.toStringOrNull()).endRow();
+        startRow(c).set(c.id, d.id()).set(c.kind, d.kind().name()).set(c.ordinal, d.ordinal())
+                .set(c.vendor, d.vendor()).set(c.name, d.name()).set(c.computeUnits, d.computeUnits())
+                .set(c.memoryBytes, d.memoryBytes()).set(c.warpSize, d.warpSize()).set(c.peakFlops, d.peakFlops())
+                .set(c.peakBandwidth, d.peakBandwidth()).set(c.clockMhz, d.clockMhz())
+                .set(c.properties, props.toStringOrNull()).endRow();
     }
 
     @Override
     public void track(Track t) {
-        ColumnBatch a = startRow("track");
-        a.append(t.id()).append(t.parentId()).append(t.kind().label()).append(t.name()).append(t.processId())
-                .append(t.threadId()).append(t.deviceId()).append(t.stream()).append(t.sortIndex())
-                .append(t.unit()).endRow();
+        CoreTables.Track c = CoreTables.TRACK;
+        startRow(c).set(c.id, t.id()).set(c.parentId, t.parentId()).set(c.kind, t.kind().label())
+                .set(c.name, t.name()).set(c.processId, t.processId()).set(c.threadId, t.threadId())
+                .set(c.deviceId, t.deviceId()).set(c.stream, t.stream()).set(c.sortIndex, t.sortIndex())
+                .set(c.unit, t.unit()).endRow();
     }
 
     @Override
@@ -268,10 +252,11 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 nestLater.add(s.trackId());
             }
         }
-        ColumnBatch a = startRow("slice");
-        a.append(s.id()).append(s.trackId()).append(s.ts()).append(s.dur()).append(s.name())
-                .append(s.category().label()).append(s.sourceCategory()).append(depth).append(parent)
-                .append(s.correlationId()).append(s.argsJson()).endRow();
+        CoreTables.Slice c = CoreTables.SLICE;
+        startRow(c).set(c.id, s.id()).set(c.trackId, s.trackId()).set(c.ts, s.ts()).set(c.dur, s.dur())
+                .set(c.name, s.name()).set(c.category, s.category().label())
+                .set(c.sourceCategory, s.sourceCategory()).set(c.depth, depth).set(c.parentId, parent)
+                .set(c.correlationId, s.correlationId()).set(c.args, s.argsJson()).endRow();
     }
 
     /** Number of tracks whose nesting waits for the commit (tests). */
@@ -315,39 +300,45 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
 
     @Override
     public void instant(Instant i) {
-        ColumnBatch a = startRow("instant");
-        a.append(i.id()).append(i.trackId()).append(i.ts()).append(i.name()).append(i.category().label())
-                .append(i.sourceCategory()).append(i.argsJson()).endRow();
+        CoreTables.Instant c = CoreTables.INSTANT;
+        startRow(c).set(c.id, i.id()).set(c.trackId, i.trackId()).set(c.ts, i.ts()).set(c.name, i.name())
+                .set(c.category, i.category().label()).set(c.sourceCategory, i.sourceCategory())
+                .set(c.args, i.argsJson()).endRow();
     }
 
     @Override
     public void counter(CounterSample c) {
-        startRow("counter").append(c.trackId()).append(c.ts()).append(c.value()).endRow();
+        CoreTables.Counter t = CoreTables.COUNTER;
+        startRow(t).set(t.trackId, c.trackId()).set(t.ts, c.ts()).set(t.value, c.value()).endRow();
     }
 
     @Override
     public void flow(Flow f) {
-        ColumnBatch a = startRow("flow");
-        a.append(f.id()).append(f.fromSliceId()).append(f.toSliceId()).append(f.kind()).append(f.correlationId())
-                .append(FLOW_RULES[f.rule().ordinal()]).endRow();
+        CoreTables.Flow c = CoreTables.FLOW;
+        startRow(c).set(c.id, f.id()).set(c.fromSliceId, f.fromSliceId()).set(c.toSliceId, f.toSliceId())
+                .set(c.kind, f.kind()).set(c.correlationId, f.correlationId())
+                .set(c.rule, FLOW_RULES[f.rule().ordinal()]).endRow();
     }
 
     private static final String[] FLOW_RULES = java.util.Arrays.stream(org.hetscope.model.FlowRule.values())
             .map(r -> r.name().toLowerCase(java.util.Locale.ROOT)).toArray(String[]::new);
 
-    private static ColumnBatch dim(ColumnBatch a, Dim3 d) {
-        return d == null ? a.appendNull().appendNull().appendNull() : a.append(d.x()).append(d.y()).append(d.z());
+    private static ColumnBatch dim(ColumnBatch a, Dim3 d, TableSpec.Column<Long> x, TableSpec.Column<Long> y,
+            TableSpec.Column<Long> z) {
+        return d == null ? a.set(x, (Long) null).set(y, (Long) null).set(z, (Long) null)
+                : a.set(x, d.x()).set(y, d.y()).set(z, d.z());
     }
 
     @Override
     public void kernel(KernelLaunch k) {
         Long nameId = k.fullName() == null ? null : kernelNameId(k.fullName());
-        ColumnBatch a = startRow("kernel_dispatch");
-        a.append(k.sliceId()).append(k.deviceId()).append(k.stream()).append(k.correlationId());
-        dim(a, k.grid());
-        dim(a, k.block());
-        a.append(k.registersPerThread()).append(k.sharedMemoryStatic()).append(k.sharedMemoryDynamic())
-                .append(nameId).endRow();
+        CoreTables.KernelDispatch c = CoreTables.KERNEL_DISPATCH;
+        ColumnBatch a = startRow(c).set(c.sliceId, k.sliceId()).set(c.deviceId, k.deviceId())
+                .set(c.stream, k.stream()).set(c.correlationId, k.correlationId());
+        dim(a, k.grid(), c.gridX, c.gridY, c.gridZ);
+        dim(a, k.block(), c.blockX, c.blockY, c.blockZ);
+        a.set(c.registersPerThread, k.registersPerThread()).set(c.sharedStatic, k.sharedMemoryStatic())
+                .set(c.sharedDynamic, k.sharedMemoryDynamic()).set(c.fullNameId, nameId).endRow();
     }
 
     /** The id of a full kernel name in {@code kernel_name}, adding it on first sight. */
@@ -356,90 +347,105 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         if (id == null) {
             id = (long) kernelNameIds.size() + 1;
             kernelNameIds.put(name, id);
-            startRow("kernel_name").append(id).append(name).endRow();
+            CoreTables.KernelName c = CoreTables.KERNEL_NAME;
+            startRow(c).set(c.id, id).set(c.name, name).endRow();
         }
         return id;
     }
 
     @Override
     public void kernelCounter(KernelCounter c) {
-        startRow("kernel_counter").append(c.sliceId()).append(c.name()).append(c.value()).endRow();
+        CoreTables.KernelCounter t = CoreTables.KERNEL_COUNTER;
+        startRow(t).set(t.sliceId, c.sliceId()).set(t.name, c.name()).set(t.value, c.value()).endRow();
     }
 
     @Override
     public void transfer(Transfer t) {
-        ColumnBatch a = startRow("transfer");
-        a.append(t.id()).append(t.sliceId()).append(t.ts()).append(t.dur()).append(t.bytes()).append(t.kind().label())
-                .append(t.srcDeviceId()).append(t.dstDeviceId()).append(t.srcNodeId()).append(t.dstNodeId())
-                .append(t.blockId()).append(t.correlationId()).endRow();
+        CoreTables.Transfer c = CoreTables.TRANSFER;
+        startRow(c).set(c.id, t.id()).set(c.sliceId, t.sliceId()).set(c.ts, t.ts()).set(c.dur, t.dur())
+                .set(c.bytes, t.bytes()).set(c.kind, t.kind().label()).set(c.srcDeviceId, t.srcDeviceId())
+                .set(c.dstDeviceId, t.dstDeviceId()).set(c.srcNodeId, t.srcNodeId()).set(c.dstNodeId, t.dstNodeId())
+                .set(c.blockId, t.blockId()).set(c.correlationId, t.correlationId()).endRow();
     }
 
     @Override
     public void memoryNode(MemoryNode n) {
-        ColumnBatch a = startRow("memory_node");
-        a.append(n.id()).append(n.name()).append(n.deviceId()).append(n.kind()).endRow();
+        CoreTables.MemoryNode c = CoreTables.MEMORY_NODE;
+        startRow(c).set(c.id, n.id()).set(c.name, n.name()).set(c.deviceId, n.deviceId()).set(c.kind, n.kind())
+                .endRow();
     }
 
     @Override
     public void memoryBlock(MemoryBlock b) {
-        ColumnBatch a = startRow("memory_block");
-        a.append(b.id()).append(b.handle()).append(b.name()).append(b.sizeBytes()).append(b.homeNodeId())
-                .append(b.coordinates()).endRow();
+        CoreTables.MemoryBlock c = CoreTables.MEMORY_BLOCK;
+        startRow(c).set(c.id, b.id()).set(c.handle, b.handle()).set(c.name, b.name()).set(c.sizeBytes, b.sizeBytes())
+                .set(c.homeNodeId, b.homeNodeId()).set(c.coordinates, b.coordinates()).endRow();
     }
 
     @Override
     public void residency(Residency r) {
-        ColumnBatch a = startRow("residency");
-        a.append(r.blockId()).append(r.nodeId()).append(r.ts()).append(r.dur()).append(r.state()).endRow();
+        CoreTables.Residency c = CoreTables.RESIDENCY;
+        startRow(c).set(c.blockId, r.blockId()).set(c.nodeId, r.nodeId()).set(c.ts, r.ts()).set(c.dur, r.dur())
+                .set(c.state, r.state()).endRow();
     }
 
     @Override
     public void task(Task t) {
-        ColumnBatch a = startRow("task");
-        a.append(t.id()).append(t.sliceId()).append(t.jobId()).append(t.name()).append(t.workerTrackId())
-                .append(t.nodeId()).append(t.submitTs()).append(t.startTs()).append(t.endTs())
-                .append(t.priority()).endRow();
+        CoreTables.Task c = CoreTables.TASK;
+        startRow(c).set(c.id, t.id()).set(c.sliceId, t.sliceId()).set(c.jobId, t.jobId()).set(c.name, t.name())
+                .set(c.workerTrackId, t.workerTrackId()).set(c.nodeId, t.nodeId()).set(c.submitTs, t.submitTs())
+                .set(c.startTs, t.startTs()).set(c.endTs, t.endTs()).set(c.priority, t.priority()).endRow();
     }
 
     @Override
     public void taskAccess(TaskAccess t) {
-        ColumnBatch a = startRow("task_access");
-        a.append(t.taskId()).append(t.blockId()).append(t.mode()).endRow();
+        CoreTables.TaskAccess c = CoreTables.TASK_ACCESS;
+        startRow(c).set(c.taskId, t.taskId()).set(c.blockId, t.blockId()).set(c.mode, t.mode()).endRow();
     }
 
     @Override
     public void taskDependency(TaskDependency d) {
-        startRow("task_dependency").append(d.fromTaskId()).append(d.toTaskId()).endRow();
+        CoreTables.TaskDependency c = CoreTables.TASK_DEPENDENCY;
+        startRow(c).set(c.fromTaskId, d.fromTaskId()).set(c.toTaskId, d.toTaskId()).endRow();
     }
 
-    private final Map<String, String> extraTables = new LinkedHashMap<>();
-
     @Override
-    public void defineTable(String table, String columns) {
-        if (!table.matches("[a-z_][a-z0-9_]*")) {
-            throw new IllegalArgumentException("bad table name '" + table + "'");
-        }
-        String old = extraTables.putIfAbsent(table, columns);
+    public void defineTable(TableSpec table) {
+        TableSpec old = tables.putIfAbsent(table.name(), table);
         if (old != null) {
-            if (!old.equals(columns)) {
-                throw new IllegalArgumentException("table " + table + " already declared as (" + old + ")");
+            if (old == table) {
+                return;
             }
+            if (!old.sameShape(table) || CoreTables.ALL.contains(old)) {
+                throw new IllegalArgumentException("table " + table.name() + " already declared as " + old.ddl());
+            }
+            // the same declaration made twice (e.g. by two readers of one family): rows go to the first one's
+            // batch, and a row's values follow the declared order, which both share
             return;
         }
         try (Statement st = connection.createStatement()) {
-            st.execute("CREATE TABLE " + table + "(" + columns + ")");
-            readColumns(table);
+            st.execute(table.ddl());
         } catch (SQLException e) {
-            throw new StoreException("cannot create table " + table, e);
+            tables.remove(table.name());
+            throw new StoreException("cannot create table " + table.name(), e);
         }
     }
 
     @Override
-    public void row(String table, Object... values) {
-        if (!extraTables.containsKey(table)) {
-            throw new IllegalArgumentException("table " + table + " was not declared");
+    public void row(TableSpec table, Object... values) {
+        ColumnBatch a = declaredBatches.get(table);
+        if (a == null) {
+            TableSpec declared = tables.get(table.name());
+            if (declared == null || CoreTables.ALL.contains(declared) || !declared.sameShape(table)) {
+                throw new IllegalArgumentException("table " + table.name() + " was not declared");
+            }
+            a = batches.computeIfAbsent(declared, ColumnBatch::new);
+            declaredBatches.put(table, a);
         }
-        ColumnBatch a = startRow(table);
+        if (a.isFull()) {
+            flush(a);
+        }
+        a.beginRow();
         for (Object v : values) {
             a.appendObject(v);
         }
@@ -509,12 +515,14 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
      */
     private Map<String, Long> extraRowCounts() {
         Map<String, Long> counts = new LinkedHashMap<>();
-        if (extraTables.isEmpty()) {
+        List<String> readerTables = tables.values().stream().filter(t -> !CoreTables.ALL.contains(t))
+                .map(TableSpec::name).toList();
+        if (readerTables.isEmpty()) {
             return counts;
         }
         flushRows();
         try (Statement st = connection.createStatement()) {
-            for (String t : extraTables.keySet()) {
+            for (String t : readerTables) {
                 try (ResultSet rs = st.executeQuery("SELECT coalesce(max(rowid), -1) FROM " + t)) {
                     rs.next();
                     counts.put(t, rs.getLong(1));
@@ -640,7 +648,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             }
             sortSlices(nest);
             phase("slices sorted");
-            try (PreparedStatement ps = connection.prepareStatement("INSERT INTO trace_info VALUES (?, ?)")) {
+            try (PreparedStatement ps = connection.prepareStatement(insertInfo())) {
                 for (String[] kv : info) {
                     ps.setString(1, kv[0]);
                     ps.setString(2, kv[1]);
@@ -655,7 +663,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 ps.executeBatch();
             }
             try (PreparedStatement ps = connection.prepareStatement(
-                    "INSERT INTO skipped(reason, severity, detail, location, count) VALUES (?, ?, ?, ?, ?)")) {
+                    "INSERT INTO skipped (" + CoreTables.SKIPPED.columnList() + ") VALUES (?, ?, ?, ?, ?)")) {
                 for (SkipTally.Entry e : skips.entries()) {
                     ps.setString(1, e.reason().id());
                     ps.setString(2, e.reason().severity().id());
@@ -669,7 +677,11 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             writeSources();
             // Written last: a store without this row is not complete.
             try (Statement st = connection.createStatement()) {
-                st.execute("INSERT INTO trace_info VALUES ('" + COMPLETE_KEY + "', 'true')");
+                try (PreparedStatement ps = connection.prepareStatement(insertInfo())) {
+                    ps.setString(1, COMPLETE_KEY);
+                    ps.setString(2, "true");
+                    ps.execute();
+                }
                 connection.commit();
                 connection.setAutoCommit(true);
                 st.execute("CHECKPOINT");
@@ -694,8 +706,9 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     private void writeSources() throws SQLException {
         endSource();
         try (PreparedStatement ps = connection.prepareStatement(
-                "INSERT INTO source VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-             PreparedStatement sk = connection.prepareStatement("INSERT INTO source_skipped(source_id, reason, severity, detail, location, count) VALUES (?, ?, ?, ?, ?, ?)")) {
+                "INSERT INTO source (" + CoreTables.SOURCE.columnList() + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+             PreparedStatement sk = connection.prepareStatement("INSERT INTO source_skipped ("
+                     + CoreTables.SOURCE_SKIPPED.columnList() + ") VALUES (?, ?, ?, ?, ?, ?)")) {
             for (Source src : sources) {
                 ClockAlignment.Adjustment a = src.adjustment != null ? src.adjustment
                         : ClockAlignment.Adjustment.reference(src);
@@ -725,6 +738,11 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             ps.executeBatch();
             sk.executeBatch();
         }
+    }
+
+    private static String insertInfo() {
+        return "INSERT INTO trace_info (" + CoreTables.TRACE_INFO.key.name() + ", " + CoreTables.TRACE_INFO.value.name()
+                + ") VALUES (?, ?)";
     }
 
     private static final boolean DEBUG = Boolean.getBoolean("hetscope.debug");

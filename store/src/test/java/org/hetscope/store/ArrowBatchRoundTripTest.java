@@ -10,6 +10,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Random;
+import org.hetscope.model.TableSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +23,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * by their text size.
  */
 class ArrowBatchRoundTripTest {
+    private static final TableSpec TYPED_TABLE = TableSpec.parse("typed", "n INTEGER, x DOUBLE");
+    private static final TableSpec PAIR_TABLE = TableSpec.parse("pair", "a BIGINT, b BIGINT");
+    private static final TableSpec BLOB_ROWS_TABLE = TableSpec.parse("blob_rows", "r BIGINT, t VARCHAR");
+    private static final TableSpec NEVER_WRITTEN_TABLE = TableSpec.parse("never_written", "x BIGINT");
+    private static final TableSpec SAMPLE_TABLE = TableSpec.parse("sample",
+            "r BIGINT, a BIGINT, b INTEGER, c DOUBLE, d BOOLEAN, e VARCHAR, f SMALLINT");
     @TempDir
     Path dir;
 
@@ -70,15 +77,15 @@ class ArrowBatchRoundTripTest {
             System.clearProperty(BatchLoader.PROPERTY);
         }
         assertEquals(loader, w.loaderName());
-        w.defineTable("sample", "r BIGINT, a BIGINT, b INTEGER, c DOUBLE, d BOOLEAN, e VARCHAR, f SMALLINT");
-        w.defineTable("never_written", "x BIGINT");
+        w.defineTable(SAMPLE_TABLE);
+        w.defineTable(NEVER_WRITTEN_TABLE);
         for (int r = 0; r < rows; r++) {
             Object[] values = new Object[7];
             values[0] = (long) r;
             for (int c = 0; c < 6; c++) {
                 values[c + 1] = value(seed, r, c);
             }
-            w.row("sample", values);
+            w.row(SAMPLE_TABLE, values);
         }
         w.commit();
 
@@ -126,11 +133,11 @@ class ArrowBatchRoundTripTest {
     void aBatchCutByItsTextSizeKeepsEveryRow() throws Exception {
         Path file = dir.resolve("text.duckdb");
         StoreWriter w = StoreWriter.create(file);
-        w.defineTable("blob_rows", "r BIGINT, t VARCHAR");
+        w.defineTable(BLOB_ROWS_TABLE);
         String big = "ü".repeat(600_000); // 1.2 MB of UTF-8: the batch is handed over after ~27 rows
         int rows = 200;
         for (int r = 0; r < rows; r++) {
-            w.row("blob_rows", (long) r, r + big);
+            w.row(BLOB_ROWS_TABLE, (long) r, r + big);
         }
         w.commit();
         try (Store s = Store.open(file)) {
@@ -143,14 +150,14 @@ class ArrowBatchRoundTripTest {
     void aRowWithTheWrongNumberOfValuesIsRefused() throws Exception {
         Path file = dir.resolve("bad.duckdb");
         try (StoreWriter w = StoreWriter.create(file)) {
-            w.defineTable("pair", "a BIGINT, b BIGINT");
-            assertThrows(IllegalStateException.class, () -> w.row("pair", 1L));
-            assertThrows(IllegalStateException.class, () -> w.row("pair", 1L, 2L, 3L));
-            w.defineTable("typed", "n INTEGER, x DOUBLE");
-            StoreException notANumber = assertThrows(StoreException.class, () -> w.row("typed", "twelve", 1.0));
+            w.defineTable(PAIR_TABLE);
+            assertThrows(IllegalStateException.class, () -> w.row(PAIR_TABLE, 1L));
+            assertThrows(IllegalStateException.class, () -> w.row(PAIR_TABLE, 1L, 2L, 3L));
+            w.defineTable(TYPED_TABLE);
+            StoreException notANumber = assertThrows(StoreException.class, () -> w.row(TYPED_TABLE, "twelve", 1.0));
             org.junit.jupiter.api.Assertions.assertTrue(notANumber.getMessage().contains("typed.n"),
                     notANumber.getMessage());
-            StoreException tooBig = assertThrows(StoreException.class, () -> w.row("typed", 1L << 40, 1.0));
+            StoreException tooBig = assertThrows(StoreException.class, () -> w.row(TYPED_TABLE, 1L << 40, 1.0));
             org.junit.jupiter.api.Assertions.assertTrue(tooBig.getMessage().contains("typed.n"), tooBig.getMessage());
         }
     }

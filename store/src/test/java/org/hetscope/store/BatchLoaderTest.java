@@ -19,6 +19,7 @@ import java.util.Random;
 import org.hetscope.model.Category;
 import org.hetscope.model.Entity;
 import org.hetscope.model.Slice;
+import org.hetscope.model.TableSpec;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.Track;
 import org.hetscope.model.TrackKind;
@@ -33,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * does). Every store is compared with the one the Arrow path writes from the same records, table by table.
  */
 class BatchLoaderTest {
+    private static final TableSpec EXTRA_TABLE = TableSpec.parse("extra",
+            "a BIGINT, b VARCHAR, c SMALLINT, d TIMESTAMP, e DOUBLE, f BOOLEAN, g INTEGER");
     @TempDir
     Path dir;
 
@@ -68,9 +71,9 @@ class BatchLoaderTest {
             }
             slices.forEach(sink::slice);
         }
-        sink.defineTable("extra", "a BIGINT, b VARCHAR, c SMALLINT, d TIMESTAMP, e DOUBLE, f BOOLEAN, g INTEGER");
+        sink.defineTable(EXTRA_TABLE);
         for (int i = 0; i < 3000; i++) {
-            sink.row("extra", (long) i, i % 7 == 0 ? null : "v" + i, i % 300, "2026-11-26 12:00:" + (10 + i % 50),
+            sink.row(EXTRA_TABLE, (long) i, i % 7 == 0 ? null : "v" + i, i % 300, "2026-11-26 12:00:" + (10 + i % 50),
                     i % 5 == 0 ? null : i / 3.0, i % 2 == 0, i % 11 == 0 ? null : -i);
         }
         sink.info("k", "v");

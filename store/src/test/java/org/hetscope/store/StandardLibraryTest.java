@@ -163,10 +163,8 @@ class StandardLibraryTest {
     }
 
     private static void schema(Connection c) throws Exception {
-        try (InputStream in = Store.class.getResourceAsStream("schema.sql")) {
-            for (String sql : StandardLibrary.split(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
-                exec(c, sql);
-            }
+        for (String sql : StandardLibrary.split(Schema.ddl())) {
+            exec(c, sql);
         }
     }
 

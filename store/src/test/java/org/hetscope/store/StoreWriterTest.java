@@ -11,6 +11,7 @@ import java.util.Random;
 import org.hetscope.model.Category;
 import org.hetscope.model.Entity;
 import org.hetscope.model.Slice;
+import org.hetscope.model.TableSpec;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.Track;
 import org.hetscope.model.TrackKind;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class StoreWriterTest {
+    private static final TableSpec EXTRA_TABLE = TableSpec.parse("extra", "a BIGINT, b VARCHAR");
     @TempDir
     Path dir;
 
@@ -38,8 +40,8 @@ class StoreWriterTest {
                 ts += outer + random.nextInt(5);
             }
         }
-        sink.defineTable("extra", "a BIGINT, b VARCHAR");
-        sink.row("extra", 1L, "x");
+        sink.defineTable(EXTRA_TABLE);
+        sink.row(EXTRA_TABLE, 1L, "x");
         sink.info("k", "v");
         sink.skipped(org.hetscope.model.SkipReason.KEPT_GENERIC, "thing", "here", 3);
     }
@@ -178,7 +180,7 @@ class StoreWriterTest {
         Path file = dir.resolve("f.duckdb");
         StoreWriter w = StoreWriter.create(file);
         PipelinedSink pipe = new PipelinedSink(w);
-        pipe.row("undeclared", 1L);
+        pipe.row(TableSpec.parse("undeclared", "x BIGINT"), 1L);
         assertThrows(IllegalArgumentException.class, pipe::finish);
         w.abort();
         assertFalse(Files.exists(file));

@@ -10,6 +10,7 @@ import java.util.function.Predicate;
 import org.hetscope.analysis.gpu.LaunchLatency;
 import org.hetscope.analysis.memory.Heatmap;
 import org.hetscope.analysis.memory.MemoryTrace;
+import org.hetscope.store.CoreTables;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
 
@@ -22,11 +23,10 @@ public final class AnalysisTables {
     /** Rows one generic store table may send to the page. */
     public static final int MAX_GENERIC_ROWS = 10_000;
 
-    private static final Set<String> CORE_TABLES = Set.of("trace_info", "skipped", "source", "source_skipped",
-            "process", "thread", "device",
-            "track", "slice", "instant", "counter", "flow", "kernel", "kernel_dispatch", "kernel_name",
-            "kernel_counter", "transfer", "memory_node", "memory_block", "residency", "task", "task_access",
-            "task_dependency");
+    /** The core tables as declared, and the view kernel over two of them. */
+    private static final Set<String> CORE_TABLES = java.util.stream.Stream.concat(
+            CoreTables.ALL.stream().map(org.hetscope.model.TableSpec::name), java.util.stream.Stream.of("kernel"))
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     /** A named table computed from a store, offered only for stores it applies to. */
     public record Provider(String name, String title, String group, Predicate<Store> applies,

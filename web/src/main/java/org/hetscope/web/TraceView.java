@@ -7,7 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.hetscope.formats.paje.PajeTables;
 import org.hetscope.store.Store;
+import org.hetscope.store.TableRow;
 import org.hetscope.store.Table;
 
 /**
@@ -264,19 +266,13 @@ public final class TraceView implements AutoCloseable {
      */
     public synchronized Map<String, String> declaredColours() {
         Map<String, String> out = new LinkedHashMap<>();
-        Table has = store.query(null, "SELECT count(*) FROM information_schema.tables WHERE table_name = "
-                + "'paje_entity_value'");
-        if ((Long) has.rows().get(0)[0] == 0) {
-            return out;
-        }
         // A name can be declared under several types (StarPU repeats each codelet per scheduling context, all in
         // one colour): the declaration whose alias is the name itself is the value's own (StarPU's worker state).
-        Table t = store.query(null, "SELECT name, color FROM paje_entity_value WHERE color IS NOT NULL "
-                + "ORDER BY alias = name DESC, type, alias");
-        for (Object[] r : t.rows()) {
-            String css = cssColour((String) r[1]);
-            if (r[0] != null && css != null) {
-                out.putIfAbsent((String) r[0], css);
+        PajeTables.EntityValue v = PajeTables.ENTITY_VALUE;
+        for (TableRow r : store.rows(v, "WHERE color IS NOT NULL ORDER BY alias = name DESC, type, alias")) {
+            String css = cssColour(r.get(v.color));
+            if (r.get(v.name) != null && css != null) {
+                out.putIfAbsent(r.get(v.name), css);
             }
         }
         return out;

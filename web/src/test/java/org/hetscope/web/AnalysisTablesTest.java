@@ -13,6 +13,7 @@ import org.hetscope.model.MemoryBlock;
 import org.hetscope.model.MemoryNode;
 import org.hetscope.model.Residency;
 import org.hetscope.model.Slice;
+import org.hetscope.model.TableSpec;
 import org.hetscope.store.Store;
 import org.hetscope.store.StoreWriter;
 import org.hetscope.store.Table;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The registry behind the page's statistics and analysis panel. */
 class AnalysisTablesTest {
+    private static final TableSpec RUNTIME_EVENT_TABLE = TableSpec.parse("runtime_event", "ts BIGINT, what VARCHAR");
     @TempDir
     Path dir;
 
@@ -54,9 +56,9 @@ class AnalysisTablesTest {
             long block = w.newId(Entity.MEMORY_BLOCK);
             w.memoryBlock(new MemoryBlock(block, "0x1", "A", 4096L, ram, "0,0"));
             w.residency(new Residency(block, ram, 1_000, 5_000, "owner"));
-            w.defineTable("runtime_event", "ts BIGINT, what VARCHAR");
-            w.row("runtime_event", 1_500L, "alloc");
-            w.row("runtime_event", 2_500L, "free");
+            w.defineTable(RUNTIME_EVENT_TABLE);
+            w.row(RUNTIME_EVENT_TABLE, 1_500L, "alloc");
+            w.row(RUNTIME_EVENT_TABLE, 2_500L, "free");
             w.commit();
         }
         try (Store s = Store.open(file)) {

@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.hetscope.formats.paje.starpu.StarpuTables;
 import org.hetscope.store.Store;
 import org.hetscope.store.Table;
+import org.hetscope.store.TableRow;
 
 /**
  * The memory-related records of one store, loaded once for the analyses of this package: memory nodes, blocks,
@@ -129,11 +131,9 @@ public final class MemoryTrace {
         for (Object[] r : store.query("SELECT id, name, kind FROM memory_node ORDER BY id").rows()) {
             m.nodes.put((Long) r[0], new Node((Long) r[0], (String) r[1], (String) r[2]));
         }
-        Map<String, Long> byHandle = new HashMap<>();
         for (Object[] r : store.query("SELECT id, handle, coordinates, size_bytes FROM memory_block ORDER BY id")
                 .rows()) {
             m.blocks.put((Long) r[0], new Block((Long) r[0], (String) r[1], (String) r[2], (Long) r[3]));
-            byHandle.put((String) r[1], (Long) r[0]);
         }
         for (Object[] r : store.query("SELECT block_id, node_id, ts, ts + dur, state FROM residency "
                 + "ORDER BY block_id, node_id, ts").rows()) {
@@ -152,9 +152,10 @@ public final class MemoryTrace {
             m.tasks.add(t);
             m.tasksByJob.put(t.jobId(), t);
         }
-        if (hasTable(store, "starpu_depends_on")) {
-            for (Object[] r : store.query("SELECT job_id, depends_on_job_id FROM starpu_depends_on").rows()) {
-                m.dependsOn.computeIfAbsent((Long) r[0], k -> new ArrayList<>()).add((Long) r[1]);
+        StarpuTables.DependsOn dep = StarpuTables.DEPENDS_ON;
+        if (store.has(dep)) {
+            for (TableRow r : store.rows(dep, "")) {
+                m.dependsOn.computeIfAbsent(r.get(dep.jobId), k -> new ArrayList<>()).add(r.get(dep.dependsOnJobId));
             }
         } else {
             for (Object[] r : store.query("SELECT a.job_id, b.job_id FROM task_dependency d JOIN task a "
@@ -162,43 +163,31 @@ public final class MemoryTrace {
                 m.dependsOn.computeIfAbsent((Long) r[0], k -> new ArrayList<>()).add((Long) r[1]);
             }
         }
-        if (hasTable(store, "starpu_request")) {
-            for (Object[] r : store.query("SELECT ts, block_id, src_node_id, dst_node_id, kind, priority "
-                    + "FROM starpu_request ORDER BY ts, line").rows()) {
-                m.requests.add(new Request((Long) r[0], (Long) r[1], (Long) r[2], (Long) r[3], (String) r[4],
-                        (Long) r[5]));
-            }
+        StarpuTables.Request rq = StarpuTables.REQUEST;
+        for (TableRow r : store.rows(rq, "ORDER BY ts, line")) {
+            m.requests.add(new Request(r.getLong(rq.ts), r.get(rq.blockId), r.get(rq.srcNodeId), r.get(rq.dstNodeId),
+                    r.get(rq.kind), r.get(rq.priority)));
         }
-        if (hasTable(store, "starpu_manager_action")) {
-            for (Object[] r : store.query("SELECT node_id, block_id, action, ts, ts + dur, request_kind, bytes, "
-                    + "result, success, other_node_id, com_id FROM starpu_manager_action ORDER BY ts, line")
-                    .rows()) {
-                m.actions.add(new Action((Long) r[0], (Long) r[1], (String) r[2], (Long) r[3], (Long) r[4],
-                        (String) r[5], (Long) r[6], (Long) r[7], (Boolean) r[8], (Long) r[9], (Long) r[10]));
-            }
+        StarpuTables.ManagerAction ac = StarpuTables.MANAGER_ACTION;
+        for (TableRow r : store.rows(ac, "ORDER BY ts, line")) {
+            long ts = r.getLong(ac.ts);
+            m.actions.add(new Action(r.getLong(ac.nodeId), r.get(ac.blockId), r.get(ac.action), ts,
+                    ts + r.getLong(ac.dur), r.get(ac.requestKind), r.get(ac.bytes), r.get(ac.result),
+                    r.get(ac.success), r.get(ac.otherNodeId), r.get(ac.comId)));
         }
-        String cls = hasTable(store, "starpu_transfer") ? "(SELECT class FROM starpu_transfer s "
-                + "WHERE s.transfer_id = t.id LIMIT 1)" : "NULL";
+        StarpuTables.Transfer st = StarpuTables.TRANSFER;
+        String cls = store.has(st) ? "(SELECT s." + st.transferClass.name() + " FROM " + st.name() + " s WHERE s."
+                + st.transferId.name() + " = t.id LIMIT 1)" : "NULL";
         for (Object[] r : store.query("SELECT id, ts, ts + dur, bytes, src_node_id, dst_node_id, block_id, "
                 + "correlation_id, " + cls + " FROM transfer t WHERE block_id IS NOT NULL OR src_node_id IS NOT NULL "
                 + "ORDER BY ts, id").rows()) {
             m.moves.add(new Move((Long) r[0], (Long) r[1], (Long) r[2], (Long) r[3], (Long) r[4], (Long) r[5],
                     (Long) r[6], (Long) r[7], (String) r[8]));
         }
-        for (Object[] r : store.query("SELECT name, ts, json_extract_string(args, '$.value') FROM instant "
-                + "WHERE name IN ('data registration', 'data unregistration') ORDER BY ts").rows()) {
-            Long b = byHandle.get((String) r[2]);
-            if (b == null) {
-                continue;
-            }
-            Long[] life = m.lifetime.computeIfAbsent(b, k -> new Long[2]);
-            if (r[0].equals("data registration")) {
-                if (life[0] == null) {
-                    life[0] = (Long) r[1];
-                }
-            } else {
-                life[1] = (Long) r[1];
-            }
+        // the reader keeps each block's first registration and last unregistration
+        StarpuTables.BlockLifetime life = StarpuTables.BLOCK_LIFETIME;
+        for (TableRow r : store.rows(life, "")) {
+            m.lifetime.put(r.get(life.blockId), new Long[] {r.get(life.registeredTs), r.get(life.unregisteredTs)});
         }
         m.loadUsage(store);
         // the trace's span as every command shows it (docs/stdlib.md), transfers included
@@ -241,11 +230,6 @@ public final class MemoryTrace {
                 used.put(e.getKey(), new Usage(ts, v));
             }
         }
-    }
-
-    static boolean hasTable(Store store, String name) {
-        return !store.query(null, "SELECT 1 FROM information_schema.tables WHERE table_name = ?", name).rows()
-                .isEmpty();
     }
 
     /** The block with this handle, coordinates ("2 1", "2,1", "(2,1)") or id text, or null. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.hetscope.formats.paje.PajeFormat;
+import org.hetscope.formats.paje.starpu.StarpuTables;
 import org.hetscope.model.Entity;
 import org.hetscope.model.MemoryBlock;
 import org.hetscope.model.MemoryNode;
@@ -104,6 +105,27 @@ class WorkedExamplesTest {
     }
 
     @Test
+    void blockLifetimesAreTheReadersFirstRegisterAndLastUnregister(@TempDir Path dir) throws Exception {
+        // a: registered twice, unregistered twice; b: never unregistered. The reader stores the lifetimes
+        // (starpu_block_lifetime) and MemoryTrace reads them from there.
+        try (Store s = paje(dir, """
+                9 5.0 register p a
+                9 0.0 register p a
+                9 0.0 SO mm0 a
+                9 20.0 unregister p a
+                9 18.0 unregister p a
+                9 20.0 register p b
+                9 20.0 SS mm0 b
+                """)) {
+            MemoryTrace m = MemoryTrace.load(s);
+            assertEquals(List.of(0L, 20 * MS), java.util.Arrays.asList(m.lifetime.get(m.findBlock("a").id())));
+            assertEquals(java.util.Arrays.asList(20 * MS, null),
+                    java.util.Arrays.asList(m.lifetime.get(m.findBlock("b").id())));
+            assertEquals(2L, s.scalarLong("SELECT count(*) FROM " + StarpuTables.BLOCK_LIFETIME.name()));
+        }
+    }
+
+    @Test
     void residencyBinOfItem1(@TempDir Path dir) throws Exception {
         // Block a: owned by RAM 0-18 ms, then by the GPU 18-20 ms. Block b: shared on both for all of [20, 40).
         try (Store s = paje(dir, """
@@ -171,19 +193,16 @@ class WorkedExamplesTest {
             for (long b : blocks) {
                 w.taskAccess(new TaskAccess(t, b, "R"));
             }
-            w.defineTable("starpu_depends_on", "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
-            w.row("starpu_depends_on", 1667L, 1000L, "task");
-            w.defineTable("starpu_request", "ts BIGINT, block_id BIGINT, src_node_id BIGINT, dst_node_id BIGINT, "
-                    + "kind VARCHAR, priority BIGINT, line BIGINT");
-            w.row("starpu_request", 5185 * MS, blocks[1], gpu, ram, "prefetch", 0L, 1L);
-            w.row("starpu_request", 5185 * MS, blocks[2], gpu, ram, "prefetch", 0L, 2L);
-            w.row("starpu_request", 5486 * MS, blocks[2], gpu, ram, "fetch", 0L, 3L);
-            w.defineTable("starpu_manager_action", "slice_id BIGINT, node_id BIGINT, block_id BIGINT, "
-                    + "action VARCHAR, ts BIGINT, dur BIGINT, request_kind VARCHAR, bytes BIGINT, result BIGINT, "
-                    + "success BOOLEAN, other_node_id BIGINT, com_id BIGINT, line BIGINT");
-            w.row("starpu_manager_action", null, ram, blocks[2], "Allocating", 5490 * MS, MS, "fetch", 7_372_800L,
+            w.defineTable(StarpuTables.DEPENDS_ON);
+            w.row(StarpuTables.DEPENDS_ON, 1667L, 1000L, "task");
+            w.defineTable(StarpuTables.REQUEST);
+            w.row(StarpuTables.REQUEST, 5185 * MS, blocks[1], gpu, ram, "prefetch", 0L, 1L);
+            w.row(StarpuTables.REQUEST, 5185 * MS, blocks[2], gpu, ram, "prefetch", 0L, 2L);
+            w.row(StarpuTables.REQUEST, 5486 * MS, blocks[2], gpu, ram, "fetch", 0L, 3L);
+            w.defineTable(StarpuTables.MANAGER_ACTION);
+            w.row(StarpuTables.MANAGER_ACTION, null, ram, blocks[2], "Allocating", 5490 * MS, MS, "fetch", 7_372_800L,
                     -12L, false, null, null, 4L);
-            w.row("starpu_manager_action", null, ram, blocks[2], "Allocating", 5590 * MS, MS, "fetch", 7_372_800L,
+            w.row(StarpuTables.MANAGER_ACTION, null, ram, blocks[2], "Allocating", 5590 * MS, MS, "fetch", 7_372_800L,
                     7_372_800L, true, null, null, 5L);
             long tr09 = w.newId(Entity.TRANSFER);
             w.transfer(new Transfer(tr09, null, 5190 * MS, 60 * MS, 7_372_800L, TransferKind.DTOH, null, null, gpu,
@@ -286,15 +305,13 @@ class WorkedExamplesTest {
         try (Store s = store(dir, "gantt", w -> {
             long n = w.newId(Entity.MEMORY_NODE);
             w.memoryNode(new MemoryNode(n, "GPU2", null, "device"));
-            w.defineTable("starpu_manager_action", "slice_id BIGINT, node_id BIGINT, block_id BIGINT, "
-                    + "action VARCHAR, ts BIGINT, dur BIGINT, request_kind VARCHAR, bytes BIGINT, result BIGINT, "
-                    + "success BOOLEAN, other_node_id BIGINT, com_id BIGINT, line BIGINT");
+            w.defineTable(StarpuTables.MANAGER_ACTION);
             // Two copies overlapping on [2, 4) ms, one allocation [6, 7) ms.
-            w.row("starpu_manager_action", null, n, null, "DriverCopy", 0L, 4 * MS, null, null, null, null, null,
+            w.row(StarpuTables.MANAGER_ACTION, null, n, null, "DriverCopy", 0L, 4 * MS, null, null, null, null, null,
                     null, 1L);
-            w.row("starpu_manager_action", null, n, null, "DriverCopy", 2 * MS, 4 * MS, null, null, null, null, null,
+            w.row(StarpuTables.MANAGER_ACTION, null, n, null, "DriverCopy", 2 * MS, 4 * MS, null, null, null, null, null,
                     null, 2L);
-            w.row("starpu_manager_action", null, n, null, "Allocating", 6 * MS, MS, null, null, null, null, null,
+            w.row(StarpuTables.MANAGER_ACTION, null, n, null, "Allocating", 6 * MS, MS, null, null, null, null, null,
                     null, 3L);
         })) {
             MemoryTrace m = MemoryTrace.load(s);

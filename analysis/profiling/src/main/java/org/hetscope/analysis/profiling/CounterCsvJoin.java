@@ -13,6 +13,7 @@ import java.util.Map;
 import org.hetscope.formats.rocpd.rocprof.RocprofCsv;
 import org.hetscope.formats.rocpd.rocprof.RocprofCsvFormat;
 import org.hetscope.model.CollectingSink;
+import org.hetscope.model.TableSpec;
 import org.hetscope.model.TraceFormatException;
 import org.hetscope.store.StandardLibrary;
 import org.hetscope.store.Store;
@@ -34,16 +35,17 @@ public final class CounterCsvJoin {
         RocprofCsvFormat.writeDispatches(RocprofCsv.read(csv), rows);
         Connection c = store.connection();
         try {
-            for (Map.Entry<String, String> t : rows.extraTables.entrySet()) {
+            for (Map.Entry<String, TableSpec> t : rows.extraTables.entrySet()) {
                 try (Statement st = c.createStatement()) {
-                    st.execute("CREATE OR REPLACE TEMP TABLE " + t.getKey() + "(" + t.getValue() + ")");
+                    st.execute(t.getValue().ddl().replaceFirst("^CREATE TABLE ", "CREATE OR REPLACE TEMP TABLE "));
                 }
                 List<Object[]> tableRows = rows.extraRows.get(t.getKey());
                 if (tableRows.isEmpty()) {
                     continue;
                 }
                 String marks = "?" + ", ?".repeat(tableRows.get(0).length - 1);
-                try (PreparedStatement ins = c.prepareStatement("INSERT INTO temp." + t.getKey() + " VALUES ("
+                try (PreparedStatement ins = c.prepareStatement("INSERT INTO temp." + t.getKey() + " ("
+                        + t.getValue().columnList() + ") VALUES ("
                         + marks + ")")) {
                     for (Object[] r : tableRows) {
                         for (int i = 0; i < r.length; i++) {

@@ -37,10 +37,7 @@ import org.hetscope.model.TransferKind;
  * buffer over its lifetime with the transfers that touched it, and device memory in use as a counter.
  */
 final class OpenclMapper {
-    static final String COMMAND_TABLE = "opencl_command";
-    static final String COMMAND_COLUMNS = "slice_id BIGINT, command BIGINT, command_type VARCHAR, status INTEGER, "
-            + "enqueue_slice_id BIGINT, queue_track_id BIGINT, device_id BIGINT, queued_ts BIGINT, submit_ts BIGINT, "
-            + "start_ts BIGINT, end_ts BIGINT, bytes BIGINT, block_id BIGINT";
+    static final OpenclTables.Command COMMAND_TABLE = OpenclTables.COMMAND;
 
     private final TraceSink sink;
     private final String source;
@@ -155,7 +152,7 @@ final class OpenclMapper {
         processTrack = sink.newId(Entity.TRACK);
         sink.track(new Track(processTrack, null, TrackKind.PROCESS, processName, processId, null, null, null, 0,
                 null));
-        sink.defineTable(COMMAND_TABLE, COMMAND_COLUMNS);
+        sink.defineTable(COMMAND_TABLE);
         hostNode = sink.newId(Entity.MEMORY_NODE);
         sink.memoryNode(new MemoryNode(hostNode, "host memory", null, "host"));
     }

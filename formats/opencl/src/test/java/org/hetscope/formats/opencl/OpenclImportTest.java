@@ -279,7 +279,7 @@ class OpenclImportTest {
             assertTrue(cmd.ts() >= api.ts(), "command before its enqueue call: " + cmd + " / " + api);
         }
         assertEquals(expected.get("commands") - incomplete, launches);
-        for (Object[] row : s.extraRows.getOrDefault(OpenclMapper.COMMAND_TABLE, List.of())) {
+        for (Object[] row : s.extraRows.getOrDefault(OpenclMapper.COMMAND_TABLE.name(), List.of())) {
             if (row[0] == null) {
                 continue;
             }

@@ -23,8 +23,8 @@ import org.hetscope.model.TrackKind;
  * slices, events instants, variables counter tracks, links rows of {@code paje_link}.
  */
 public final class PajeSinkBasics {
-    public static final String LINK_TABLE = "paje_link";
-    public static final String VALUE_TABLE = "paje_entity_value";
+    public static final PajeTables.Link LINK_TABLE = PajeTables.LINK;
+    public static final PajeTables.EntityValue VALUE_TABLE = PajeTables.ENTITY_VALUE;
 
     /** Where problems go: reason, what (the skip detail), line, detail (with the location). */
     public interface Problems {
@@ -153,9 +153,7 @@ public final class PajeSinkBasics {
 
     public void link(PajeLink l) {
         if (!linkTable) {
-            sink.defineTable(LINK_TABLE, "type VARCHAR, name VARCHAR, container_track_id BIGINT, "
-                    + "from_track_id BIGINT, to_track_id BIGINT, ts BIGINT, dur BIGINT, value VARCHAR, "
-                    + "link_key VARCHAR");
+            sink.defineTable(LINK_TABLE);
             linkTable = true;
         }
         long dur = l.end() - l.start();
@@ -169,8 +167,7 @@ public final class PajeSinkBasics {
     /** Records a declared entity value with its name and colour in {@code paje_entity_value}. */
     public void value(PajeType type, PajeValue v) {
         if (!valueTable) {
-            sink.defineTable(VALUE_TABLE, "type VARCHAR, type_name VARCHAR, alias VARCHAR, name VARCHAR, "
-                    + "color VARCHAR");
+            sink.defineTable(VALUE_TABLE);
             valueTable = true;
         }
         sink.row(VALUE_TABLE, type.alias(), type.name(), v.alias(), v.name(), v.color());

@@ -42,20 +42,7 @@ public final class KernelStoreExport {
         trackId = sink.newId(Entity.TRACK);
         sink.track(new Track(trackId, deviceTrack, TrackKind.QUEUE, "queue 0", null, null, deviceId, 0L, 0, null));
         sink.info("capture.kernels.device", session.deviceName());
-        sink.defineTable("kernel_counter_site", "slice_id BIGINT, counter_index INTEGER, kind VARCHAR, "
-                + "space VARCHAR, construct VARCHAR, file VARCHAR, line INTEGER, col INTEGER, value BIGINT, "
-                + "min_value BIGINT, max_value BIGINT, min_work_item BIGINT, max_work_item BIGINT");
-        sink.defineTable("kernel_source_line", "slice_id BIGINT, file VARCHAR, line INTEGER, text VARCHAR");
-        sink.defineTable("kernel_trace", "slice_id BIGINT, strategy VARCHAR, reduced BOOLEAN, producers BIGINT, "
-                + "records BIGINT, bytes BIGINT, lost BIGINT, valid BOOLEAN, static_sites INTEGER, "
-                + "unrebuilt_paths BIGINT, record_pass_ns BIGINT, count_pass_ns BIGINT, host_ns BIGINT");
-        sink.defineTable("kernel_block", "slice_id BIGINT, block_id INTEGER, file VARCHAR, first_line INTEGER, "
-                + "last_line INTEGER, successors VARCHAR, tracepoint VARCHAR, executions BIGINT, "
-                + "work_items BIGINT, divergent_groups BIGINT");
-        sink.defineTable("kernel_work_item_path", "slice_id BIGINT, work_item BIGINT, work_group BIGINT, "
-                + "blocks INTEGER, records INTEGER, path_class INTEGER");
-        sink.defineTable("kernel_work_group", "slice_id BIGINT, work_group BIGINT, work_items INTEGER, "
-                + "distinct_paths INTEGER, divergent_blocks INTEGER, min_blocks INTEGER, max_blocks INTEGER");
+        KernelTables.ALL.forEach(sink::defineTable);
     }
 
     private long slice(String name, NdRange range, long start, long dur, String args) {
@@ -72,7 +59,7 @@ public final class KernelStoreExport {
     private void sourceLines(long sliceId, String file, String annotated) {
         String[] lines = annotated.split("\n", -1);
         for (int l = 0; l < lines.length; l++) {
-            sink.row("kernel_source_line", sliceId, file, l + 1, lines[l]);
+            sink.row(KernelTables.SOURCE_LINE, sliceId, file, l + 1, lines[l]);
         }
     }
 
@@ -83,7 +70,7 @@ public final class KernelStoreExport {
         for (CounterReport.Row row : CounterReport.rows(r)) {
             String name = row.construct() == null ? row.label() : "visits " + row.construct() + " @" + row.line();
             sink.kernelCounter(new KernelCounter(id, name, row.value()));
-            sink.row("kernel_counter_site", id, row.index(), row.kind(), row.space(), row.construct(), row.file(),
+            sink.row(KernelTables.COUNTER_SITE, id, row.index(), row.kind(), row.space(), row.construct(), row.file(),
                     row.line(), row.column(), row.value(), row.min(), row.max(), row.minItem(), row.maxItem());
         }
         if (r.warning() != null) {
@@ -98,7 +85,7 @@ public final class KernelStoreExport {
         long id = slice(kernel, r.range(), r.recordStart(), r.recordNanos(), "{\"instrumentation\":\"trace\",\"strategy\":\""
                 + r.options().strategy() + "\",\"reduced\":" + r.options().reduced() + "}");
         Tracepoints pts = r.plan().points();
-        sink.row("kernel_trace", id, r.options().strategy().name().toLowerCase(), r.options().reduced(),
+        sink.row(KernelTables.TRACE, id, r.options().strategy().name().toLowerCase(), r.options().reduced(),
                 (long) r.producers(), r.totalRecords(), r.bytes(), r.lost(), r.valid(), pts.sites(),
                 (long) r.failures().size(), r.recordNanos(), r.countNanos(), r.hostNanos());
         long[] groupOf = new long[r.producers()];
@@ -113,17 +100,17 @@ public final class KernelStoreExport {
                     .map(e -> (e.to() < 0 ? "exit" : "B" + e.to()) + ":" + e.kind().name().toLowerCase()).toList());
             String tp = pts.blockPoints().get(b.id()) ? "block" : b.successors().stream()
                     .anyMatch(e -> pts.edgePoints().get(e.id())) ? "edges" : "none";
-            sink.row("kernel_block", id, b.id(), scope.pos(b.firstToken()).file(), scope.pos(b.firstToken()).line(),
+            sink.row(KernelTables.BLOCK, id, b.id(), scope.pos(b.firstToken()).file(), scope.pos(b.firstToken()).line(),
                     scope.pos(b.lastToken()).line(), succ, tp, stats.executions()[b.id()], stats.workItems()[b.id()],
                     stats.divergentGroups()[b.id()]);
         }
         for (int p = 0; p < r.producers(); p++) {
-            sink.row("kernel_work_item_path", id, (long) p, groupOf[p],
+            sink.row(KernelTables.WORK_ITEM_PATH, id, (long) p, groupOf[p],
                     r.paths()[p] == null ? null : r.paths()[p].length, r.records()[p].length,
                     stats.pathClass()[p] < 0 ? null : stats.pathClass()[p]);
         }
         for (PathStatistics.Group g : stats.groups()) {
-            sink.row("kernel_work_group", id, g.group(), g.workItems(), g.distinctPaths(), g.divergentBlocks(),
+            sink.row(KernelTables.WORK_GROUP, id, g.group(), g.workItems(), g.distinctPaths(), g.divergentBlocks(),
                     g.minLength(), g.maxLength());
         }
         if (!r.failures().isEmpty()) {

@@ -7,7 +7,7 @@ import org.hetscope.formats.ctf.CtfEvent;
  * process (table {@code ctf_binaries}). The events are also kept as generic instants.
  */
 final class StatedumpMapper implements EventMapper {
-    static final String TABLE = "ctf_binaries";
+    static final CtfTables.Binaries TABLE = CtfTables.BINARIES;
     private final TrackRegistry tracks;
     private boolean defined;
 
@@ -27,8 +27,7 @@ final class StatedumpMapper implements EventMapper {
             case "procname" -> tracks.nameProcess(pkey, e.getString("procname"));
             case "bin_info", "soinfo", "dlopen", "build_id", "debug_link", "dlclose" -> {
                 if (!defined) {
-                    tracks.sink.defineTable(TABLE, "process_id BIGINT, ts BIGINT, event VARCHAR, base_address BIGINT, "
-                            + "size BIGINT, path VARCHAR, build_id VARCHAR, debug_link VARCHAR");
+                    tracks.sink.defineTable(TABLE);
                     defined = true;
                 }
                 String path = e.getString("path");

@@ -12,10 +12,10 @@ import org.hetscope.model.TraceSink;
  */
 final class ResidencyChecks implements java.io.Closeable {
     private final TraceSink sink;
-    private final String table;
+    private final org.hetscope.model.TableSpec table;
     private final Map<Long, String> handleOf = new HashMap<>();
 
-    ResidencyChecks(TraceSink sink, String table, Map<String, Long> blocks) {
+    ResidencyChecks(TraceSink sink, org.hetscope.model.TableSpec table, Map<String, Long> blocks) {
         this.sink = sink;
         this.table = table;
         blocks.forEach((h, id) -> handleOf.put(id, h));

@@ -36,6 +36,7 @@ import org.hetscope.model.Progress;
 import org.hetscope.model.Slice;
 import org.hetscope.model.Task;
 import org.hetscope.model.TaskAccess;
+import org.hetscope.model.TableSpec;
 import org.hetscope.model.TaskDependency;
 import org.hetscope.model.TraceProcess;
 import org.hetscope.model.TraceSink;
@@ -52,11 +53,11 @@ import org.hetscope.model.TransferKind;
  * graph. The interpretation follows StarPU 1.3's converter (docs/schema.md, section "Paje / StarPU").
  */
 public final class StarpuImport implements PajeListener {
-    static final String REQUEST_TABLE = "starpu_request";
-    static final String ACTION_TABLE = "starpu_manager_action";
-    static final String TRANSFER_TABLE = "starpu_transfer";
-    static final String DEPENDS_TABLE = "starpu_depends_on";
-    static final String ANOMALY_TABLE = "starpu_anomaly";
+    static final StarpuTables.Request REQUEST_TABLE = StarpuTables.REQUEST;
+    static final StarpuTables.ManagerAction ACTION_TABLE = StarpuTables.MANAGER_ACTION;
+    static final StarpuTables.Transfer TRANSFER_TABLE = StarpuTables.TRANSFER;
+    static final StarpuTables.DependsOn DEPENDS_TABLE = StarpuTables.DEPENDS_ON;
+    static final StarpuTables.Anomaly ANOMALY_TABLE = StarpuTables.ANOMALY;
 
     private final Path trace;
     private final TraceSink sink;
@@ -75,6 +76,8 @@ public final class StarpuImport implements PajeListener {
     /** Registered handles, in file order, each once (blocks for them are made in this order). */
     private final Set<String> registers = new LinkedHashSet<>();
     private final Map<String, List<Long>> unregisters = new HashMap<>();
+    /** Handle to {first register, last unregister} time (null when none): starpu_block_lifetime. */
+    private final Map<String, Long[]> lifetimes = new HashMap<>();
     /**
      * StarPU's fetch, prefetch and idle-fetch links ({@code com_N} keys), one per transfer, and the transfers built
      * from the driver copies, both by communication id: joined once the copies are built, so that neither has to
@@ -265,8 +268,12 @@ public final class StarpuImport implements PajeListener {
         }
         if (type.equals("register")) {
             registers.add(e.value().alias());
+            Long[] life = lifetimes.computeIfAbsent(e.value().alias(), k -> new Long[2]);
+            life[0] = life[0] == null ? e.time() : Math.min(life[0], e.time());
         } else if (type.equals("unregister")) {
             unregisters.computeIfAbsent(e.value().alias(), k -> new ArrayList<>()).add(e.time());
+            Long[] life = lifetimes.computeIfAbsent(e.value().alias(), k -> new Long[2]);
+            life[1] = life[1] == null ? e.time() : Math.max(life[1], e.time());
         }
         basics.event(e);
     }
@@ -387,8 +394,15 @@ public final class StarpuImport implements PajeListener {
         problems.addAll(side.problems());
         Path tasks = side.tasks();
         Path dag = side.dag();
-        sink.defineTable(ANOMALY_TABLE, "kind VARCHAR, block_id BIGINT, ts BIGINT, dur BIGINT, detail VARCHAR");
+        sink.defineTable(ANOMALY_TABLE);
         blockRecords.forEach(sink::memoryBlock);
+        sink.defineTable(StarpuTables.BLOCK_LIFETIME);
+        for (var b : blocks.entrySet()) {
+            Long[] life = lifetimes.get(b.getKey());
+            if (life != null) {
+                sink.row(StarpuTables.BLOCK_LIFETIME, b.getValue(), life[0], life[1]);
+            }
+        }
         FutureTask<Residencies> replayed = this.replayed;
         this.replayed = null; // from here finishBeside answers for the thread
         if (!replayStarted) {
@@ -503,13 +517,9 @@ public final class StarpuImport implements PajeListener {
 
     /** Builds the manager actions and transfers; {@code checks} is told of each transfer whose landing it checks. */
     private void managerActions(Map<String, Long> blocks, ResidencyChecks checks) {
-        sink.defineTable(REQUEST_TABLE, "ts BIGINT, block_id BIGINT, src_node_id BIGINT, dst_node_id BIGINT, "
-                + "kind VARCHAR, priority BIGINT, line BIGINT");
-        sink.defineTable(ACTION_TABLE, "slice_id BIGINT, node_id BIGINT, block_id BIGINT, action VARCHAR, "
-                + "ts BIGINT, dur BIGINT, request_kind VARCHAR, bytes BIGINT, result BIGINT, success BOOLEAN, "
-                + "other_node_id BIGINT, com_id BIGINT, line BIGINT");
-        sink.defineTable(TRANSFER_TABLE, "transfer_id BIGINT, com_id BIGINT, class VARCHAR, link_ts BIGINT, "
-                + "link_dur BIGINT");
+        sink.defineTable(REQUEST_TABLE);
+        sink.defineTable(ACTION_TABLE);
+        sink.defineTable(TRANSFER_TABLE);
         Map<String, String[]> byStart = new HashMap<>();
         Map<String, String[]> byEnd = new HashMap<>();
         for (String[] p : PAIRS) {
@@ -841,7 +851,7 @@ public final class StarpuImport implements PajeListener {
      * its last). Edges with an end that is no task are counted.
      */
     private void dependencies(Path records, Path dag) throws IOException {
-        sink.defineTable(DEPENDS_TABLE, "job_id BIGINT, depends_on_job_id BIGINT, label VARCHAR");
+        sink.defineTable(DEPENDS_TABLE);
         if (records == null && dag == null) {
             return;
         }
@@ -853,9 +863,13 @@ public final class StarpuImport implements PajeListener {
             }
             return;
         }
-        String edges = "starpu_dependency_edge_" + firstTask;
-        sink.defineTable(edges, "from_job_id BIGINT, to_job_id BIGINT");
-        addEdges(records, dag, (from, to) -> sink.row(edges, from, to));
+        TableSpec edgeTable = TableSpec.of("starpu_dependency_edge_" + firstTask,
+                "this import's JobId edges, until the store has turned them into task pairs");
+        edgeTable.bigint("from_job_id", "JobId of the task depended on");
+        edgeTable.bigint("to_job_id", "JobId of the dependent task");
+        sink.defineTable(edgeTable);
+        String edges = edgeTable.name();
+        addEdges(records, dag, (from, to) -> sink.row(edgeTable, from, to));
         String last = "WITH last AS (SELECT job_id, max(id) AS id FROM task WHERE id BETWEEN " + firstTask + " AND "
                 + lastTask + " GROUP BY job_id), ends AS (SELECT f.id AS from_id, t.id AS to_id FROM " + edges
                 + " e LEFT JOIN last f ON f.job_id = e.from_job_id AND e.from_job_id <> " + Long.MIN_VALUE

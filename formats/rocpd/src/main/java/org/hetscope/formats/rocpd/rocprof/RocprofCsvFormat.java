@@ -31,12 +31,9 @@ import org.hetscope.model.TrackKind;
  */
 public final class RocprofCsvFormat implements TraceFormat {
     /** One row per dispatch line; {@code kernel} is the name without rocprof's decorations. */
-    public static final String DISPATCH_TABLE = "rocprof_dispatch";
-    public static final String DISPATCH_COLUMNS = "line BIGINT, dispatch_index BIGINT, kernel VARCHAR, "
-            + "kernel_name VARCHAR, gpu INTEGER, queue BIGINT, begin_ns BIGINT, end_ns BIGINT";
+    public static final String DISPATCH_TABLE = RocprofTables.DISPATCH.name();
     /** One row per counter value of a dispatch line; {@code position} orders a line's counters as its columns. */
-    public static final String COUNTER_TABLE = "rocprof_dispatch_counter";
-    public static final String COUNTER_COLUMNS = "line BIGINT, position INTEGER, name VARCHAR, value DOUBLE";
+    public static final String COUNTER_TABLE = RocprofTables.DISPATCH_COUNTER.name();
 
     @Override
     public String name() {
@@ -100,14 +97,14 @@ public final class RocprofCsvFormat implements TraceFormat {
 
     /** Writes the dispatches as rows of {@link #DISPATCH_TABLE} and {@link #COUNTER_TABLE}. */
     public static void writeDispatches(List<RocprofCsv.Dispatch> dispatches, TraceSink sink) {
-        sink.defineTable(DISPATCH_TABLE, DISPATCH_COLUMNS);
-        sink.defineTable(COUNTER_TABLE, COUNTER_COLUMNS);
+        sink.defineTable(RocprofTables.DISPATCH);
+        sink.defineTable(RocprofTables.DISPATCH_COUNTER);
         for (RocprofCsv.Dispatch d : dispatches) {
-            sink.row(DISPATCH_TABLE, d.line(), d.index(), RocprofCsv.baseName(d.kernelName()), d.kernelName(), d.gpu(),
+            sink.row(RocprofTables.DISPATCH, d.line(), d.index(), RocprofCsv.baseName(d.kernelName()), d.kernelName(), d.gpu(),
                     d.queue(), d.begin(), d.end());
             int position = 0;
             for (Map.Entry<String, Double> c : d.counters().entrySet()) {
-                sink.row(COUNTER_TABLE, d.line(), position++, c.getKey(), c.getValue());
+                sink.row(RocprofTables.DISPATCH_COUNTER, d.line(), position++, c.getKey(), c.getValue());
             }
         }
     }
