@@ -5,6 +5,7 @@ import {
 } from './api';
 import { colourFor } from './colours';
 import { formatDuration, rulerLabels, tickStep } from './format';
+import { sizeCanvas } from './canvas';
 
 const LANE_H = 17;
 const COUNTER_H = 44;
@@ -483,17 +484,9 @@ export class Timeline {
   // ---- drawing ------------------------------------------------------------------------------------------------
 
   private prepare(c: HTMLCanvasElement, w: number, h: number): CanvasRenderingContext2D {
-    const dpr = window.devicePixelRatio || 1;
-    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) {
-      c.width = Math.round(w * dpr);
-      c.height = Math.round(h * dpr);
-      c.style.width = `${w}px`;
-      c.style.height = `${h}px`;
-    }
-    const ctx = c.getContext('2d')!;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    return ctx;
+    return sizeCanvas(c, w, h);
   }
+
 
   private x(t: number, w: number): number {
     return ((t - this.t0) / (this.t1 - this.t0)) * w;

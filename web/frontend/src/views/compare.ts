@@ -7,6 +7,7 @@ import { getJson, resolveNames } from '../api';
 import type { TableJson, TraceSummary, TrackInfo, WindowResponse } from '../api';
 import { colourFor } from '../colours';
 import type { View, ViewHost } from './host';
+import { sizeCanvas } from '../canvas';
 
 interface Side { name: string; span: number; align_ns: number; aligned_on: string; tracks: number[] }
 interface Answer { operations: TableJson; iterations: TableJson; utilisation: TableJson; a: Side; b: Side }
@@ -138,13 +139,7 @@ function draw(s: State, side: 'a' | 'b'): void {
   if (!canvas) return;
   const w = canvasWidth();
   const h = Math.max(1, meta.tracks.length) * ROW + 16;
-  const dpr = window.devicePixelRatio || 1;
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  const ctx = canvas.getContext('2d')!;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const ctx = sizeCanvas(canvas, w, h);
   ctx.clearRect(0, 0, w, h);
   // Ruler in aligned time.
   ctx.fillStyle = '#6b7280';

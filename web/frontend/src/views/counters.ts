@@ -6,6 +6,7 @@ import { escapeHtml, formatDuration, formatNumber } from '../format';
 import type { TableJson } from '../api';
 import type { View, ViewHost } from './host';
 import { get } from './host';
+import { sizeCanvas } from '../canvas';
 
 interface Rows { columns: string[]; rows: unknown[][]; origin?: string }
 interface Answer { counters_present: boolean; counters?: string[]; per_kernel?: TableJson; overlapped?: number; dispatches?: Rows; series?: Rows }
@@ -90,13 +91,7 @@ function drawSeries(): void {
   const w = Math.max(200, (canvas.parentElement?.clientWidth ?? 600) - 4);
   const rowH = 60;
   const h = Math.max(1, byDevice.size) * rowH;
-  const dpr = window.devicePixelRatio || 1;
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  const ctx = canvas.getContext('2d')!;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const ctx = sizeCanvas(canvas, w, h);
   ctx.clearRect(0, 0, w, h);
   const tl = s.host.timeline;
   const x = (t: number) => ((t - tl.t0) / (tl.t1 - tl.t0)) * w;

@@ -8,6 +8,7 @@ import type { TableJson } from '../api';
 import { colourFor } from '../colours';
 import type { View, ViewHost } from './host';
 import { get } from './host';
+import { sizeCanvas } from '../canvas';
 
 interface Pictures { memory: boolean; t?: number; residency?: string; heatmap?: string; snapshot?: string }
 interface Rows { columns: string[]; rows: unknown[][] }
@@ -74,13 +75,7 @@ function drawGantt(host: ViewHost): void {
   for (const n of nodes) { top.set(n, y); y += lanes.get(n)! * LANE + 14; }
   const w = Math.max(200, Math.min(host.timeline.width(), (canvas.parentElement?.clientWidth ?? 800) - 253));
   const h = Math.max(20, y);
-  const dpr = window.devicePixelRatio || 1;
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  const ctx = canvas.getContext('2d')!;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const ctx = sizeCanvas(canvas, w, h);
   ctx.clearRect(0, 0, w, h);
   ctx.font = '10px "DejaVu Sans", sans-serif';
   const tl = host.timeline;

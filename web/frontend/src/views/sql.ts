@@ -6,6 +6,7 @@ import { escapeHtml, formatDuration, formatNumber } from '../format';
 import { colourFor } from '../colours';
 import type { View, ViewHost } from './host';
 import { get, post, showSpan } from './host';
+import { sizeCanvas } from '../canvas';
 
 interface Answer {
   columns: string[]; rows: unknown[][]; truncated: boolean; elapsed_ms: number;
@@ -252,13 +253,7 @@ function drawTrack(): void {
   const w = s.host.timeline.width();
   const lanes = Math.max(1, s.lanes.length);
   const h = lanes * LANE + 4;
-  const dpr = window.devicePixelRatio || 1;
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  const ctx = canvas.getContext('2d')!;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const ctx = sizeCanvas(canvas, w, h);
   ctx.clearRect(0, 0, w, h);
   const nameCol = a.columns.indexOf('name');
   let drawn = 0;

@@ -7,6 +7,7 @@ import type { TableJson } from '../api';
 import { colourFor } from '../colours';
 import type { View, ViewHost } from './host';
 import { get } from './host';
+import { sizeCanvas } from '../canvas';
 
 interface Answer {
   tasks_present: boolean; idle?: TableJson; workers?: number[]; codelets?: TableJson;
@@ -65,13 +66,7 @@ function draw(): void {
   const { canvas, w, tl } = g;
   const a = st.a;
   const h = a.workers!.length * ROW;
-  const dpr = window.devicePixelRatio || 1;
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  const ctx = canvas.getContext('2d')!;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const ctx = sizeCanvas(canvas, w, h);
   ctx.clearRect(0, 0, w, h);
   const row = new Map(a.workers!.map((id, i) => [id, i]));
   const span = tl.t1 - tl.t0;
