@@ -22,7 +22,7 @@ public final class ActivityFlows {
         }
         ProfileData d = ProfileData.load(store);
         FlowMatcher m = new FlowMatcher(tolerance);
-        List<FlowMatcher.Match> out = new java.util.ArrayList<>(m.match(d.calls, d.activities));
+        List<FlowMatcher.Match> out = new java.util.ArrayList<>(m.match(d.calls, d.activities, d.collectiveLaunches));
         out.addAll(m.matchRecords(d.calls, d.deviceSyncs));
         return out;
     }

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.hetscope.model.FlowLinker;
 import org.hetscope.model.FlowRule;
 
@@ -34,6 +35,8 @@ public final class FlowMatcher {
     private static final int KERNEL = 0;
     private static final int COPY = 1;
     private static final int MEMSET = 2;
+    /** Kernel launches made inside a collective communication op, for collective kernels (NCCL, RCCL). */
+    private static final int COLLECTIVE = 3;
 
     private final long tolerance;
 
@@ -59,11 +62,29 @@ public final class FlowMatcher {
         };
     }
 
+    /** A collective communication kernel (NCCL's and RCCL's are named {@code ncclKernel_...}, {@code ncclDevKernel_...}). */
+    static boolean isCollective(Span activity) {
+        if (!activity.isKernel()) {
+            return false;
+        }
+        String n = activity.name().toLowerCase(Locale.ROOT);
+        return n.contains("nccl") || n.contains("rccl");
+    }
+
     /**
      * @param calls host calls in (ts, id) order
      * @param activities GPU activities in (ts, id) order
      */
     public List<Match> match(List<Span> calls, List<Span> activities) {
+        return match(calls, activities, Set.of());
+    }
+
+    /**
+     * @param collectiveLaunches ids of the calls made inside a collective communication op
+     *     ({@link ProfileData#collectiveLaunches}): where a process has any, its collective kernels pair only with
+     *     them and its other kernels never do
+     */
+    public List<Match> match(List<Span> calls, List<Span> activities, Set<Long> collectiveLaunches) {
         List<Match> out = new ArrayList<>();
         boolean[] matched = new boolean[activities.size()];
         boolean[] used = new boolean[calls.size()];
@@ -79,7 +100,7 @@ public final class FlowMatcher {
             }
         }
         // 2. launch order per (process, stream), for launch calls that name their stream
-        Lanes named = new Lanes(calls, used);
+        Lanes named = new Lanes(calls, used, collectiveLaunches);
         for (int i = 0; i < calls.size(); i++) {
             Span c = calls.get(i);
             if (!used[i] && c.stream() != null && isLaunchType(c)) {
@@ -96,7 +117,7 @@ public final class FlowMatcher {
             }
         }
         // 3. launch order per process, for the launch calls left (their stream unknown or not seen on the device)
-        Lanes any = new Lanes(calls, used);
+        Lanes any = new Lanes(calls, used, collectiveLaunches);
         for (int i = 0; i < calls.size(); i++) {
             if (!used[i] && isLaunchType(calls.get(i))) {
                 any.add(i, null);
@@ -122,6 +143,12 @@ public final class FlowMatcher {
     private boolean pair(Lanes lanes, Span a, Long stream, Map<StreamKey, Integer> lastLaunch, FlowRule rule,
                          List<Match> out) {
         int k = kind(a);
+        // Collective kernels wait on other streams' work (or run at once while another stream is backed up), so
+        // start order interleaves them wrongly with the compute kernels; where the host ops say which launches
+        // were collectives, the two are paired apart.
+        if (isCollective(a) && lanes.has(COLLECTIVE, a.process(), stream)) {
+            k = COLLECTIVE;
+        }
         StreamKey sk = a.stream() == null ? null : new StreamKey(a.process(), a.device(), a.stream());
         int after = sk == null ? -1 : lastLaunch.getOrDefault(sk, -1);
         int best;
@@ -159,19 +186,30 @@ public final class FlowMatcher {
         final boolean[] used;
         private final Map<Key, Lane> lanes = new HashMap<>();
 
-        Lanes(List<Span> calls, boolean[] used) {
+        private final Set<Long> collective;
+
+        Lanes(List<Span> calls, boolean[] used, Set<Long> collective) {
             this.calls = calls;
             this.used = used;
+            this.collective = collective;
         }
 
         void add(int call, Long stream) {
             Span c = calls.get(call);
             for (int k = KERNEL; k <= MEMSET; k++) {
                 if (launches(c, k)) {
-                    lanes.computeIfAbsent(new Key(k, false, c.process(), stream), x -> new Lane()).add(call);
-                    lanes.computeIfAbsent(new Key(k, true, null, stream), x -> new Lane()).add(call);
+                    int lane = k == KERNEL && collective.contains(c.id()) ? COLLECTIVE : k;
+                    lanes.computeIfAbsent(new Key(lane, false, c.process(), stream), x -> new Lane()).add(call);
+                    lanes.computeIfAbsent(new Key(lane, true, null, stream), x -> new Lane()).add(call);
                 }
             }
+        }
+
+        /** Whether any call of this lane kind was added for the process (or every process, for a null one). */
+        boolean has(int kind, Long process, Long stream) {
+            return process == null ? lanes.containsKey(new Key(kind, true, null, stream))
+                    : lanes.containsKey(new Key(kind, false, process, stream))
+                            || lanes.containsKey(new Key(kind, false, null, stream));
         }
 
         boolean isEmpty() {

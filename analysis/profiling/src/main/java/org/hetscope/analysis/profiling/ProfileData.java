@@ -3,11 +3,15 @@ package org.hetscope.analysis.profiling;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.hetscope.store.Store;
@@ -21,6 +25,11 @@ public final class ProfileData {
     public final List<Span> activities = new ArrayList<>();
     /** Synchronisation records the tracer put on device tracks (CUPTI SYNCHRONIZATION, Kineto cuda_sync). */
     public final List<Span> deviceSyncs = new ArrayList<>();
+    /**
+     * Ids of the host calls made inside a collective communication op (a slice named after NCCL/RCCL around it,
+     * such as PyTorch's {@code nccl:all_reduce}); looked up only when some activity is a collective kernel.
+     */
+    public final Set<Long> collectiveLaunches = new HashSet<>();
 
     private static final String PROFILED = "s.category IN ('api', 'sync', 'kernel', 'memcpy', 'memset')";
     private static final String HOST_TRACK = "coalesce(t.kind, '') NOT IN ('stream', 'queue', 'device')";
@@ -71,7 +80,88 @@ public final class ProfileData {
         } catch (SQLException e) {
             throw new StoreException("cannot load slices: " + e.getMessage(), e);
         }
+        if (d.activities.stream().anyMatch(FlowMatcher::isCollective)) {
+            loadCollectiveLaunches(store, d);
+        }
         return d;
+    }
+
+    /**
+     * The host calls that lie inside a slice named after NCCL or RCCL on their own track or on its parent (Kineto
+     * puts the runtime calls on an api track below the thread track of the ops that made them). The op slices of a
+     * track are merged into disjoint intervals, so each call is one binary search: O((calls + ops) log ops).
+     */
+    private static void loadCollectiveLaunches(Store store, ProfileData d) {
+        Map<Long, long[]> opsByTrack = new HashMap<>();
+        Map<Long, Long> parent = new HashMap<>();
+        String ops = "SELECT track_id, ts, ts + dur FROM slice WHERE category NOT IN ('kernel', 'memcpy', 'memset')"
+                + " AND (lower(name) LIKE '%nccl%' OR lower(name) LIKE '%rccl%') ORDER BY track_id, ts";
+        try (Statement st = store.connection().createStatement()) {
+            try (ResultSet rs = st.executeQuery(ops)) {
+                long track = Long.MIN_VALUE;
+                long[] merged = new long[0];
+                int n = 0;
+                while (rs.next()) {
+                    if (rs.getLong(1) != track) {
+                        if (n > 0) {
+                            opsByTrack.put(track, Arrays.copyOf(merged, n));
+                        }
+                        track = rs.getLong(1);
+                        merged = new long[8];
+                        n = 0;
+                    }
+                    long start = rs.getLong(2);
+                    long end = rs.getLong(3);
+                    if (n > 0 && start <= merged[n - 1]) {
+                        merged[n - 1] = Math.max(merged[n - 1], end);
+                        continue;
+                    }
+                    if (n + 2 > merged.length) {
+                        merged = Arrays.copyOf(merged, merged.length * 2);
+                    }
+                    merged[n++] = start;
+                    merged[n++] = end;
+                }
+                if (n > 0) {
+                    opsByTrack.put(track, Arrays.copyOf(merged, n));
+                }
+            }
+            if (opsByTrack.isEmpty()) {
+                return;
+            }
+            try (ResultSet rs = st.executeQuery("SELECT id, parent_id FROM track WHERE parent_id IS NOT NULL")) {
+                while (rs.next()) {
+                    parent.put(rs.getLong(1), rs.getLong(2));
+                }
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot load the communication ops of host calls: " + e.getMessage(), e);
+        }
+        for (Span c : d.calls) {
+            if (inside(opsByTrack.get(c.trackId()), c) || inside(opsByTrack.get(parent.get(c.trackId())), c)) {
+                d.collectiveLaunches.add(c.id());
+            }
+        }
+    }
+
+    /** Whether the call lies within one of the merged intervals (start, end pairs in start order). */
+    private static boolean inside(long[] merged, Span c) {
+        if (merged == null) {
+            return false;
+        }
+        int lo = 0;
+        int hi = merged.length / 2 - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (merged[2 * mid] <= c.ts()) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found >= 0 && c.end() <= merged[2 * found + 1];
     }
 
     static Long streamArg(String args) {
