@@ -187,6 +187,40 @@ class SpecExamplesTest {
                 "5:PROCESS_ORDER"), got);
     }
 
+    /**
+     * Issue 27 item 5: a collective kernel that waits behind another stream's work (12), or starts at once while the
+     * compute stream is backed up (13), is not where start order puts it among the launches; the launches made inside
+     * a collective op (calls 1 and 6) pair with the collective kernels, the others with the compute kernels.
+     */
+    @Test
+    void collectiveKernelsPairWithTheLaunchesOfCollectiveOps() {
+        List<Span> calls = List.of(
+                call(1, 0, "cudaLaunchKernel", null, null),
+                call(2, 10, "cudaLaunchKernel", null, null),
+                call(3, 20, "cudaLaunchKernel", null, null),
+                call(4, 1000, "cudaLaunchKernel", null, null),
+                call(5, 1010, "cudaLaunchKernel", null, null),
+                call(6, 1020, "cudaLaunchKernel", null, null));
+        Span waiting = new Span(12, 500, 400, "ncclKernel_AllReduce_RING_LL_Sum_float", "kernel", null, 1L, 7L, 84L, 3,
+                false, null);
+        Span prompt = new Span(13, 1030, 400, "ncclDevKernel_AllGather_RING_LL", "kernel", null, 1L, 7L, 84L, 3,
+                false, null);
+        List<Span> acts = List.of(kernel(10, 100, null, 7), kernel(11, 110, null, 7), waiting, prompt,
+                kernel(14, 1500, null, 7), kernel(15, 1510, null, 7));
+        Map<Long, String> got = new LinkedHashMap<>();
+        for (FlowMatcher.Match x : new FlowMatcher(1000).match(calls, acts, Set.of(1L, 6L))) {
+            got.put(x.activity().id(), x.call().id() + ":" + x.rule());
+        }
+        assertEquals(Map.of(10L, "2:PROCESS_ORDER", 11L, "3:PROCESS_ORDER", 12L, "1:PROCESS_ORDER",
+                13L, "6:PROCESS_ORDER", 14L, "4:PROCESS_ORDER", 15L, "5:PROCESS_ORDER"), got);
+        // without the host ops start order alone pairs them one off
+        Map<Long, Long> plain = new LinkedHashMap<>();
+        for (FlowMatcher.Match x : new FlowMatcher(1000).match(calls, acts)) {
+            plain.put(x.activity().id(), x.call().id());
+        }
+        assertEquals(Map.of(10L, 1L, 11L, 2L, 12L, 3L, 13L, 4L, 14L, 5L, 15L, 6L), plain);
+    }
+
     @Test
     void syncArrows() {
         List<Span> acts = List.of(kernel(10, 0, null, 1), kernel(11, 5, null, 2), kernel(12, 100, null, 1));
