@@ -19,6 +19,9 @@ import org.hetscope.model.FlowRule;
  * stream ({@link FlowRule#FIFO}), then among all the calls left, whose stream is not known
  * ({@link FlowRule#PROCESS_ORDER}:
  * the launch order of the whole process, the streams told apart only by the order of their own activities).
+ * Collective kernels (NCCL, RCCL) are a kind of their own where the host shows which launches were made inside a
+ * collective op: their start order says little about their launch order, as they wait on other streams' work or
+ * start at once while the compute stream is backed up.
  *
  * <p>Time only checks causality: a call that started later than the activity plus the tolerance cannot have
  * launched it, so the activity stays unpaired (it was launched before the trace began). Pairing by time alone (the
