@@ -80,7 +80,10 @@ public final class ProfileData {
         } catch (SQLException e) {
             throw new StoreException("cannot load slices: " + e.getMessage(), e);
         }
-        if (d.activities.stream().anyMatch(FlowMatcher::isCollective)) {
+        // each distinct kernel name is lower-cased once, not once per kernel of a store of millions
+        Map<String, Boolean> collectiveName = new HashMap<>();
+        if (d.activities.stream().anyMatch(a -> a.isKernel()
+                && collectiveName.computeIfAbsent(a.name(), n -> FlowMatcher.isCollective(a)))) {
             loadCollectiveLaunches(store, d);
         }
         return d;
