@@ -41,8 +41,12 @@ public final class TraceView implements AutoCloseable {
                             long counterSamples, long instants) {
     }
 
-    /** Stores with at least this many slices get a zoom cache ({@link LevelOfDetail}). */
-    public static final long LOD_MIN_SLICES = Long.getLong("hetscope.web.lodMinSlices", 2_000_000L);
+    /**
+     * Stores with at least this many slices get a zoom cache ({@link LevelOfDetail}). Without it the whole-trace
+     * window groups every slice of the visible tracks in DuckDB: ~50,000 rows already take longer than a 50 ms
+     * redraw, while building the cache for a store this small takes well under a second.
+     */
+    public static final long LOD_MIN_SLICES = Long.getLong("hetscope.web.lodMinSlices", 100_000L);
 
     private final LevelOfDetail lod;
     private final SliceWindow slices;
