@@ -60,11 +60,18 @@ public class WindowBench {
             long a = rnd.nextLong(Math.max(1, span - w));
             return new Shot(a, a + w, screen.get());
         };
+        // What zooming in from the whole trace goes through (span/2 to span/64): between the zoom cache's levels.
+        java.util.function.Supplier<Shot> medium = () -> {
+            long w = Math.max(1000, span >> (1 + rnd.nextInt(6)));
+            long a = rnd.nextLong(Math.max(1, span - w));
+            return new Shot(a, a + w, screen.get());
+        };
         java.util.function.Supplier<Shot> widestAll = () -> new Shot(0, span, sliceTracks);
 
         System.out.println("| case | cold p50 | cold p95 | warm p50 | warm p95 | baseline warm p50 | warm p50 / baseline | items per response |");
         System.out.println("|---|---|---|---|---|---|---|---|");
         run("widest, " + VISIBLE_TRACKS + " visible tracks", file, widest, repeats);
+        run("medium (span/2 to span/64), " + VISIBLE_TRACKS + " tracks", file, medium, repeats);
         run("narrow (span/1000), " + VISIBLE_TRACKS + " tracks", file, narrow, repeats);
         if (Boolean.getBoolean("bench.allTracks")) {
             run("widest, all " + sliceTracks.size() + " tracks", file, widestAll, Math.max(3, repeats / 20));

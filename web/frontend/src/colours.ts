@@ -28,17 +28,26 @@ let declared: Record<string, string> = {};
 
 export function setDeclaredColours(c: Record<string, string>): void {
   declared = c;
-  memo.clear();
+  clearMemo();
 }
 
 /**
- * Colours already worked out, by mode, category and name: a zoomed-out frame asks for tens of thousands of items,
- * and hashing the name and building (then having the canvas parse) an hsl() string each time showed in its cost.
+ * Colours already worked out: a zoomed-out frame asks for tens of thousands of items, and hashing the name and
+ * building (then having the canvas parse) an hsl() string each time showed in its cost; so did building a combined
+ * (mode, category, name) key string per item. By category the name plays no part; by name only whether the
+ * category is a task, a thread state or anything else does.
  */
-const memo = new Map<string, string>();
+const byCategory = new Map<string, string>();
+const byName = [new Map<string, string>(), new Map<string, string>(), new Map<string, string>()];
+
+function clearMemo(): void {
+  byCategory.clear();
+  for (const m of byName) m.clear();
+}
 
 export function colourFor(name: string, category: string, mode: 'name' | 'category'): string {
-  const key = `${mode}\u0000${category}\u0000${name}`;
+  const memo = mode === 'category' ? byCategory : byName[category === 'task' ? 1 : category === 'state' ? 2 : 0];
+  const key = mode === 'category' ? category : name;
   let c = memo.get(key);
   if (c === undefined) {
     c = computeColour(name, category, mode);

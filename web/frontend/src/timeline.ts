@@ -93,6 +93,8 @@ export class Timeline {
   fetchCount = 0;
   /** The canvas fill colour drawItem set last (null: unknown, something else drew since). */
   private lastFill: string | null = null;
+  /** The canvas global alpha drawItem set last (1 between rows and for everything else drawn). */
+  private lastAlpha = 1;
   /** How long the last frame took to draw on the canvas, in ms (for the redraw benchmark). */
   lastDrawMs = 0;
   /** Milliseconds from navigation start to the first frame drawn with server data (performance.now()). */
@@ -524,12 +526,14 @@ export class Timeline {
       const items = this.items.get(r.track.id);
       this.lastFill = null;
       if (items) {
+        this.lastAlpha = 1;
         for (const it of items) {
           if (this.drawItem(ctx, it, y, w)) {
             drawn++;
             if (it[3] === 1) singles++;
           }
         }
+        if (this.lastAlpha !== 1) ctx.globalAlpha = 1;
       }
       const ticks = this.instants.get(r.track.id);
       if (ticks) instants += this.drawInstants(ctx, ticks, y, r.h, w);
@@ -573,7 +577,13 @@ export class Timeline {
     const width = Math.max(1, Math.min(w + 1, x1) - xa);
     const y = rowY + 2 + depth * LANE_H;
     const dimmed = this.highlight !== null && matches === 0;
-    ctx.globalAlpha = dimmed ? 0.15 : count === 1 ? 1 : 0.35 + 0.65 * Math.min(1, busy / Math.max(1, end - start));
+    // Each canvas call costs even when it changes nothing (tens of thousands per zoomed-out frame): the alpha and
+    // the colour are only set when they differ from the previous item's.
+    const alpha = dimmed ? 0.15 : count === 1 ? 1 : 0.35 + 0.65 * Math.min(1, busy / Math.max(1, end - start));
+    if (alpha !== this.lastAlpha) {
+      ctx.globalAlpha = alpha;
+      this.lastAlpha = alpha;
+    }
     // Setting the same colour again still makes the canvas parse it: only set a different one.
     const colour = colourFor(name, category, this.colourMode);
     if (colour !== this.lastFill) {
@@ -581,7 +591,11 @@ export class Timeline {
       this.lastFill = colour;
     }
     ctx.fillRect(xa, y, width, LANE_H - 2);
-    ctx.globalAlpha = 1;
+    if (alpha !== 1 && (width > 36 || (this.highlight !== null && matches > 0)
+      || (this.selection && count === 1 && id === this.selection.id))) {
+      ctx.globalAlpha = 1;
+      this.lastAlpha = 1;
+    }
     if (width > 36 || (this.highlight !== null && matches > 0)) this.lastFill = null;
     if (this.highlight !== null && matches > 0) {
       ctx.strokeStyle = '#f59e0b';

@@ -41,10 +41,16 @@ public final class TraceView implements AutoCloseable {
                             long counterSamples, long instants) {
     }
 
-    /** Stores with at least this many slices get a zoom cache ({@link LevelOfDetail}). */
-    public static final long LOD_MIN_SLICES = Long.getLong("hetscope.web.lodMinSlices", 2_000_000L);
+    /**
+     * Stores with at least this many slices get a zoom cache ({@link LevelOfDetail}). Without it the whole-trace
+     * window groups every slice of the visible tracks in DuckDB: ~50,000 rows already take longer than a 50 ms
+     * redraw, while building the cache for a store this small takes well under a second.
+     */
+    public static final long LOD_MIN_SLICES = Long.getLong("hetscope.web.lodMinSlices", 100_000L);
 
     private final LevelOfDetail lod;
+    /** {@link #declaredColours()}: the store does not change while it is served. */
+    private final Map<String, String> declaredColours;
     private final SliceWindow slices;
     /** A second connection to the store for windows and flows, so that they never queue behind other queries. */
     private final java.sql.Connection windowConnection;
@@ -106,6 +112,9 @@ public final class TraceView implements AutoCloseable {
             }
         }
         this.lod = cache;
+        // Read once: the page asks for them before its first draw, and under the view's lock that request waited
+        // for the previous page's statistics queries (11-12 s on a reload at 100M slices).
+        this.declaredColours = readDeclaredColours();
         this.windowConnection = store.newConnection();
         if (drawn.any()) {
             try {
@@ -264,7 +273,11 @@ public final class TraceView implements AutoCloseable {
      * Colours the trace itself declares for entity values (Paje's {@code "r g b"} in 0..1), as CSS colours by value
      * name. Empty for traces without them.
      */
-    public synchronized Map<String, String> declaredColours() {
+    public Map<String, String> declaredColours() {
+        return declaredColours;
+    }
+
+    private Map<String, String> readDeclaredColours() {
         Map<String, String> out = new LinkedHashMap<>();
         // A name can be declared under several types (StarPU repeats each codelet per scheduling context, all in
         // one colour): the declaration whose alias is the name itself is the value's own (StarPU's worker state).
@@ -275,7 +288,7 @@ public final class TraceView implements AutoCloseable {
                 out.putIfAbsent(r.get(v.name), css);
             }
         }
-        return out;
+        return java.util.Collections.unmodifiableMap(out);
     }
 
     /** {@code "0.0 .7 1.0"} -> {@code rgb(0, 179, 255)}; null when not three numbers in 0..1. */
