@@ -28,6 +28,9 @@ public final class Analyses {
     /** Every analysis, in the order the commands print them. */
     public static final List<String> NAMES = List.of("stats", "spread", "gpu", "ranks", "imbalance", "stragglers");
 
+    /** Parts of analyses that several include ({@code {{NAME}}}); not analyses of their own. */
+    static final List<String> FRAGMENTS = List.of("islands");
+
     private static final Pattern INCLUDE = Pattern.compile("\\{\\{([a-z]+)\\}\\}");
 
     private Analyses() {
@@ -35,7 +38,7 @@ public final class Analyses {
 
     /** The source of analysis {@code name}, comments removed. */
     public static String source(String name) {
-        if (!NAMES.contains(name)) {
+        if (!NAMES.contains(name) && !FRAGMENTS.contains(name)) {
             throw new IllegalArgumentException("no analysis " + name + "; known: " + NAMES);
         }
         try (InputStream in = Analyses.class.getResourceAsStream("sql/" + name + ".sql")) {

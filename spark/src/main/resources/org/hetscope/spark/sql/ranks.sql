@@ -2,25 +2,7 @@
 -- (NCCL/RCCL: kernel names containing nccl or rccl, any case) against compute, and busy time (the union of each
 -- device's activity, summed over the rank's devices, as in gpu.sql) against the mean of all ranks.
 -- load: busy_ns / mean busy_ns of the ranks; the largest is the dataset's load imbalance (imbalance.sql).
-WITH td AS (
-    SELECT t.trace, t.id AS track_id, coalesce(t.device_id, p.device_id) AS device_id
-    FROM track t LEFT JOIN track p ON p.id = t.parent_id AND p.trace = t.trace AND p.kind = 'device'
-), act AS (
-    SELECT s.trace, td.device_id, s.ts, s.ts + s.dur AS end_ts, s.category, s.dur, lower(s.name) AS lname
-    FROM slice s JOIN td ON td.track_id = s.track_id AND td.trace = s.trace
-    WHERE s.category IN ('kernel', 'task', 'memcpy', 'memset') AND td.device_id IS NOT NULL
-), ordered AS (
-    SELECT trace, device_id, ts, end_ts,
-           max(end_ts) OVER (PARTITION BY trace, device_id ORDER BY ts, end_ts
-                             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_end
-    FROM act WHERE end_ts > ts
-), islands AS (
-    SELECT trace, device_id, ts, end_ts,
-           sum(CASE WHEN prev_end IS NULL OR ts > prev_end THEN 1 ELSE 0 END)
-               OVER (PARTITION BY trace, device_id ORDER BY ts, end_ts
-                     ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS island
-    FROM ordered
-), busy AS (
+WITH {{islands}}, busy AS (
     SELECT trace, CAST(sum(len) AS BIGINT) AS busy_ns
     FROM (SELECT trace, device_id, island, max(end_ts) - min(ts) AS len FROM islands GROUP BY trace, device_id, island) i
     GROUP BY trace
