@@ -116,8 +116,8 @@ public final class TraceView implements AutoCloseable {
                 ResidentLevel coarse = new ResidentLevel(cache, residentRows);
                 coarse.preload(perTrack.keySet().stream().sorted().toList());
                 inMemory.add(coarse);
-                // Finer levels load the tracks asked for on first use (a medium zoom reads most of a track's
-                // buckets; reading them from the cache file took 100-300 ms for a screenful at 100M slices).
+                // Finer levels, when given a budget, load the tracks asked for on first use (a medium zoom reads
+                // most of a track's buckets; from the cache file that took 40-200 ms for a screenful at 100M).
                 for (LevelOfDetail.Level l : cache.levels()) {
                     if (residentFineRows > 0 && !l.equals(coarse.level())) {
                         inMemory.add(new ResidentLevel(cache, l, residentFineRows));
