@@ -8,9 +8,11 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The coarsest zoom level of a cache held in memory per track, so that whole-trace windows are answered without a
- * query. Tracks are loaded in batches when first asked for; all at once when the store opens if the level fits the
- * budget. Beyond the budget the least recently used tracks are dropped (and read again when asked for).
+ * A zoom level of a cache held in memory per track, so that its windows are answered without a query: the coarsest
+ * level (whole-trace windows) and the finer ones (medium zooms, where a window reads up to a few hundred thousand
+ * buckets of the tracks on screen). Tracks are loaded in batches, whole, when first asked for; all at once when the
+ * store opens if the level fits the budget and {@link #preload} is called. Beyond the budget the least recently used
+ * tracks are dropped (and read again when asked for).
  */
 final class ResidentLevel {
     /** Tracks read per query while loading. */
@@ -24,8 +26,13 @@ final class ResidentLevel {
 
     /** @param budgetRows most rows (buckets and long slices) held at once */
     ResidentLevel(LevelOfDetail lod, long budgetRows) {
+        this(lod, lod.coarsest(), budgetRows);
+    }
+
+    /** @param budgetRows most rows (buckets and long slices) of this level held at once */
+    ResidentLevel(LevelOfDetail lod, LevelOfDetail.Level level, long budgetRows) {
         this.lod = lod;
-        this.level = lod.coarsest();
+        this.level = level;
         this.budgetRows = Math.max(1, budgetRows);
     }
 
@@ -33,6 +40,16 @@ final class ResidentLevel {
     static long defaultBudgetRows() {
         long configured = Long.getLong("hetscope.web.residentRows", -1);
         return configured >= 0 ? configured : Runtime.getRuntime().maxMemory() / 6 / 64;
+    }
+
+    /**
+     * The budget of each finer level, {@code hetscope.web.residentFineRows}; 0 (the default) reads them from the
+     * cache file. Held in memory, repeated medium zooms over the same tracks answer in ~13 ms instead of 40-200 ms
+     * at 100M slices, but the first zoom over a track loads all its buckets (16,384 rows at 100M), so windows over
+     * ever new tracks (the benchmark's random track sets) got slower: docs/performance.md, "Web".
+     */
+    static long defaultFineBudgetRows() {
+        return Math.max(0, Long.getLong("hetscope.web.residentFineRows", 0));
     }
 
     LevelOfDetail.Level level() {

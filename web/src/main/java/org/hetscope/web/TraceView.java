@@ -61,14 +61,22 @@ public final class TraceView implements AutoCloseable {
 
     /** @param lodMinSlices the slice count from which zoomed-out windows read a pre-aggregated cache */
     public TraceView(String name, Store store, long lodMinSlices) {
-        this(name, store, lodMinSlices, LevelOfDetail.DEFAULT, ResidentLevel.defaultBudgetRows());
+        this(name, store, lodMinSlices, LevelOfDetail.DEFAULT, ResidentLevel.defaultBudgetRows(),
+                ResidentLevel.defaultFineBudgetRows());
+    }
+
+    /** As below, with the finer levels read from the cache file. */
+    TraceView(String name, Store store, long lodMinSlices, LevelOfDetail.Settings lodSettings, long residentRows) {
+        this(name, store, lodMinSlices, lodSettings, residentRows, 0);
     }
 
     /**
      * @param lodSettings how the zoom cache is cut
      * @param residentRows most rows of the cache's coarsest level held in memory
+     * @param residentFineRows most rows of each finer level held in memory; 0: read them from the cache file
      */
-    TraceView(String name, Store store, long lodMinSlices, LevelOfDetail.Settings lodSettings, long residentRows) {
+    TraceView(String name, Store store, long lodMinSlices, LevelOfDetail.Settings lodSettings, long residentRows,
+              long residentFineRows) {
         this.name = name;
         this.store = store;
         // The trace's bounds as the standard library defines them (docs/stdlib.md), as info and the report show.
@@ -100,13 +108,21 @@ public final class TraceView implements AutoCloseable {
         }
         long slices = perTrack.values().stream().mapToLong(Long::longValue).sum();
         LevelOfDetail cache = null;
-        ResidentLevel inMemory = null;
+        List<ResidentLevel> inMemory = new ArrayList<>();
         if (slices > 0 && slices >= lodMinSlices) {
             try {
                 cache = LevelOfDetail.open(store.file(), origin, span(), slices, perTrack.size(), lodSettings,
                         drawn);
-                inMemory = new ResidentLevel(cache, residentRows);
-                inMemory.preload(perTrack.keySet().stream().sorted().toList());
+                ResidentLevel coarse = new ResidentLevel(cache, residentRows);
+                coarse.preload(perTrack.keySet().stream().sorted().toList());
+                inMemory.add(coarse);
+                // Finer levels, when given a budget, load the tracks asked for on first use (a medium zoom reads
+                // most of a track's buckets; from the cache file that took 40-200 ms for a screenful at 100M).
+                for (LevelOfDetail.Level l : cache.levels()) {
+                    if (residentFineRows > 0 && !l.equals(coarse.level())) {
+                        inMemory.add(new ResidentLevel(cache, l, residentFineRows));
+                    }
+                }
             } catch (IOException e) {
                 System.err.println("hetscope: " + e.getMessage() + "; zoomed-out views read the store directly");
             }
@@ -125,6 +141,11 @@ public final class TraceView implements AutoCloseable {
         }
         this.slices = new SliceWindow(windowConnection, origin, cache, inMemory, perTrack,
                 drawn.slicesAsDrawn("slice", DrawnLanes.TABLE));
+    }
+
+    /** Rows of a cache level held in memory now (0 when that level is read from the cache file). */
+    long rowsInMemory(LevelOfDetail.Level level) {
+        return slices.rowsInMemory(level);
     }
 
     /** The zoom cache, or null when the store is small or the cache could not be built. */
