@@ -41,6 +41,16 @@ final class Babeltrace {
 
     /** With {@code cycles}, babeltrace2 prints each event's raw clock value, which {@link Event#ts} then holds. */
     static List<Event> read(Path trace, boolean cycles) throws Exception {
+        List<Event> events = new ArrayList<>();
+        forEach(trace, cycles, events::add);
+        return events;
+    }
+
+    /**
+     * Hands each event to {@code sink} as it is parsed, holding none: a trace recorded for a fixed time on a fast
+     * machine can hold millions of events, more than a test heap keeps as parsed maps.
+     */
+    static void forEach(Path trace, boolean cycles, java.util.function.Consumer<Event> sink) throws Exception {
         Path out = Files.createTempFile("bt2", ".txt");
         Path err = Files.createTempFile("bt2", ".err");
         try {
@@ -55,19 +65,19 @@ final class Babeltrace {
             if (p.exitValue() != 0) {
                 throw new IllegalStateException("babeltrace2 failed on " + trace + ": " + Files.readString(err));
             }
-            List<Event> events = new ArrayList<>();
-            for (String line : Files.readAllLines(out)) {
-                Matcher m = LINE.matcher(line);
-                if (!m.matches()) {
-                    throw new IllegalStateException("unexpected babeltrace2 line: " + line);
+            try (java.io.BufferedReader lines = Files.newBufferedReader(out)) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    Matcher m = LINE.matcher(line);
+                    if (!m.matches()) {
+                        throw new IllegalStateException("unexpected babeltrace2 line: " + line);
+                    }
+                    Map<String, String> ctx = fields(m.group(3));
+                    long key = ctx.containsKey("thread_id") ? Long.parseLong(ctx.get("thread_id"))
+                            : -Long.parseLong(ctx.get("queue"));
+                    sink.accept(new Event(m.group(2), key, fields(m.group(4)),
+                            cycles ? Long.parseLong(m.group(1).trim()) : -1));
                 }
-                Map<String, String> ctx = fields(m.group(3));
-                long key = ctx.containsKey("thread_id") ? Long.parseLong(ctx.get("thread_id"))
-                        : -Long.parseLong(ctx.get("queue"));
-                events.add(new Event(m.group(2), key, fields(m.group(4)),
-                        cycles ? Long.parseLong(m.group(1).trim()) : -1));
             }
-            return events;
         } finally {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
