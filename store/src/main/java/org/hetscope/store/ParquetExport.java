@@ -96,6 +96,21 @@ public final class ParquetExport {
             damaged = ((Number) row[1]).longValue();
         }
         long version = Long.parseLong(info.getOrDefault("schema_version", "0").strip());
+        Facts facts = new Facts(info, version, skipped, damaged, partial);
+        Path source = store.toRealPath();
+        return underLock(dir, base -> exportLocked(source, base, dir, name, force, facts));
+    }
+
+    /** What runs in a dataset folder while its lock is held, given the folder's real path. */
+    private interface Locked<T> {
+        T run(Path base) throws IOException;
+    }
+
+    /**
+     * Runs {@code work} in the dataset folder {@code dir} (created if absent) under its lock, one writer at a time;
+     * refused before anything is written when dir is a file or a folder of the user's that is not a dataset.
+     */
+    private static <T> T underLock(Path dir, Locked<T> work) throws IOException {
         if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException(dir + ": exists and is not a folder; the Parquet export writes a dataset folder");
         }
@@ -117,8 +132,7 @@ public final class ParquetExport {
             if (lock == null) {
                 throw new IOException(dir + ": another export is writing this dataset now");
             }
-            return exportLocked(store.toRealPath(), base, dir, name, force, new Facts(info, version, skipped,
-                    damaged, partial));
+            return work.run(base);
         }
     }
 
@@ -188,80 +202,64 @@ public final class ParquetExport {
      *     already and {@code force} is false (nothing is moved then)
      */
     public static List<String> merge(Path dir, List<Path> sources, boolean force) throws IOException {
-        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException(dir + ": exists and is not a folder; the Parquet export writes a dataset folder");
+        return underLock(dir, base -> mergeLocked(dir, base, sources, force));
+    }
+
+    private static List<String> mergeLocked(Path dir, Path base, List<Path> sources, boolean force)
+            throws IOException {
+        Map<String, String> traces = new TreeMap<>();
+        Long version = null;
+        if (ParquetDataset.isDataset(base)) {
+            ParquetDataset.Manifest m = ParquetDataset.readManifest(base);
+            version = m.schemaVersion();
+            traces.putAll(m.traces());
         }
-        if (Files.isDirectory(dir) && !ParquetDataset.isDataset(dir) && !onlyOurs(dir)) {
-            throw new IOException(dir + ": not empty and not a hetscope dataset (no " + ParquetDataset.MANIFEST
-                    + "); export into a new or empty folder");
-        }
-        Files.createDirectories(dir);
-        Path base = dir.toRealPath();
-        try (FileChannel ch = FileChannel.open(base.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE)) {
-            FileLock lock;
-            try {
-                lock = ch.tryLock();
-            } catch (OverlappingFileLockException e) {
-                lock = null;
+        // every check before the first move
+        List<ParquetDataset.Manifest> manifests = new ArrayList<>();
+        Map<String, Path> from = new LinkedHashMap<>();
+        for (Path src : sources) {
+            ParquetDataset.Manifest m = ParquetDataset.readManifest(src);
+            if (version != null && m.schemaVersion() != version) {
+                throw new IOException(dir + ": the dataset holds stores of schema version " + version + ", "
+                        + src + " holds version " + m.schemaVersion() + "; merge it into another folder");
             }
-            if (lock == null) {
-                throw new IOException(dir + ": another export is writing this dataset now");
-            }
-            Map<String, String> traces = new TreeMap<>();
-            Long version = null;
-            if (ParquetDataset.isDataset(base)) {
-                ParquetDataset.Manifest m = ParquetDataset.readManifest(base);
-                version = m.schemaVersion();
-                traces.putAll(m.traces());
-            }
-            // every check before the first move
-            List<ParquetDataset.Manifest> manifests = new ArrayList<>();
-            Map<String, Path> from = new LinkedHashMap<>();
-            for (Path src : sources) {
-                ParquetDataset.Manifest m = ParquetDataset.readManifest(src);
-                if (version != null && m.schemaVersion() != version) {
-                    throw new IOException(dir + ": the dataset holds stores of schema version " + version + ", "
-                            + src + " holds version " + m.schemaVersion() + "; merge it into another folder");
+            version = m.schemaVersion();
+            for (String name : m.traces().keySet()) {
+                if (from.containsKey(name)) {
+                    throw new IOException(src + ": trace '" + name + "' also comes from " + from.get(name));
                 }
-                version = m.schemaVersion();
-                for (String name : m.traces().keySet()) {
-                    if (from.containsKey(name)) {
-                        throw new IOException(src + ": trace '" + name + "' also comes from " + from.get(name));
-                    }
-                    from.put(name, src);
-                    if (!force && (traces.containsKey(name) || !partitions(base, name).isEmpty())) {
-                        throw new IOException(dir + ": already holds trace '" + name + "'; --force replaces it");
-                    }
-                    for (Path p : partitions(base, name)) {
-                        checkOurs(p);
-                    }
+                from.put(name, src);
+                if (!force && (traces.containsKey(name) || !partitions(base, name).isEmpty())) {
+                    throw new IOException(dir + ": already holds trace '" + name + "'; --force replaces it");
                 }
-                manifests.add(m);
-            }
-            List<String> added = new ArrayList<>();
-            for (int i = 0; i < manifests.size(); i++) {
-                Path src = sources.get(i).toRealPath();
-                for (var e : manifests.get(i).traces().entrySet()) {
-                    String name = e.getKey();
-                    for (Path p : partitions(base, name)) {
-                        deleteTree(p);
-                    }
-                    for (Path p : partitions(src, name)) {
-                        Path target = base.resolve(p.getParent().getFileName().toString());
-                        Files.createDirectories(target);
-                        Files.move(p, target.resolve(p.getFileName().toString()), StandardCopyOption.ATOMIC_MOVE);
-                    }
-                    traces.put(name, e.getValue());
-                    added.add(name);
+                for (Path p : partitions(base, name)) {
+                    checkOurs(p);
                 }
             }
-            if (version == null) {
-                throw new IOException(dir + ": nothing to merge (no traces)");
-            }
-            writeManifest(base, version, traces.values());
-            return added;
+            manifests.add(m);
         }
+        List<String> added = new ArrayList<>();
+        for (int i = 0; i < manifests.size(); i++) {
+            Path src = sources.get(i).toRealPath();
+            for (var e : manifests.get(i).traces().entrySet()) {
+                String name = e.getKey();
+                for (Path p : partitions(base, name)) {
+                    deleteTree(p);
+                }
+                for (Path p : partitions(src, name)) {
+                    Path target = base.resolve(p.getParent().getFileName().toString());
+                    Files.createDirectories(target);
+                    Files.move(p, target.resolve(p.getFileName().toString()), StandardCopyOption.ATOMIC_MOVE);
+                }
+                traces.put(name, e.getValue());
+                added.add(name);
+            }
+        }
+        if (version == null) {
+            throw new IOException(dir + ": nothing to merge (no traces)");
+        }
+        writeManifest(base, version, traces.values());
+        return added;
     }
 
     private static void copyTables(Path store, Path staging, String name, Map<String, Long> rows,
