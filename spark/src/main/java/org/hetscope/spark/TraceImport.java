@@ -55,13 +55,17 @@ public final class TraceImport {
             long skipped;
             long damaged;
             try {
-                writer.info("source.0.path", trace.toAbsolutePath().normalize().toString());
+                String path = trace.toAbsolutePath().normalize().toString();
+                writer.info("source.0.path", path);
                 writer.info("source.0.format", f.name());
+                // one source, as `hetscope import` records it: the dataset's source tables match a store's
+                writer.beginSource(path, f.name());
                 PipelinedSink pipe = new PipelinedSink(writer);
                 try {
                     f.read(trace, pipe, Progress.NONE);
                 } finally {
                     pipe.finish();
+                    writer.endSource();
                 }
                 skipped = writer.skippedTotal();
                 damaged = writer.damagedTotal();
