@@ -63,6 +63,23 @@ public final class SliceStack<K, T> {
         return lane(lane, true).poll(); // the lane is kept even so: closeAll goes through lanes in the map's order
     }
 
+    /**
+     * {@link #end}, and forgets the lane once nothing is open on it: for lanes that come and go, such as the id of
+     * an operation or a thread that holds one system call at a time, which would otherwise pile up. A lane's place
+     * in {@link #closeAll}'s order is then that of its latest opening.
+     */
+    public T endAndForget(K lane) {
+        ArrayDeque<T> s = lane(lane, false);
+        if (s == null) {
+            return null;
+        }
+        T open = s.poll();
+        if (s.isEmpty()) {
+            lanes.remove(lane);
+        }
+        return open;
+    }
+
     /** How many begins are open on {@code lane}: the depth of the next slice opened there. */
     public int depth(K lane) {
         ArrayDeque<T> s = lane(lane, false);
@@ -97,6 +114,22 @@ public final class SliceStack<K, T> {
         for (K lane : new ArrayList<>(lanes.keySet())) {
             close(lane, closer, where);
         }
+    }
+
+    /**
+     * Drops every open begin, counted as {@link SkipReason#UNENDED_INTERVAL} at {@code where}: for a reader whose
+     * slices are built from their end events (the ROCm profiler's), so a begin alone is not stored.
+     *
+     * @return how many were dropped
+     */
+    public long discardAll(String where) {
+        long n = 0;
+        for (ArrayDeque<T> s : lanes.values()) {
+            n += s.size();
+        }
+        lanes.clear();
+        skips.add(SkipReason.UNENDED_INTERVAL, beginDetail, where, n);
+        return n;
     }
 
     /**

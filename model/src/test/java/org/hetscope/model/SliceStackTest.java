@@ -49,4 +49,43 @@ class SliceStackTest {
         assertEquals(0, s.depth(1L));
         assertNull(s.end(1L));
     }
+
+    @Test
+    void endAndForgetDropsEmptiedLanesSoIdsDoNotPileUp() {
+        SkipTally skips = new SkipTally();
+        SliceStack<Long, String> s = new SliceStack<>(skips, "start", "end");
+        s.begin(1L, "a");
+        s.begin(1L, "b"); // an id used twice: its ends pair innermost first
+        s.begin(2L, "c");
+        assertEquals("b", s.endAndForget(1L));
+        assertEquals(1, s.depth(1L));
+        assertEquals("a", s.endAndForget(1L));
+        assertNull(s.endAndForget(1L));
+        assertNull(s.endAndForget(9L));
+        assertEquals(0, s.depth(9L));
+        // only lane 2 is left: closeAll meets no other lane, and neither call above counted anything
+        List<String> closed = new ArrayList<>();
+        s.closeAll((lane, open, depth) -> closed.add(lane + " " + open), "end of trace");
+        assertEquals(List.of("2 c"), closed);
+        assertEquals(List.of(new SkipTally.Entry(SkipReason.UNENDED_SLICE, "start", "end of trace", 1)),
+                skips.entries());
+        assertEquals(0, s.drain().size());
+    }
+
+    @Test
+    void discardAllCountsOpenBeginsAsUnendedIntervals() {
+        SkipTally skips = new SkipTally();
+        SliceStack<String, String> s = new SliceStack<>(skips, "start event", "end event");
+        assertEquals(0, s.discardAll("end of trace"));
+        assertEquals(0, skips.total());
+        s.begin("k/1", "x");
+        s.begin("k/2", "y");
+        s.begin("k/2", "z");
+        s.end("k/1");
+        assertEquals(2, s.discardAll("end of trace"));
+        assertEquals(List.of(new SkipTally.Entry(SkipReason.UNENDED_INTERVAL, "start event", "end of trace", 2)),
+                skips.entries());
+        assertEquals(0, s.depth("k/2"));
+        assertNull(s.end("k/2"));
+    }
 }

@@ -1,7 +1,6 @@
 package org.hetscope.formats.ctf.mapping;
 
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -10,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import org.hetscope.formats.ctf.CtfEvent;
 import org.hetscope.model.SkipReason;
+import org.hetscope.model.SkipTally;
+import org.hetscope.model.SliceStack;
 import org.hetscope.model.Category;
 import org.hetscope.model.Entity;
 import org.hetscope.model.Flow;
@@ -43,7 +44,9 @@ import org.hetscope.model.TrackKind;
  * exit's {@code ret}); the calling thread is the one running on the CPU that recorded the entry, and the exit is
  * matched to the thread running where it is recorded. Interrupt handlers ({@code irq_handler_entry/exit},
  * {@code softirq_entry/exit}) become slices on an {@code interrupts} track under each CPU's lane, nested by
- * the handlers' own nesting ({@code irq <n> <name>}, {@code softirq <VECTOR>}).
+ * the handlers' own nesting ({@code irq <n> <name>}, {@code softirq <VECTOR>}). Both pair through a
+ * {@link SliceStack}: an exit with no entry is counted, a call or handler the trace ends in (or a call whose exit
+ * was lost: its thread enters another) is closed there with args {@code unfinished} and counted.
  *
  * <p>Thread tracks go under their process (thread group) when the trace says which it is: LTTng's statedump
  * ({@code lttng_statedump_process_state}), {@code sched_process_fork} ({@code child_tid}, {@code child_pid}), or
@@ -83,10 +86,8 @@ final class KernelMapper implements EventMapper {
     private boolean holding = true;
     private final List<Held> held = new ArrayList<>();
     private long syscallsOnUnknownThread;
-    private long exitsWithoutEntry;
-    private String firstExitWithoutEntry;
-    private long handlerExitsWithoutEntry;
-    private String firstHandlerExitWithoutEntry;
+    /** Broken system call and interrupt handler pairs, counted by the kernels' slice stacks. */
+    private final SkipTally pairSkips = new SkipTally();
     private long wakeupsInInterrupts;
     private long unknownCpuStarts;
     private long lostSwitches;
@@ -100,18 +101,20 @@ final class KernelMapper implements EventMapper {
         Long cpuParent;
         final Map<Long, Lane> cpus = new HashMap<>();
         final Map<Long, ThreadState> threads = new HashMap<>();
-        /** Interrupt handlers running per CPU, innermost first. */
-        final Map<Long, ArrayDeque<Handler>> handlers = new HashMap<>();
-        /** System calls in progress per thread. */
-        final Map<Long, Call> syscalls = new HashMap<>();
+        /** Interrupt handlers running per CPU: they nest (a hard interrupt within a soft one). */
+        final SliceStack<Long, Handler> handlers;
+        /** The system call in progress per thread: one at a time, so a thread's lane goes when its call ends. */
+        final SliceStack<Long, Call> syscalls;
         /** Process (thread group) of each thread, from the statedump, forks, or perf's fields. */
         final Map<Long, Long> pidOf = new HashMap<>();
         /** Command of each process's main thread, from the statedump. */
         final Map<Long, String> processName = new HashMap<>();
 
-        Kernel(Path dir, boolean irqTraced) {
+        Kernel(Path dir, boolean irqTraced, SkipTally pairSkips) {
             this.dir = dir;
             this.irqTraced = irqTraced;
+            handlers = new SliceStack<>(pairSkips, "interrupt handler entry", "interrupt handler exit");
+            syscalls = new SliceStack<>(pairSkips, "system call entry", "system call exit");
         }
     }
 
@@ -236,7 +239,7 @@ final class KernelMapper implements EventMapper {
     private Kernel kernel(CtfEvent e) {
         Path dir = e.traceDir();
         if (last == null || last.dir != dir) {
-            last = kernels.computeIfAbsent(dir, d -> new Kernel(d, irqTraced.contains(d)));
+            last = kernels.computeIfAbsent(dir, d -> new Kernel(d, irqTraced.contains(d), pairSkips));
         }
         return last;
     }
@@ -344,7 +347,6 @@ final class KernelMapper implements EventMapper {
         Kernel k = kernel(e);
         long cpu = cpu(e);
         long ts = e.timestampNs();
-        ArrayDeque<Handler> stack = k.handlers.computeIfAbsent(cpu, c -> new ArrayDeque<>());
         if (name.endsWith("_entry")) {
             String label;
             if (name.startsWith("irq")) {
@@ -354,14 +356,14 @@ final class KernelMapper implements EventMapper {
                 long vec = e.getLong("vec", -1);
                 label = "softirq " + (vec >= 0 && vec < SOFTIRQS.length ? SOFTIRQS[(int) vec] : Long.toString(vec));
             }
-            stack.push(new Handler(label, ts, interruptTrack(k, cpu)));
-        } else if (stack.isEmpty()) {
-            if (handlerExitsWithoutEntry++ == 0) {
-                firstHandlerExitWithoutEntry = where(e, ts);
-            }
+            k.handlers.begin(cpu, new Handler(label, ts, interruptTrack(k, cpu)));
         } else {
-            Handler h = stack.pop();
-            emit(h, ts, stack.size(), null);
+            Handler h = k.handlers.end(cpu);
+            if (h == null) {
+                k.handlers.unmatchedEnd(where(e, ts));
+            } else {
+                emit(h, ts, k.handlers.depth(cpu), null);
+            }
         }
     }
 
@@ -409,17 +411,16 @@ final class KernelMapper implements EventMapper {
             return true;
         }
         if (entry) {
-            Call previous = k.syscalls.remove(lane.tid);
-            if (previous != null) {
-                closeSyscall(previous, ts, null); // its exit was lost
+            Call previous = k.syscalls.endAndForget(lane.tid);
+            if (previous != null) { // its exit was lost: it ends where the thread's next call starts
+                k.syscalls.unended(where(e, ts), 1);
+                closeSyscall(previous, ts, null);
             }
-            k.syscalls.put(lane.tid, new Call(call, ts, argsJson.of(e), thread(k, lane.tid, lane.comm)));
+            k.syscalls.begin(lane.tid, new Call(call, ts, argsJson.of(e), thread(k, lane.tid, lane.comm)));
         } else {
-            Call open = k.syscalls.remove(lane.tid);
+            Call open = k.syscalls.endAndForget(lane.tid);
             if (open == null) {
-                if (exitsWithoutEntry++ == 0) {
-                    firstExitWithoutEntry = where(e, ts);
-                }
+                k.syscalls.unmatchedEnd(where(e, ts));
             } else {
                 closeSyscall(open, ts, e.getLong("ret", Long.MIN_VALUE));
             }
@@ -451,8 +452,7 @@ final class KernelMapper implements EventMapper {
         }
         FlowRule rule = FlowRule.TIME;
         if (k.irqTraced) {
-            ArrayDeque<Handler> stack = k.handlers.get(cpu);
-            if (stack != null && !stack.isEmpty()) {
+            if (k.handlers.depth(cpu) > 0) {
                 wakeupsInInterrupts++;
                 return;
             }
@@ -546,15 +546,8 @@ final class KernelMapper implements EventMapper {
                     emit(t, endNs, true);
                 }
             }
-            for (Call call : k.syscalls.values()) {
-                closeSyscall(call, endNs, null);
-            }
-            for (ArrayDeque<Handler> stack : k.handlers.values()) {
-                while (!stack.isEmpty()) {
-                    Handler h = stack.pop();
-                    emit(h, endNs, stack.size(), "{\"unfinished\":true}");
-                }
-            }
+            k.syscalls.closeAll((tid, call, depth) -> closeSyscall(call, endNs, null), "end of trace");
+            k.handlers.closeAll((cpu, h, depth) -> emit(h, endNs, depth, "{\"unfinished\":true}"), "end of trace");
         }
         release();
         if (unknownCpuStarts > 0) {
@@ -565,13 +558,7 @@ final class KernelMapper implements EventMapper {
             tracks.sink.skipped(SkipReason.UNKNOWN_THREAD, "system call events",
                     "start of trace", syscallsOnUnknownThread);
         }
-        if (exitsWithoutEntry > 0) {
-            tracks.sink.skipped(SkipReason.UNMATCHED_END, "system call exit", firstExitWithoutEntry, exitsWithoutEntry);
-        }
-        if (handlerExitsWithoutEntry > 0) {
-            tracks.sink.skipped(SkipReason.UNMATCHED_END, "interrupt handler exit", firstHandlerExitWithoutEntry,
-                    handlerExitsWithoutEntry);
-        }
+        pairSkips.flushTo(tracks.sink);
         if (wakeupsInInterrupts > 0) {
             tracks.sink.skipped(SkipReason.UNMATCHED_FLOW, "wakeup from interrupt context (no thread woke it)",
                     "sched_wakeup", wakeupsInInterrupts);

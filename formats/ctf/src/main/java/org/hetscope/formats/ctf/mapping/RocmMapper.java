@@ -7,6 +7,8 @@ import java.util.Map;
 import org.hetscope.formats.ctf.CtfEvent;
 import org.hetscope.model.FlowLinker;
 import org.hetscope.model.SkipReason;
+import org.hetscope.model.SkipTally;
+import org.hetscope.model.SliceStack;
 import org.hetscope.model.Category;
 import org.hetscope.model.Dim3;
 import org.hetscope.model.Entity;
@@ -29,8 +31,12 @@ final class RocmMapper implements EventMapper {
 
     private final TrackRegistry tracks;
     private final ArgsJson args = new ArgsJson();
-    /** Open starts by kind and id: {sliceId, ts}. */
-    private final Map<String, Opened> open = new HashMap<>();
+    private final SkipTally skips = new SkipTally();
+    /**
+     * Open starts by kind and id. A slice is built from its end event, so a start never ended is not stored
+     * ({@link SliceStack#discardAll}).
+     */
+    private final SliceStack<String, Opened> open = new SliceStack<>(skips, "ROCm start event", "ROCm end event");
 
     /** A start event waiting for its end: the slice id reserved for it, its time and its fields as args. */
     private record Opened(long sliceId, long ts, String args) {}
@@ -39,7 +45,6 @@ final class RocmMapper implements EventMapper {
     private final Map<Long, Long> kernelByCorrelation = new HashMap<>();
     private final Map<Long, Long> kernelByDispatch = new HashMap<>();
     private final List<Object[]> pendingCounters = new ArrayList<>();
-    private long unmatchedEnds;
 
     RocmMapper(TrackRegistry tracks) {
         this.tracks = tracks;
@@ -84,12 +89,12 @@ final class RocmMapper implements EventMapper {
      */
     private Opened pair(String key, CtfEvent e, boolean isStart) {
         if (isStart) {
-            open.put(key, new Opened(tracks.sink.newId(Entity.SLICE), e.timestampNs(), args.of(e)));
+            open.begin(key, new Opened(tracks.sink.newId(Entity.SLICE), e.timestampNs(), args.of(e)));
             return null;
         }
-        Opened s = open.remove(key);
+        Opened s = open.endAndForget(key);
         if (s == null) {
-            unmatchedEnds++;
+            open.unmatchedEnd(e.streamFile() + " at " + e.timestampNs() + " ns");
         }
         return s;
     }
@@ -207,11 +212,7 @@ final class RocmMapper implements EventMapper {
             tracks.sink.skipped(SkipReason.UNKNOWN_REFERENCE, "counter_collection_event of an unknown dispatch",
                     "ROCm counters", orphan);
         }
-        if (!open.isEmpty()) {
-            tracks.sink.skipped(SkipReason.UNENDED_INTERVAL, "ROCm start event", "end of trace", open.size());
-        }
-        if (unmatchedEnds > 0) {
-            tracks.sink.skipped(SkipReason.UNMATCHED_END, "ROCm end event", "ROCm events", unmatchedEnds);
-        }
+        open.discardAll("end of trace");
+        skips.flushTo(tracks.sink);
     }
 }
