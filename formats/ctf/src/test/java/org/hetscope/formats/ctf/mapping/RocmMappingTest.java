@@ -20,6 +20,8 @@ import org.hetscope.model.Dim3;
 import org.hetscope.model.FlowRule;
 import org.hetscope.model.KernelLaunch;
 import org.hetscope.model.Progress;
+import org.hetscope.model.SkipReason;
+import org.hetscope.model.SkipTally;
 import org.hetscope.model.Slice;
 import org.hetscope.model.Track;
 import org.hetscope.model.TrackKind;
@@ -193,5 +195,36 @@ class RocmMappingTest {
         assertEquals(t0 + 1100, alloc.ts());
         assertTrue(alloc.name().contains("4096"));
         assertEquals(List.of(), List.copyOf(sink.skipped.keySet()));
+    }
+
+    @Test
+    void brokenPairsAreCountedAndAStartAloneIsNotStored(@TempDir Path tmp) throws Exception {
+        String text = Files.readString(Path.of(System.getProperty("hetscope.root", "."))
+                .resolve("../shared/fixtures/rocm/rocprofv3-ctf-metadata.tsdl"));
+        CtfWriterAccess w = new CtfWriterAccess(TsdlParser.parse(text), 4);
+        long t0 = 1_700_000_000_000_000_000L;
+        // region 9 is used twice before either ends: its ends close the inner start first
+        w.event("hip_runtime_region_event_start", t0 + 100, f("region_id", 9L, "name", "outer", "pid", 1L, "tid", 2L));
+        w.event("hip_runtime_region_event_start", t0 + 200, f("region_id", 9L, "name", "inner", "pid", 1L, "tid", 2L));
+        w.event("hip_runtime_region_event_end", t0 + 300, f("region_id", 9L, "name", "inner", "pid", 1L, "tid", 2L));
+        w.event("hip_runtime_region_event_end", t0 + 400, f("region_id", 9L, "name", "outer", "pid", 1L, "tid", 2L));
+        // the trace starts inside dispatch 7 and copy 3 and ends inside copy 4 and allocation 5
+        w.event("kernel_dispatch_event_end", t0 + 500, f("dispatch_id", 7L, "name", "k", "agent_type", "GPU"));
+        w.event("memory_copy_event_end", t0 + 600, f("copy_id", 3L, "name", "c", "src_agent_type", "CPU",
+                "dst_agent_type", "GPU"));
+        w.event("memory_copy_event_start", t0 + 700, f("copy_id", 4L, "name", "c", "src_agent_type", "CPU",
+                "dst_agent_type", "GPU"));
+        w.event("memory_allocation_event_start", t0 + 800, f("allocation_id", 5L, "agent_type", "GPU"));
+        Path dir = tmp.resolve("rocm");
+        w.write(dir, text);
+        CollectingSink sink = new CollectingSink();
+        new CtfTraceFormat().read(dir, sink, Progress.NONE);
+        assertEquals(List.of("inner 200 100", "outer 100 300"), sink.slices.stream()
+                .map(s -> s.name() + " " + (s.ts() - t0) + " " + s.dur()).toList());
+        assertEquals(List.of(
+                new SkipTally.Entry(SkipReason.UNMATCHED_END, "ROCm end event", dir.resolve("stream_0") + " at " + (t0 + 500) + " ns", 2),
+                new SkipTally.Entry(SkipReason.UNENDED_INTERVAL, "ROCm start event", "end of trace", 2)),
+                sink.skips.entries().stream().filter(e -> e.detail() != null && e.detail().startsWith("ROCm"))
+                        .toList());
     }
 }
