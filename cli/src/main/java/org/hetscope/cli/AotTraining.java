@@ -12,7 +12,8 @@ import java.util.List;
  * ({@code -XX:AOTCacheOutput}): each runs a family of everyday commands once, in one JVM, so that its cache holds
  * the classes they load, already linked, and the profiles of their hot methods. Later starts of {@code ./hetscope}
  * map the cache of the command's family instead of loading, verifying and profiling the same code again. A cache
- * per family stays small: mapping one that holds every command's classes costs a command about 0.05 s more.
+ * per family stays small: mapping one that holds every command's classes slows every command's start
+ * (docs/performance.md, "CLI start-up").
  *
  * <p>Arguments: the family ({@code all}, {@code import}, {@code query} for info/stats/sql, {@code ctf}), a work
  * folder for the stores, the bundled Kineto example, then any number of further traces; traces that do not exist

@@ -330,8 +330,8 @@ public final class LevelOfDetail implements AutoCloseable {
      * slab, track and start.
      *
      * <p>The statement is prepared once and reused: planning costs more than running it for a short window. A
-     * track list that is not one contiguous run of ids goes in as an array parameter (measured: a constant IN list
-     * made the query cost 2-3 times as much).
+     * track list that is not one contiguous run of ids goes in as an array parameter: a constant IN list makes
+     * the query several times as costly.
      */
     Columns slices(long s0, long s1, List<Long> trackIds, long from, long to, long shorterThan, long a, long b) {
         long lo = trackIds.stream().mapToLong(Long::longValue).min().orElseThrow();

@@ -44,9 +44,9 @@ final class ResidentLevel {
 
     /**
      * The budget of each finer level, {@code hetscope.web.residentFineRows}; 0 (the default) reads them from the
-     * cache file. Held in memory, repeated medium zooms over the same tracks answer in ~13 ms instead of 40-200 ms
-     * at 100M slices, but the first zoom over a track loads all its buckets (16,384 rows at 100M), so windows over
-     * ever new tracks (the benchmark's random track sets) got slower: docs/performance.md, "Web".
+     * cache file. Held in memory, repeated medium zooms over the same tracks answer several times faster, but the
+     * first zoom over a track loads all its buckets (16,384 rows at 100M slices), so windows over ever new tracks
+     * (the benchmark's random track sets) are slower: docs/performance.md, "Web".
      */
     static long defaultFineBudgetRows() {
         return Math.max(0, Long.getLong("hetscope.web.residentFineRows", 0));

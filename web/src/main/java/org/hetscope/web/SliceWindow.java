@@ -207,8 +207,8 @@ final class SliceWindow {
 
     /**
      * What a store row costs against a row of the time-ordered copy: it carries name and category as text, grouped
-     * by arg_max, where the copy has an integer code (at 100M slices, span/16 over 48 tracks: 6.3M rows of the
-     * copy took ~64 ms, the 4.8M store rows ~98 ms).
+     * by arg_max, where the copy has an integer code (about twice the time per row at 100M slices, span/16 over
+     * 48 tracks).
      */
     private static final double STORE_ROW_COST = 2;
 

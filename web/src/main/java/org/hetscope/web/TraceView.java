@@ -117,7 +117,7 @@ public final class TraceView implements AutoCloseable {
                 coarse.preload(perTrack.keySet().stream().sorted().toList());
                 inMemory.add(coarse);
                 // Finer levels, when given a budget, load the tracks asked for on first use (a medium zoom reads
-                // most of a track's buckets; from the cache file that took 40-200 ms for a screenful at 100M).
+                // most of a track's buckets, slow to read from the cache file again and again).
                 for (LevelOfDetail.Level l : cache.levels()) {
                     if (residentFineRows > 0 && !l.equals(coarse.level())) {
                         inMemory.add(new ResidentLevel(cache, l, residentFineRows));
@@ -128,8 +128,8 @@ public final class TraceView implements AutoCloseable {
             }
         }
         this.lod = cache;
-        // Read once: the page asks for them before its first draw, and under the view's lock that request waited
-        // for the previous page's statistics queries (11-12 s on a reload at 100M slices).
+        // Read once: the page asks for them before its first draw, and under the view's lock that request would
+        // wait for the previous page's statistics queries (seconds on a reload of a large store).
         this.declaredColours = readDeclaredColours();
         this.windowConnection = store.newConnection();
         if (drawn.any()) {

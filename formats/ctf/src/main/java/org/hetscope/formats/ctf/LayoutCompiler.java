@@ -76,8 +76,8 @@ final class LayoutCompiler {
     }
 
     // Type tests below are if/else chains, not pattern switches: a switch over types bootstraps a chain of method
-    // handles at its first use, which cost about 40 ms of every start of `hetscope ctf` (its metadata is compiled
-    // once per run, so that first use is the only one).
+    // handles at its first use, and metadata is compiled once per run, so every start of `hetscope ctf` would pay
+    // for that bootstrap and never gain from it.
     private FieldNode compile(String name, FieldType t, int depth) throws MetadataException {
         if (t instanceof IntegerType i) {
             FieldNode.Int n = new FieldNode.Int(name, i, i.align(), i.size(), i.signed(), bigEndian(i.order()),

@@ -361,7 +361,7 @@ final class NsysReader {
                     rs.longOrNull(4), rs.longOrNull(5), rs.longOrNull(6), properties});
             }
         }
-        // devices in ordinal order, as the track and device ids were given before
+        // devices in ordinal order, so that their track and device ids follow the ordinals
         byOrdinal.forEach((ordinal, d) -> {
             Long sms = (Long) d[1];
             Long warp = (Long) d[3];
@@ -744,8 +744,8 @@ final class NsysReader {
             String name = string(rs, 6, "<unknown kernel>", t, row, "kernel name");
             String demangled = rs.isNull(7) ? null : string(rs, 7, null, t, row, "kernel demangled name");
             long id = sink.newId(Entity.SLICE);
-            // The full name is a dispatch attribute, stored once per launch in `kernel`: in the slice's args it
-            // travelled with every slice through the store's sort by (track, ts), 20 of 45 s of a 10 M import.
+            // The full name is a dispatch attribute, stored once per launch in `kernel`, not in the slice's args:
+            // args travel with every slice through the store's sort by (track, ts).
             sink.slice(new Slice(id, streamTrack(gpid, dev, stream), start, Math.max(0, end - start), name,
                     Category.KERNEL, "kernel", -1, corr, null));
             Long regs = rs.longOrNull(14);
