@@ -4,21 +4,22 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
  * The tracks of one read, made on first use by domain key: the one place every reader builds its track tree
  * (process -> thread -> API family, device -> stream or queue, counters under a process, a device or the root, a
  * runtime's containers). A track is found by (parent, kind, key), the key being whatever names it in the source (a
- * pid, a tid, a stream number, an API family, a container); asking again for the same triple returns the same
- * track, so each is made, given an id by the sink ({@link TraceSink#newId(Entity) newId(TRACK)}) and written as a
- * {@link Track} record exactly once.
+ * pid, a tid, a stream number, an API family, a container; null is a key too); asking again for the same triple
+ * returns the same track, so each is made, given an id by the sink ({@link TraceSink#newId(Entity) newId(TRACK)})
+ * and written as a {@link Track} record exactly once. What a track is called, how it sorts among its siblings and
+ * which process, thread or device records go with it stay the reader's (its format's naming).
  *
  * <p>A new track starts with its parent's process, thread and device (an API track belongs to its thread, a
  * stream to its device) and sort index 0; the reader's {@code init} sets its name and changes the rest. {@code init}
  * runs before the track takes its id, so tracks it makes on the way (the process a stream belongs to) take theirs
- * first, and ids come out in the order the reader first needed each track.
+ * first, and ids come out in the order the reader first needed each track. A track held from its {@code init}
+ * takes its id only when asked for it or written.
  *
  * <p>A track is written when made, after its parent. A reader whose names come later than the first use (Chrome's
  * metadata events, anywhere in the file; an OpenCL device described after its first queue) either holds a track
@@ -42,6 +43,7 @@ public final class TrackTree {
         private Long stream;
         private int sortIndex;
         private String unit;
+        private boolean made;
         private boolean held;
         private boolean written;
         /** Children per kind by key, made on first use. */
@@ -58,10 +60,13 @@ public final class TrackTree {
             }
         }
 
-        /** The track id; not known inside {@code init}. */
+        /** The track id (a held track takes it now, if it has none yet); not known inside {@code init}. */
         public long id() {
-            if (id < 0) {
+            if (!made) {
                 throw new IllegalStateException("a track has no id before its init is done");
+            }
+            if (id < 0) {
+                tree.assign(this);
             }
             return id;
         }
@@ -137,7 +142,11 @@ public final class TrackTree {
             return this;
         }
 
-        /** Keeps this track (and the tracks under it) from being written until {@link #emit()}. */
+        /**
+         * Keeps this track (and the tracks under it) from being written until {@link #emit()}. Called in
+         * {@code init}, it also puts off the track's id until {@link #id()} or {@link #emit()}: tracks made under
+         * it meanwhile take theirs first.
+         */
         public Node hold() {
             change().held = true;
             return this;
@@ -194,7 +203,6 @@ public final class TrackTree {
      * {@code init} fills it in (once), the sink gives it its id and it is written unless held.
      */
     public Node track(Node parent, TrackKind kind, Object key, Consumer<Node> init) {
-        Objects.requireNonNull(key, "track key");
         Node p = parent == null ? root : parent;
         Node n = find(parent, kind, key);
         if (n != null) {
@@ -202,7 +210,10 @@ public final class TrackTree {
         }
         n = new Node(this, parent, kind);
         init.accept(n);
-        n.id = sink.newId(Entity.TRACK);
+        n.made = true;
+        if (deferred || !n.held) {
+            assign(n);
+        }
         if (p.children == null) {
             @SuppressWarnings("unchecked")
             Map<Object, Node>[] byKind = new Map[KINDS];
@@ -212,7 +223,6 @@ public final class TrackTree {
             p.children[kind.ordinal()] = new HashMap<>();
         }
         p.children[kind.ordinal()].put(key, n);
-        byId.put(n.id, n);
         counts[kind.ordinal()]++;
         if (!deferred && !n.held && (parent == null || parent.written)) {
             write(n);
@@ -273,7 +283,15 @@ public final class TrackTree {
         }
     }
 
+    private void assign(Node n) {
+        n.id = sink.newId(Entity.TRACK);
+        byId.put(n.id, n);
+    }
+
     private void write(Node n) {
+        if (n.id < 0) {
+            assign(n);
+        }
         n.written = true;
         sink.track(new Track(n.id, n.parent == null ? null : n.parent.id, n.kind, n.name, n.processId, n.threadId,
                 n.deviceId, n.stream, n.sortIndex, n.unit));

@@ -94,6 +94,7 @@ class TrackTreeTest {
                     nodes.put(prefix, n);
                     if (hold) {
                         held.add(n);
+                        n.id(); // a held track takes its id when asked: here, in first-request order
                     }
                 }
                 parent = n;
@@ -188,6 +189,21 @@ class TrackTreeTest {
         assertTrue(proc[0].id() < s.id());
         assertEquals(new Track(s.id(), dev.id(), TrackKind.STREAM, "stream 5", 2L, null, 9L, 5L, 0, null),
                 sink.tracks.get(2));
+    }
+
+    @Test
+    void aTrackHeldFromItsInitTakesItsIdWhenAskedOrWritten() {
+        CollectingSink sink = new CollectingSink();
+        TrackTree tree = new TrackTree(sink);
+        TrackTree.Node dev = tree.root(TrackKind.DEVICE, 1L, n -> n.name("GPU").hold());
+        TrackTree.Node s1 = dev.child(TrackKind.STREAM, 1L, n -> n.name("stream 1"));
+        assertEquals(1, s1.id(), "the stream, needed first, takes the first id");
+        dev.emit();
+        assertEquals(2, dev.id());
+        TrackTree.Node s2 = dev.child(TrackKind.STREAM, 2L, n -> n.name("stream 2"));
+        assertEquals(3, s2.id());
+        assertEquals(List.of(2L, 1L, 3L), sink.tracks.stream().map(Track::id).toList(), "parents written first");
+        assertEquals(2L, sink.tracks.get(1).parentId());
     }
 
     @Test
