@@ -264,23 +264,24 @@ public final class TrackTree {
         all.forEach(this::write);
     }
 
-    /** Writes the waiting tracks that are no longer held and whose parent is written, in the order made. */
+    /**
+     * Writes the waiting tracks that are no longer held and whose parent is written, in the order made: one pass,
+     * since a parent was made (so waits) before its children.
+     */
     private void flush() {
         if (deferred) {
             return;
         }
-        boolean more = true;
-        while (more) {
-            more = false;
-            for (int i = 0; i < waiting.size(); i++) {
-                Node n = waiting.get(i);
-                if (!n.held && (n.parent == null || n.parent.written)) {
-                    waiting.remove(i--);
-                    write(n);
-                    more = true;
-                }
+        List<Node> still = new ArrayList<>();
+        for (Node n : waiting) {
+            if (!n.held && (n.parent == null || n.parent.written)) {
+                write(n);
+            } else {
+                still.add(n);
             }
         }
+        waiting.clear();
+        waiting.addAll(still);
     }
 
     private void assign(Node n) {
