@@ -69,7 +69,7 @@ final class ChromeTraceReader {
     private final Path file;
     private final TraceSink sink;
     private final Progress progress;
-    private final TrackTree tree;
+    private final ChromeTracks tree;
     private final EventFields ev = new EventFields();
     private final StringBuilder argsText = new StringBuilder(256);
     private final SkipTally skipped = new SkipTally();
@@ -118,7 +118,7 @@ final class ChromeTraceReader {
         this.file = file;
         this.sink = sink;
         this.progress = progress;
-        this.tree = new TrackTree(sink);
+        this.tree = new ChromeTracks(sink);
         this.correlationFlows = new FlowLinker(sink, true, 0);
         this.openB = new SliceStack<>(skipped, UNENDED, STRAY_END);
     }
@@ -957,11 +957,11 @@ final class ChromeTraceReader {
             Long device = ev.hasDevice ? Long.valueOf(ev.device) : parseLooseLong(pid());
             Long stream = ev.hasStream ? Long.valueOf(ev.stream) : parseLooseLong(tid());
             if (device != null && stream != null) {
-                TrackTree.Dev d = tree.device(device);
+                ChromeTracks.Dev d = tree.device(device);
                 return tree.streamTrack(d, stream);
             }
         }
-        TrackTree.Thr t = tree.thread(pid(), tid());
+        ChromeTracks.Thr t = tree.thread(pid(), tid());
         if (category == Category.API) {
             return tree.apiTrack(t, apiFamily(cat, ev.name));
         }
@@ -1143,7 +1143,7 @@ final class ChromeTraceReader {
     }
 
     private void generic(String ph) {
-        TrackTree.Thr t = tree.thread(pid(), tid());
+        ChromeTracks.Thr t = tree.thread(pid(), tid());
         JsonText args = new JsonText().put("ph", ph);
         if (ev.args != null) {
             args.putRaw("args", ev.args);
@@ -1153,7 +1153,7 @@ final class ChromeTraceReader {
     }
 
     private void counter() {
-        TrackTree.Proc p = tree.process(pid());
+        ChromeTracks.Proc p = tree.process(pid());
         String base = ev.id == null ? name() : name() + " " + ev.id;
         if (ev.numericCount == 0) {
             count(SkipReason.BAD_VALUE, "counter event without numeric args", eventPosition());
@@ -1170,7 +1170,7 @@ final class ChromeTraceReader {
     }
 
     private void asyncBegin() {
-        TrackTree.Proc p = tree.process(pid());
+        ChromeTracks.Proc p = tree.process(pid());
         long track = tree.asyncTrack(p, "async " + (ev.cat == null ? "" : ev.cat));
         openAsync.put(asyncKey(), new OpenSlice(track, asyncKey(), name(), ev.cat, ev.ts, ev.args, ev.offset,
                 ev.line));
@@ -1195,7 +1195,7 @@ final class ChromeTraceReader {
     }
 
     private void asyncInstant() {
-        TrackTree.Proc p = tree.process(pid());
+        ChromeTracks.Proc p = tree.process(pid());
         long track = tree.asyncTrack(p, "async " + (ev.cat == null ? "" : ev.cat));
         sink.instant(new Instant(sink.newId(Entity.INSTANT), track, ev.ts, name(), categoryOf(ev.cat), ev.cat,
                 ev.args));

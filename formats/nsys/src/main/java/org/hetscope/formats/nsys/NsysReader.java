@@ -32,7 +32,7 @@ import org.hetscope.model.TraceFormatException;
 import org.hetscope.model.TraceProcess;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.TraceThread;
-import org.hetscope.model.Track;
+import org.hetscope.model.TrackTree;
 import org.hetscope.model.TrackKind;
 import org.hetscope.model.Transfer;
 import org.hetscope.model.TransferKind;
@@ -64,14 +64,8 @@ final class NsysReader {
     private final Map<Long, String> strings = new HashMap<>();
     private final Map<Long, String> processNames = new HashMap<>();
     private final Map<Long, String> threadNames = new HashMap<>();
-    private final Map<Long, Long> processIds = new HashMap<>();
-    private final Map<Long, Long> processTracks = new HashMap<>();
-    private final Map<Long, Long> threadIds = new HashMap<>();
-    private final Map<Long, Long> threadTracks = new HashMap<>();
-    private final Map<String, Long> apiTracks = new HashMap<>();
-    private final Map<Long, Long> deviceIds = new LinkedHashMap<>();
-    private final Map<Long, Long> deviceTracks = new HashMap<>();
-    private final Map<StreamKey, Long> streamTracks = new HashMap<>();
+    /** Processes (by globalPid's pid bits) -> threads (by globalTid) -> API families; devices -> streams. */
+    private final TrackTree tracks;
     private final Map<Long, String> memcpyKinds = new HashMap<>();
     private final Map<Long, String> memKinds = new HashMap<>();
     private final Map<Long, String> syncTypes = new HashMap<>();
@@ -92,6 +86,7 @@ final class NsysReader {
         this.db = db;
         this.rows = rows;
         this.sink = sink;
+        this.tracks = new TrackTree(sink);
         this.progress = progress;
     }
 
@@ -375,22 +370,23 @@ final class NsysReader {
         });
     }
 
-    private long addDevice(long ordinal, String name, Integer sms, Long memory, Integer warp, Double bandwidth,
-                           Double clockMhz, Map<String, String> properties) {
-        long id = sink.newId(Entity.DEVICE);
-        deviceIds.put(ordinal, id);
-        sink.device(new Device(id, DeviceKind.GPU, (int) ordinal, "NVIDIA", name, sms, memory, warp, null,
-                bandwidth, clockMhz, properties));
-        long track = sink.newId(Entity.TRACK);
-        deviceTracks.put(ordinal, track);
-        sink.track(new Track(track, null, TrackKind.DEVICE, "GPU " + ordinal + (name == null ? "" : " " + name),
-                null, null, id, null, (int) ordinal, null));
-        return id;
+    private TrackTree.Node addDevice(long ordinal, String name, Integer sms, Long memory, Integer warp,
+                                     Double bandwidth, Double clockMhz, Map<String, String> properties) {
+        return tracks.root(TrackKind.DEVICE, ordinal, n -> {
+            long id = sink.newId(Entity.DEVICE);
+            sink.device(new Device(id, DeviceKind.GPU, (int) ordinal, "NVIDIA", name, sms, memory, warp, null,
+                    bandwidth, clockMhz, properties));
+            n.name("GPU " + ordinal + (name == null ? "" : " " + name)).device(id).sortIndex((int) ordinal);
+        });
+    }
+
+    private TrackTree.Node deviceNode(long ordinal) {
+        TrackTree.Node d = tracks.find(null, TrackKind.DEVICE, ordinal);
+        return d != null ? d : addDevice(ordinal, null, null, null, null, null, null, null);
     }
 
     private long device(long ordinal) {
-        Long id = deviceIds.get(ordinal);
-        return id != null ? id : addDevice(ordinal, null, null, null, null, null, null, null);
+        return deviceNode(ordinal).deviceId();
     }
 
     private long lastPid = Long.MAX_VALUE;
@@ -406,74 +402,41 @@ final class NsysReader {
         lastPid = globalPid;
         lastDevice = deviceOrdinal;
         lastStream = stream;
-        lastTrack = lookupStreamTrack(globalPid, deviceOrdinal, stream);
+        lastTrack = deviceNode(deviceOrdinal).child(TrackKind.STREAM, new StreamKey(globalPid, stream), n -> {
+            boolean none = stream == NO_STREAM || stream == MISSING;
+            n.name(none ? "Synchronization" : "Stream " + stream)
+                    .process(globalPid == MISSING ? null : processNode(globalPid).processId())
+                    .stream(none ? null : stream)
+                    .sortIndex(none ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE - 1, stream));
+        }).id();
         return lastTrack;
     }
 
-    private record StreamKey(long globalPid, long deviceOrdinal, long stream) {
+    /** A stream of a device as one process sees it. */
+    private record StreamKey(long globalPid, long stream) {
     }
 
-    private long lookupStreamTrack(long globalPid, long deviceOrdinal, long stream) {
-        StreamKey key = new StreamKey(globalPid, deviceOrdinal, stream);
-        Long track = streamTracks.get(key);
-        if (track == null) {
-            long dev = device(deviceOrdinal);
-            Long proc = globalPid == MISSING ? null : process(globalPid);
-            track = sink.newId(Entity.TRACK);
-            boolean none = stream == NO_STREAM || stream == MISSING;
-            sink.track(new Track(track, deviceTracks.get(deviceOrdinal), TrackKind.STREAM,
-                    none ? "Synchronization" : "Stream " + stream, proc, null, dev, none ? null : stream,
-                    none ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE - 1, stream), null));
-            streamTracks.put(key, track);
-        }
-        return track;
-    }
-
-    private long process(long globalPid) {
+    private TrackTree.Node processNode(long globalPid) {
         long key = globalPid & ~0xFFFFFFL;
-        Long id = processIds.get(key);
-        if (id == null) {
-            id = sink.newId(Entity.PROCESS);
+        return tracks.root(TrackKind.PROCESS, key, n -> {
+            long id = sink.newId(Entity.PROCESS);
             long pid = (key >>> 24) & 0xFFFFFFL;
             String name = processNames.get(key);
             sink.process(new TraceProcess(id, pid, name));
-            processIds.put(key, id);
-            long track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, null, TrackKind.PROCESS, (name == null ? "Process" : name) + " [" + pid + "]",
-                    id, null, null, null, (int) pid, null));
-            processTracks.put(key, track);
-        }
-        return id;
-    }
-
-    private long threadTrack(long globalTid) {
-        Long track = threadTracks.get(globalTid);
-        if (track == null) {
-            long proc = process(globalTid);
-            long tid = globalTid & 0xFFFFFFL;
-            long id = sink.newId(Entity.THREAD);
-            String name = threadNames.get(globalTid);
-            sink.thread(new TraceThread(id, tid, proc, name));
-            threadIds.put(globalTid, id);
-            track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, processTracks.get(globalTid & ~0xFFFFFFL), TrackKind.THREAD,
-                    (name == null ? "Thread" : name) + " [" + tid + "]", proc, id, null, null, (int) tid, null));
-            threadTracks.put(globalTid, track);
-        }
-        return track;
+            n.name((name == null ? "Process" : name) + " [" + pid + "]").process(id).sortIndex((int) pid);
+        });
     }
 
     private long apiTrack(long globalTid, String api) {
-        String key = globalTid + "/" + api;
-        Long track = apiTracks.get(key);
-        if (track == null) {
-            long parent = threadTrack(globalTid);
-            track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, parent, TrackKind.API, api, process(globalTid), threadIds.get(globalTid),
-                    null, null, apiTracks.size(), null));
-            apiTracks.put(key, track);
-        }
-        return track;
+        TrackTree.Node thread = processNode(globalTid).child(TrackKind.THREAD, globalTid, n -> {
+            long tid = globalTid & 0xFFFFFFL;
+            long id = sink.newId(Entity.THREAD);
+            String name = threadNames.get(globalTid);
+            sink.thread(new TraceThread(id, tid, n.processId(), name));
+            n.name((name == null ? "Thread" : name) + " [" + tid + "]").thread(id).sortIndex((int) tid);
+        });
+        // sorted in the order the reader first met each family, over all threads
+        return thread.child(TrackKind.API, api, n -> n.name(api).sortIndex(tracks.count(TrackKind.API))).id();
     }
 
     /** The process of a globalTid or globalPid: correlation ids are per process (bits 24..47 hold the pid). */

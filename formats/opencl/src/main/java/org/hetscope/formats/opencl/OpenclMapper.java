@@ -25,7 +25,7 @@ import org.hetscope.model.Slice;
 import org.hetscope.model.TraceProcess;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.TraceThread;
-import org.hetscope.model.Track;
+import org.hetscope.model.TrackTree;
 import org.hetscope.model.TrackKind;
 import org.hetscope.model.Transfer;
 import org.hetscope.model.TransferKind;
@@ -42,7 +42,9 @@ final class OpenclMapper {
     private final TraceSink sink;
     private final String source;
     private final long processId;
-    private final long processTrack;
+    /** The process -> threads; devices -> queues, program builds, memory objects, memory in use. */
+    private final TrackTree tracks;
+    private final TrackTree.Node processTrack;
     private final long hostNode;
     private final Map<Long, Map<Long, Long>> kernelArgs = new HashMap<>();
     private final Map<Long, ThreadState> threads = new HashMap<>();
@@ -82,6 +84,8 @@ final class OpenclMapper {
         long id;
         long handle;
         long trackId;
+        /** Held until the device is described, so that it is named (and sorted) by its description. */
+        TrackTree.Node track;
         long memoryNodeId;
         long counterTrack = -1;
         long buildTrack = -1;
@@ -149,9 +153,8 @@ final class OpenclMapper {
         this.source = source;
         processId = sink.newId(Entity.PROCESS);
         sink.process(new TraceProcess(processId, pid, processName));
-        processTrack = sink.newId(Entity.TRACK);
-        sink.track(new Track(processTrack, null, TrackKind.PROCESS, processName, processId, null, null, null, 0,
-                null));
+        tracks = new TrackTree(sink);
+        processTrack = tracks.root(TrackKind.PROCESS, pid, n -> n.name(processName).process(processId));
         sink.defineTable(COMMAND_TABLE);
         hostNode = sink.newId(Entity.MEMORY_NODE);
         sink.memoryNode(new MemoryNode(hostNode, "host memory", null, "host"));
@@ -217,9 +220,8 @@ final class OpenclMapper {
         ThreadState t = threads.get(tid);
         if (t == null) {
             t = new ThreadState();
-            t.trackId = sink.newId(Entity.TRACK);
-            sink.track(new Track(t.trackId, processTrack, TrackKind.THREAD, "thread " + tid, processId,
-                    threadId(tid), null, null, (int) Math.min(tid, Integer.MAX_VALUE), null));
+            t.trackId = processTrack.child(TrackKind.THREAD, tid, n -> n.name("thread " + tid).thread(threadId(tid))
+                    .sortIndex((int) Math.min(tid, Integer.MAX_VALUE))).id();
             threads.put(tid, t);
         }
         return t;
@@ -262,8 +264,7 @@ final class OpenclMapper {
         sink.device(new Device(d.id, kind, devices.size() - 1, e.getString("vendor"), d.name,
                 (int) e.getLong("compute_units"), e.getLong("global_mem_bytes"), null, null, null,
                 (double) e.getLong("max_clock_mhz"), props));
-        sink.track(new Track(d.trackId, null, TrackKind.DEVICE, d.name, null, null, d.id, null,
-                devices.size() - 1, null));
+        d.track.name(d.name).sortIndex(devices.size() - 1).emit();
         sink.memoryNode(new MemoryNode(d.memoryNodeId, d.name + " memory", d.id, "device"));
     }
 
@@ -273,7 +274,9 @@ final class OpenclMapper {
             d = new DeviceState();
             d.handle = handle;
             d.id = sink.newId(Entity.DEVICE);
-            d.trackId = sink.newId(Entity.TRACK);
+            long id = d.id;
+            d.track = tracks.root(TrackKind.DEVICE, handle, n -> n.device(id).hold());
+            d.trackId = d.track.id();
             d.memoryNodeId = sink.newId(Entity.MEMORY_NODE);
             devices.put(handle, d);
         }
@@ -364,9 +367,7 @@ final class OpenclMapper {
                 // the per-device timeline shows compilations beside the queues (spec §3)
                 DeviceState d = deviceState(e.getLong("device"));
                 if (d.buildTrack < 0) {
-                    d.buildTrack = sink.newId(Entity.TRACK);
-                    sink.track(new Track(d.buildTrack, d.trackId, TrackKind.GENERIC, "program builds", null, null,
-                            d.id, null, 0, null));
+                    d.buildTrack = d.track.child(TrackKind.GENERIC, "program builds", n -> n.name("program builds")).id();
                 }
                 sink.slice(new Slice(sink.newId(Entity.SLICE), d.buildTrack, p.ts, p.dur,
                         "build " + hex(e.getLong("program")), Category.OTHER, "opencl", 0, null,
@@ -477,7 +478,7 @@ final class OpenclMapper {
                 d.name = "device " + hex(d.handle);
                 sink.device(new Device(d.id, DeviceKind.ACCELERATOR, -1, null, d.name, null, null, null, null, null,
                         null, Map.of("handle", hex(d.handle))));
-                sink.track(new Track(d.trackId, null, TrackKind.DEVICE, d.name, null, null, d.id, null, 0, null));
+                d.track.name(d.name).emit();
                 sink.memoryNode(new MemoryNode(d.memoryNodeId, d.name + " memory", d.id, "device"));
                 sink.skipped(SkipReason.UNKNOWN_REFERENCE, "device without a description (no clGetDeviceIDs seen)",
                         source, 1);
@@ -611,9 +612,8 @@ final class OpenclMapper {
             return n;
         });
         if (q.trackId < 0) {
-            q.trackId = sink.newId(Entity.TRACK);
-            sink.track(new Track(q.trackId, d.trackId, TrackKind.QUEUE, "queue " + q.index + " (" + hex(handle) + ")",
-                    null, null, d.id, (long) q.index, q.index, null));
+            q.trackId = d.track.child(TrackKind.QUEUE, handle, n -> n.name("queue " + q.index + " (" + hex(handle) + ")")
+                    .stream((long) q.index).sortIndex(q.index)).id();
         }
         return q;
     }
@@ -683,12 +683,11 @@ final class OpenclMapper {
             String where = b.parent == null ? "" : " at +" + b.origin + " of " + hex(b.parent.handle);
             sink.memoryBlock(new MemoryBlock(b.blockId, hex(b.handle), label + where, b.size,
                     d == null ? null : d.memoryNodeId, null));
-            long track = sink.newId(Entity.TRACK);
+            TrackTree.Node parent = b.parent != null && b.parent.trackId >= 0 ? tracks.node(b.parent.trackId)
+                    : d == null ? null : d.track;
+            long track = tracks.track(parent, TrackKind.BLOCK, b, n -> n.name(label + " (" + b.size + " B" + where + ")")
+                    .device(d == null ? null : d.id)).id();
             b.trackId = track;
-            Long parentTrack = b.parent != null && b.parent.trackId >= 0 ? Long.valueOf(b.parent.trackId)
-                    : d == null ? null : Long.valueOf(d.trackId);
-            sink.track(new Track(track, parentTrack, TrackKind.BLOCK, label + " (" + b.size + " B" + where + ")", null,
-                    null, d == null ? null : d.id, null, 0, null));
             JsonText alive = new JsonText().put("size", b.size).put("flags", b.flags).put("object", kind)
                     .put("released", b.released != Long.MIN_VALUE);
             if (b.parent != null) {
@@ -726,9 +725,8 @@ final class OpenclMapper {
             if (d.memoryDeltas.isEmpty()) {
                 continue;
             }
-            long track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, d.trackId, TrackKind.COUNTER, "device memory in use", null, null, d.id, null,
-                    0, "bytes"));
+            long track = d.track.child(TrackKind.COUNTER, "device memory in use", n -> n.name("device memory in use")
+                    .unit("bytes")).id();
             d.memoryDeltas.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
             long used = 0;
             for (int i = 0; i < d.memoryDeltas.size(); i++) {

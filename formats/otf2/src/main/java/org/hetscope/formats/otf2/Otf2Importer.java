@@ -20,7 +20,7 @@ import org.hetscope.model.Slice;
 import org.hetscope.model.TraceProcess;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.TraceThread;
-import org.hetscope.model.Track;
+import org.hetscope.model.TrackTree;
 import org.hetscope.model.TrackKind;
 
 /**
@@ -32,11 +32,8 @@ final class Otf2Importer {
     private final Otf2Archive archive;
     private final Otf2Definitions defs;
     private final TraceSink sink;
-    private final Map<Long, Long> processTracks = new HashMap<>();
-    private final Map<Long, Long> processIds = new HashMap<>();
-    private final Map<String, Long> counterTracks = new HashMap<>();
-    /** Location group to the GPU device and device track made for its accelerator-stream locations. */
-    private final Map<Long, long[]> gpuDevices = new HashMap<>();
+    /** Location groups -> locations (threads, or streams under the group's GPU) and metric counters. */
+    private final TrackTree tracks;
     /** Sends waiting for their receive, keyed by sender, receiver, communicator and tag. */
     private final Map<String, Deque<Long>> pendingSends = new HashMap<>();
     private final List<Object[]> receives = new ArrayList<>();
@@ -45,6 +42,7 @@ final class Otf2Importer {
         this.archive = archive;
         this.defs = archive.defs;
         this.sink = sink;
+        this.tracks = new TrackTree(sink);
     }
 
     /** Ticks since the global offset, in nanoseconds, without going through a double. */
@@ -82,14 +80,12 @@ final class Otf2Importer {
     }
 
     /** Emits a location group as a process with its own track, the parent of its locations' tracks. */
-    private long process(long group, String name) {
-        long id = sink.newId(Entity.PROCESS);
-        processIds.put(group, id);
-        sink.process(new TraceProcess(id, group, name));
-        long track = sink.newId(Entity.TRACK);
-        processTracks.put(group, track);
-        sink.track(new Track(track, null, TrackKind.PROCESS, name, id, null, null, null, (int) group, null));
-        return id;
+    private TrackTree.Node process(long group, String name) {
+        return tracks.root(TrackKind.PROCESS, group, n -> {
+            long id = sink.newId(Entity.PROCESS);
+            sink.process(new TraceProcess(id, group, name));
+            n.name(name).process(id).sortIndex((int) group);
+        });
     }
 
     /** Enter/Leave problems of all locations, handed to the sink once every location is read. */
@@ -99,19 +95,20 @@ final class Otf2Importer {
             "OTF2 Enter never left (closed at the location's last event)", "OTF2 Leave without its Enter");
 
     private void emitLocation(Otf2Definitions.Location loc) {
-        Long process = processIds.get(loc.group());
-        if (process == null) {
+        TrackTree.Node proc = tracks.find(null, TrackKind.PROCESS, loc.group());
+        if (proc == null) {
             // a location whose group is missing from the definitions (damaged or partial archive) still gets one
-            process = process(loc.group(), "location group " + loc.group());
+            proc = process(loc.group(), "location group " + loc.group());
         }
+        long process = proc.processId();
         long thread = sink.newId(Entity.THREAD);
         sink.thread(new TraceThread(thread, loc.id(), process, loc.name()));
-        long track = sink.newId(Entity.TRACK);
         boolean gpu = loc.type() == Otf2Definitions.LOCATION_ACCELERATOR_STREAM;
-        long[] device = gpu ? gpuDevice(loc) : null;
-        sink.track(new Track(track, gpu ? device[1] : processTracks.get(loc.group()),
-                gpu ? TrackKind.STREAM : TrackKind.THREAD, loc.name() + " [" + loc.id() + "]", process, thread,
-                gpu ? device[0] : null, gpu ? loc.id() : null, (int) loc.id(), null));
+        TrackTree.Node parent = gpu ? gpuDevice(loc) : proc;
+        long track = parent.child(gpu ? TrackKind.STREAM : TrackKind.THREAD, loc.id(), n -> n
+                .name(loc.name() + " [" + loc.id() + "]").process(process).thread(thread)
+                .stream(gpu ? loc.id() : null).sortIndex((int) loc.id())).id();
+        parent.emit(); // a GPU's track waits for its first stream's id (as ids were given before)
         String where = archive.anchor + " location " + loc.id();
         Long lane = loc.id(); // boxed once per location, not per event
         long last = 0;
@@ -148,7 +145,7 @@ final class Otf2Importer {
                         }
                     }
                 }
-                case METRIC -> emitMetric(loc, process, e, ts);
+                case METRIC -> emitMetric(loc, proc, e, ts);
                 case PROGRAM_BEGIN, PROGRAM_END -> sink.instant(new Instant(sink.newId(Entity.INSTANT), track, ts,
                         e.kind() == Otf2Event.Kind.PROGRAM_BEGIN ? "program begin" : "program end",
                         Category.MARKER, "otf2", null));
@@ -161,18 +158,17 @@ final class Otf2Importer {
     }
 
     /** One GPU device per location group that holds accelerator streams (a CUDA/HIP/OpenCL context). */
-    private long[] gpuDevice(Otf2Definitions.Location loc) {
-        return gpuDevices.computeIfAbsent(loc.group(), g -> {
+    private TrackTree.Node gpuDevice(Otf2Definitions.Location loc) {
+        long g = loc.group();
+        return tracks.root(TrackKind.DEVICE, g, n -> {
             Otf2Definitions.LocationGroup group = defs.locationGroups.get(g);
             String name = group == null ? "accelerator " + g : group.name();
             long id = sink.newId(Entity.DEVICE);
-            sink.device(new org.hetscope.model.Device(id, org.hetscope.model.DeviceKind.GPU, gpuDevices.size(),
+            int ordinal = tracks.count(TrackKind.DEVICE);
+            sink.device(new org.hetscope.model.Device(id, org.hetscope.model.DeviceKind.GPU, ordinal,
                     null, name, null, null, null, null, null, null, java.util.Map.of("otf2.location_group",
                     Long.toString(g))));
-            long track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, null, TrackKind.DEVICE, name, null, null, id, null, gpuDevices.size(),
-                    null));
-            return new long[] {id, track};
+            n.name(name).device(id).sortIndex(ordinal).hold();
         });
     }
 
@@ -239,21 +235,15 @@ final class Otf2Importer {
         };
     }
 
-    private void emitMetric(Otf2Definitions.Location loc, long process, Otf2Event e, long ts) {
+    private void emitMetric(Otf2Definitions.Location loc, TrackTree.Node process, Otf2Event e, long ts) {
         List<Long> members = defs.metricClasses.getOrDefault(e.ref(), List.of());
         for (int i = 0; i < e.values().length; i++) {
             long member = i < members.size() ? members.get(i) : -1;
             Otf2Definitions.MetricMember m = defs.metricMembers.get(member);
             String name = m == null ? "metric " + e.ref() + "." + i : m.name();
-            String key = loc.id() + "/" + name;
-            Long track = counterTracks.get(key);
-            if (track == null) {
-                track = sink.newId(Entity.TRACK);
-                counterTracks.put(key, track);
-                sink.track(new Track(track, processTracks.get(loc.group()), TrackKind.COUNTER,
-                        name + " [" + loc.name() + " " + loc.id() + "]", process, null, null, null,
-                        1000 + counterTracks.size(), m == null ? null : m.unit()));
-            }
+            long track = process.child(TrackKind.COUNTER, loc.id() + "/" + name, n -> n
+                    .name(name + " [" + loc.name() + " " + loc.id() + "]")
+                    .sortIndex(1000 + tracks.count(TrackKind.COUNTER) + 1).unit(m == null ? null : m.unit())).id();
             sink.counter(new CounterSample(track, ts, e.values()[i]));
         }
     }

@@ -2,7 +2,6 @@ package org.hetscope.formats.paje;
 
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import org.hetscope.model.SkipReason;
@@ -15,7 +14,7 @@ import org.hetscope.model.Slice;
 import org.hetscope.model.TraceProcess;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.TraceThread;
-import org.hetscope.model.Track;
+import org.hetscope.model.TrackTree;
 import org.hetscope.model.TrackKind;
 
 /**
@@ -34,7 +33,8 @@ public final class PajeSinkBasics {
     private final Path file;
     private final TraceSink sink;
     private final Problems problems;
-    private final Map<Long, Long> counterTracks = new HashMap<>();
+    /** Containers (under their parent's track) and their variables' counter tracks. */
+    private final TrackTree tracks;
     private long processId = -1;
     private boolean linkTable;
     private int sortIndex;
@@ -43,6 +43,7 @@ public final class PajeSinkBasics {
         this.file = file;
         this.sink = sink;
         this.problems = problems;
+        this.tracks = new TrackTree(sink);
     }
 
     /** Emits the track of a container (and a process or thread record for those kinds); returns its id. */
@@ -52,28 +53,29 @@ public final class PajeSinkBasics {
 
     /** As {@link #track(PajeContainer, TrackKind)}, for a container that is (or runs on) the device {@code deviceId}. */
     public long track(PajeContainer c, TrackKind kind, Long deviceId) {
-        long id = sink.newId(Entity.TRACK);
-        c.userId = id;
-        Long parent = c.parent() == null || c.parent().userId < 0 ? null : c.parent().userId;
-        Long pid = null;
-        Long tid = null;
-        if (kind == TrackKind.PROCESS) {
-            processId = sink.newId(Entity.PROCESS);
-            sink.process(new TraceProcess(processId, processId, c.name()));
-            pid = processId;
-        } else if (kind == TrackKind.THREAD) {
-            long t = sink.newId(Entity.THREAD);
-            long osTid = digits(c.alias());
-            if (processId < 0) {
+        TrackTree.Node parent = c.parent() == null || c.parent().userId < 0 ? null : tracks.node(c.parent().userId);
+        c.userId = tracks.track(parent, kind, c, n -> {
+            Long pid = null;
+            Long tid = null;
+            if (kind == TrackKind.PROCESS) {
                 processId = sink.newId(Entity.PROCESS);
-                sink.process(new TraceProcess(processId, processId, "process"));
+                sink.process(new TraceProcess(processId, processId, c.name()));
+                pid = processId;
+            } else if (kind == TrackKind.THREAD) {
+                long t = sink.newId(Entity.THREAD);
+                long osTid = digits(c.alias());
+                if (processId < 0) {
+                    processId = sink.newId(Entity.PROCESS);
+                    sink.process(new TraceProcess(processId, processId, "process"));
+                }
+                sink.thread(new TraceThread(t, osTid < 0 ? t : osTid, processId, c.name()));
+                tid = t;
+                pid = processId;
             }
-            sink.thread(new TraceThread(t, osTid < 0 ? t : osTid, processId, c.name()));
-            tid = t;
-            pid = processId;
-        }
-        sink.track(new Track(id, parent, kind, c.name(), pid, tid, deviceId, null, sortIndex++, null));
-        return id;
+            // only a process or thread container names one: the containers inside a process do not inherit it
+            n.name(c.name()).process(pid).thread(tid).device(deviceId).sortIndex(sortIndex++);
+        }).id();
+        return c.userId;
     }
 
     private static long digits(String s) {
@@ -133,14 +135,8 @@ public final class PajeSinkBasics {
     }
 
     public void variable(PajeContainer c, PajeType type, long time, double value) {
-        long key = (c.userId << 20) | type.slot;
-        Long track = counterTracks.get(key);
-        if (track == null) {
-            track = sink.newId(Entity.TRACK);
-            counterTracks.put(key, track);
-            sink.track(new Track(track, c.userId, TrackKind.COUNTER, type.name(), null, null, null, null,
-                    sortIndex++, unitOf(type.name())));
-        }
+        long track = tracks.node(c.userId).child(TrackKind.COUNTER, type, n -> n.name(type.name()).process(null)
+                .thread(null).device(null).sortIndex(sortIndex++).unit(unitOf(type.name()))).id();
         sink.counter(new CounterSample(track, time, value));
     }
 

@@ -31,7 +31,7 @@ import org.hetscope.model.TraceFormatException;
 import org.hetscope.model.TraceProcess;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.TraceThread;
-import org.hetscope.model.Track;
+import org.hetscope.model.TrackTree;
 import org.hetscope.model.TrackKind;
 import org.hetscope.model.Transfer;
 import org.hetscope.model.TransferKind;
@@ -53,23 +53,17 @@ final class RocpdReader {
     private final Map<Long, String> strings = new HashMap<>();
     private final Map<Long, long[]> events = new HashMap<>(); // event id -> {correlation id or MIN, category id}
     private final Map<Long, String> categories = new HashMap<>();
-    private final Map<Long, Long> processIds = new HashMap<>(); // rocpd process row -> model id
-    private final Map<Long, Long> processPids = new HashMap<>();
-    private final Map<Long, Long> processTracks = new HashMap<>();
+    /** Processes by rocpd process row -> threads by thread row -> API families; GPU agents by row -> queues. */
+    private final TrackTree tracks;
     private final Map<Long, long[]> threads = new HashMap<>(); // rocpd thread row -> {tid, process row}
-    private final Map<Long, Long> threadIds = new HashMap<>();
-    private final Map<Long, Long> threadTracks = new HashMap<>();
-    private final Map<String, Long> apiTracks = new HashMap<>();
+    private final Map<Long, TrackTree.Node> threadTracks = new HashMap<>(); // rocpd thread row
     private final Map<Long, Long> deviceIds = new LinkedHashMap<>(); // agent row -> model id
     private final Map<Long, Boolean> agentIsGpu = new HashMap<>();
-    private final Map<Long, Long> deviceTracks = new HashMap<>();
-    private final Map<String, Long> queueTracks = new HashMap<>();
     private final Map<Long, String> kernelNames = new HashMap<>();
     private final Map<Long, String> pmcNames = new HashMap<>();
     /** Correlation ids are per process (rocprofv3 counts them in each). */
     private final FlowLinker flows;
     private final Map<Long, Long> kernelByEvent = new HashMap<>();
-    private final Map<String, Long> counterTracks = new HashMap<>();
 
     RocpdReader(Path file, Connection db, TraceSink sink, Progress progress) {
         this.file = file;
@@ -77,6 +71,7 @@ final class RocpdReader {
         this.sink = sink;
         this.progress = progress;
         this.flows = new FlowLinker(sink, false, 0);
+        this.tracks = new TrackTree(sink);
     }
 
     /** The view or table for a logical rocpd name: the name itself, else the first {@code name_<uuid>} table. */
@@ -231,34 +226,34 @@ final class RocpdReader {
                     long row = rs.getLong(1);
                     long tid = rs.getLong(2);
                     long proc = rs.getLong(3);
-                    long procId = process(proc, proc, null);
-                    long id = sink.newId(Entity.THREAD);
-                    sink.thread(new TraceThread(id, tid, procId, rs.getString(4)));
                     threads.put(row, new long[] {tid, proc});
-                    threadIds.put(row, id);
-                    long track = sink.newId(Entity.TRACK);
-                    sink.track(new Track(track, processTracks.get(proc), TrackKind.THREAD, "Thread " + tid, procId,
-                            id, null, null, (int) tid, null));
-                    threadTracks.put(row, track);
+                    thread(row, tid, proc, rs.getString(4));
                 }
             }
         }
     }
 
-    private long process(long row, long pid, String command) {
-        Long id = processIds.get(row);
-        if (id == null) {
-            id = sink.newId(Entity.PROCESS);
+    private TrackTree.Node process(long row, long pid, String command) {
+        return tracks.root(TrackKind.PROCESS, row, n -> {
+            long id = sink.newId(Entity.PROCESS);
             String name = command == null ? null : command.split(" ")[0];
             sink.process(new TraceProcess(id, pid, name));
-            processIds.put(row, id);
-            processPids.put(row, pid);
-            long track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, null, TrackKind.PROCESS, (name == null ? "Process" : name) + " [" + pid + "]",
-                    id, null, null, null, (int) pid, null));
-            processTracks.put(row, track);
-        }
-        return id;
+            n.name((name == null ? "Process" : name) + " [" + pid + "]").process(id).sortIndex((int) pid);
+        });
+    }
+
+    /** The model id of a rocpd process row, or null when no process of that row was made. */
+    private Long processId(long row) {
+        TrackTree.Node p = tracks.find(null, TrackKind.PROCESS, row);
+        return p == null ? null : p.processId();
+    }
+
+    private void thread(long row, long tid, long processRow, String name) {
+        threadTracks.put(row, process(processRow, processRow, null).child(TrackKind.THREAD, row, n -> {
+            long id = sink.newId(Entity.THREAD);
+            sink.thread(new TraceThread(id, tid, n.processId(), name));
+            n.name("Thread " + tid).thread(id).sortIndex((int) tid);
+        }));
     }
 
     private void loadAgents() throws SQLException {
@@ -291,10 +286,8 @@ final class RocpdReader {
                 deviceIds.put(row, id);
                 agentIsGpu.put(row, gpu);
                 if (gpu) {
-                    long track = sink.newId(Entity.TRACK);
-                    sink.track(new Track(track, null, TrackKind.DEVICE, "GPU " + index + (name == null ? "" : " "
-                            + name), null, null, id, null, index, null));
-                    deviceTracks.put(row, track);
+                    tracks.root(TrackKind.DEVICE, row, n -> n.name("GPU " + index + (name == null ? "" : " " + name))
+                            .device(id).sortIndex(index));
                 }
             }
         }
@@ -347,44 +340,30 @@ final class RocpdReader {
     }
 
     private long apiTrack(long threadRow, String api) {
-        String key = threadRow + "/" + api;
-        Long track = apiTracks.get(key);
-        if (track == null) {
-            Long parent = threadTracks.get(threadRow);
-            long[] th = threads.get(threadRow);
-            track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, parent, TrackKind.API, api, th == null ? null : processIds.get(th[1]),
-                    threadIds.get(threadRow), null, null, apiTracks.size(), null));
-            apiTracks.put(key, track);
-        }
-        return track;
+        // sorted in the order the reader first met each family, over all threads
+        return threadTracks.get(threadRow).child(TrackKind.API, api,
+                n -> n.name(api).sortIndex(tracks.count(TrackKind.API))).id();
     }
 
     private long queueTrack(long agentRow, Long queue, Long stream, Long processRow) {
-        String key = agentRow + "/" + queue + "/" + stream;
-        Long track = queueTracks.get(key);
-        if (track == null) {
-            Long dev = deviceIds.get(agentRow);
-            if (dev == null) {
-                dev = sink.newId(Entity.DEVICE);
-                sink.device(new Device(dev, DeviceKind.GPU, (int) agentRow, null, "agent " + agentRow, null, null,
-                        null, null, null, null, null));
-                deviceIds.put(agentRow, dev);
-                agentIsGpu.put(agentRow, true);
-                long dt = sink.newId(Entity.TRACK);
-                sink.track(new Track(dt, null, TrackKind.DEVICE, "GPU agent " + agentRow, null, null, dev, null,
-                        (int) agentRow, null));
-                deviceTracks.put(agentRow, dt);
-            }
-            track = sink.newId(Entity.TRACK);
-            String name = (queue != null ? "Queue " + queue : "Queue") + (stream != null && stream != 0
-                    ? " / Stream " + stream : "");
-            sink.track(new Track(track, deviceTracks.get(agentRow), TrackKind.QUEUE, name,
-                    processRow == null ? null : processIds.get(processRow), null, dev,
-                    queue != null ? queue : stream, queueTracks.size(), null));
-            queueTracks.put(key, track);
+        Long known = deviceIds.get(agentRow);
+        if (known == null) {
+            long dev = sink.newId(Entity.DEVICE);
+            sink.device(new Device(dev, DeviceKind.GPU, (int) agentRow, null, "agent " + agentRow, null, null,
+                    null, null, null, null, null));
+            deviceIds.put(agentRow, dev);
+            agentIsGpu.put(agentRow, true);
+            tracks.root(TrackKind.DEVICE, agentRow, n -> n.name("GPU agent " + agentRow).device(dev)
+                    .sortIndex((int) agentRow));
         }
-        return track;
+        long dev = deviceIds.get(agentRow);
+        // a CPU agent has no track: its queues are roots
+        TrackTree.Node agent = tracks.find(null, TrackKind.DEVICE, agentRow);
+        return tracks.track(agent, TrackKind.QUEUE, agentRow + "/" + queue + "/" + stream, n -> n
+                .name((queue != null ? "Queue " + queue : "Queue") + (stream != null && stream != 0
+                        ? " / Stream " + stream : ""))
+                .process(processRow == null ? null : processId(processRow)).device(dev)
+                .stream(queue != null ? queue : stream).sortIndex(tracks.count(TrackKind.QUEUE))).id();
     }
 
     // ---- regions, dispatches, copies ------------------------------------------------------------------------
@@ -415,14 +394,7 @@ final class RocpdReader {
                         : name.contains("Synchronize") || name.contains("Wait") ? Category.SYNC : Category.API;
                 if (!threads.containsKey(threadRow)) {
                     threads.put(threadRow, new long[] {threadRow, procRow});
-                    long procId = process(procRow, procRow, null);
-                    long id = sink.newId(Entity.THREAD);
-                    sink.thread(new TraceThread(id, threadRow, procId, null));
-                    threadIds.put(threadRow, id);
-                    long track = sink.newId(Entity.TRACK);
-                    sink.track(new Track(track, processTracks.get(procRow), TrackKind.THREAD, "Thread " + threadRow,
-                            procId, id, null, null, (int) threadRow, null));
-                    threadTracks.put(threadRow, track);
+                    thread(threadRow, threadRow, procRow, null);
                 }
                 long id = sink.newId(Entity.SLICE);
                 sink.slice(new Slice(id, apiTrack(threadRow, api), start, Math.max(0, end - start), name, category,
@@ -574,14 +546,14 @@ final class RocpdReader {
     private void readSamples() throws SQLException {
         String t = table("rocpd_sample");
         String pmc = table("rocpd_pmc_event");
-        String tracks = table("rocpd_track");
+        String trackTable = table("rocpd_track");
         if (t == null || pmc == null || !schema.has(t, "timestamp")) {
             return;
         }
-        String trackName = tracks != null && schema.has(tracks, "name_id")
-                ? "(SELECT name_id FROM " + tracks + " k WHERE k.id = s.track_id)" : "NULL";
-        String trackAgent = tracks != null && schema.has(tracks, "agent_id")
-                ? "(SELECT agent_id FROM " + tracks + " k WHERE k.id = s.track_id)" : "NULL";
+        String trackName = trackTable != null && schema.has(trackTable, "name_id")
+                ? "(SELECT name_id FROM " + trackTable + " k WHERE k.id = s.track_id)" : "NULL";
+        String trackAgent = trackTable != null && schema.has(trackTable, "agent_id")
+                ? "(SELECT agent_id FROM " + trackTable + " k WHERE k.id = s.track_id)" : "NULL";
         String sql = "SELECT s.track_id, s.timestamp, p.pmc_id, p.value, " + trackName + ", " + trackAgent
                 + " FROM " + t + " s JOIN " + pmc + " p ON p.event_id = s.event_id ORDER BY s.timestamp";
         try (Statement st = db.createStatement(); ResultSet rs = query(st, sql)) {
@@ -590,15 +562,11 @@ final class RocpdReader {
                 Long nameId = longOrNull(rs, 5);
                 String label = nameId != null && strings.containsKey(nameId) ? strings.get(nameId) : counter;
                 Long agent = longOrNull(rs, 6);
-                String key = rs.getLong(1) + "/" + counter;
-                Long track = counterTracks.get(key);
-                if (track == null) {
-                    track = sink.newId(Entity.TRACK);
-                    counterTracks.put(key, track);
-                    sink.track(new Track(track, agent == null ? null : deviceTracks.get(agent), TrackKind.COUNTER,
-                            label, null, null, agent == null ? null : deviceIds.get(agent), null,
-                            10_000 + counterTracks.size(), null));
-                }
+                // under the agent's track (none for a CPU agent), after the GPUs, in the order first met
+                TrackTree.Node parent = agent == null ? null : tracks.find(null, TrackKind.DEVICE, agent);
+                long track = tracks.track(parent, TrackKind.COUNTER, rs.getLong(1) + "/" + counter, n -> n.name(label)
+                        .device(agent == null ? null : deviceIds.get(agent))
+                        .sortIndex(10_000 + tracks.count(TrackKind.COUNTER) + 1)).id();
                 sink.counter(new CounterSample(track, rs.getLong(2), rs.getDouble(4)));
             }
         }

@@ -27,7 +27,7 @@ import org.hetscope.model.TraceFormatException;
 import org.hetscope.model.TraceProcess;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.TraceThread;
-import org.hetscope.model.Track;
+import org.hetscope.model.TrackTree;
 import org.hetscope.model.TrackKind;
 import org.hetscope.model.Transfer;
 import org.hetscope.model.TransferKind;
@@ -62,14 +62,8 @@ final class RpdReader {
     private final LongLongMap apisWithOps = new LongLongMap();
     /** The correlation id is the rocpd_api row id, unique in the file: one process. */
     private final FlowLinker flows;
-    private final Map<Long, Long> processIds = new HashMap<>();
-    private final Map<Long, Long> processTracks = new HashMap<>();
-    private final Map<String, long[]> threads = new HashMap<>(); // "pid/tid" -> {thread id, track}
-    private final Map<String, Long> apiTracks = new HashMap<>();
-    private final Map<Long, Long> deviceIds = new HashMap<>(); // gpuId -> device
-    private final Map<Long, Long> deviceTracks = new HashMap<>();
-    private final Map<String, Long> queueTracks = new HashMap<>();
-    private final Map<String, Long> monitorTracks = new HashMap<>();
+    /** Processes by pid -> threads by tid -> API families; GPUs by gpuId -> queues; monitor counters. */
+    private final TrackTree tracks;
     private final JsonText json = new JsonText();
 
     /** Launch arguments of a kernel (grid as the tracer wrote it), from rocpd_kernelapi or rocpd_kernelop. */
@@ -93,6 +87,7 @@ final class RpdReader {
         this.rows = rows;
         this.sink = sink;
         this.progress = progress;
+        this.tracks = new TrackTree(sink);
         this.flows = new FlowLinker(sink, false, 0);
     }
 
@@ -240,42 +235,22 @@ final class RpdReader {
 
     // ---- host side --------------------------------------------------------------------------------------------
 
-    private long process(long pid) {
-        Long id = processIds.get(pid);
-        if (id == null) {
-            id = sink.newId(Entity.PROCESS);
+    private TrackTree.Node process(long pid) {
+        return tracks.root(TrackKind.PROCESS, pid, n -> {
+            long id = sink.newId(Entity.PROCESS);
             sink.process(new TraceProcess(id, pid, null));
-            processIds.put(pid, id);
-            long track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, null, TrackKind.PROCESS, "Process [" + pid + "]", id, null, null, null,
-                    (int) pid, null));
-            processTracks.put(pid, track);
-        }
-        return id;
+            n.name("Process [" + pid + "]").process(id).sortIndex((int) pid);
+        });
     }
 
     private long apiTrack(long pid, long tid, String family) {
-        String key = pid + "/" + tid;
-        long[] thread = threads.get(key);
-        long procId = process(pid);
-        if (thread == null) {
+        TrackTree.Node thread = process(pid).child(TrackKind.THREAD, tid, n -> {
             long id = sink.newId(Entity.THREAD);
-            sink.thread(new TraceThread(id, tid, procId, null));
-            long track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, processTracks.get(pid), TrackKind.THREAD, "Thread " + tid, procId, id, null,
-                    null, (int) tid, null));
-            thread = new long[] {id, track};
-            threads.put(key, thread);
-        }
-        String apiKey = key + "/" + family;
-        Long track = apiTracks.get(apiKey);
-        if (track == null) {
-            track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, thread[1], TrackKind.API, family, procId, thread[0], null, null,
-                    apiTracks.size(), null));
-            apiTracks.put(apiKey, track);
-        }
-        return track;
+            sink.thread(new TraceThread(id, tid, n.processId(), null));
+            n.name("Thread " + tid).thread(id).sortIndex((int) tid);
+        });
+        // sorted in the order the reader first met each family, over all threads
+        return thread.child(TrackKind.API, family, n -> n.name(family).sortIndex(tracks.count(TrackKind.API))).id();
     }
 
     /** The API family a call belongs to, from its name: rpd_tracer keeps HIP, HSA, CUDA and user ranges apart. */
@@ -387,33 +362,24 @@ final class RpdReader {
 
     // ---- device side ------------------------------------------------------------------------------------------
 
-    private long device(long gpuId) {
-        Long dev = deviceIds.get(gpuId);
-        if (dev == null) {
-            dev = sink.newId(Entity.DEVICE);
+    private TrackTree.Node deviceNode(long gpuId) {
+        TrackTree.Node d = tracks.find(null, TrackKind.DEVICE, gpuId);
+        return d != null ? d : tracks.root(TrackKind.DEVICE, gpuId, n -> {
+            long dev = sink.newId(Entity.DEVICE);
             // RPD keeps no description of its GPUs (rpd_tracer also records CUDA devices): the ordinal is all there is.
             sink.device(new Device(dev, DeviceKind.GPU, (int) gpuId, null, "GPU " + gpuId, null, null, null, null,
                     null, null, null));
-            deviceIds.put(gpuId, dev);
-            long track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, null, TrackKind.DEVICE, "GPU " + gpuId, null, null, dev, null, (int) gpuId,
-                    null));
-            deviceTracks.put(gpuId, track);
-        }
-        return dev;
+            n.name("GPU " + gpuId).device(dev).sortIndex((int) gpuId);
+        });
+    }
+
+    private long device(long gpuId) {
+        return deviceNode(gpuId).deviceId();
     }
 
     private long queueTrack(long gpuId, long queueId) {
-        String key = gpuId + "/" + queueId;
-        Long track = queueTracks.get(key);
-        if (track == null) {
-            long dev = device(gpuId);
-            track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, deviceTracks.get(gpuId), TrackKind.QUEUE, "Queue " + queueId, null, null, dev,
-                    queueId, queueTracks.size(), null));
-            queueTracks.put(key, track);
-        }
-        return track;
+        return deviceNode(gpuId).child(TrackKind.QUEUE, queueId, n -> n.name("Queue " + queueId).stream(queueId)
+                .sortIndex(tracks.count(TrackKind.QUEUE))).id();
     }
 
     /** What an operation is, from its opType string (roctracer's op names, or rocprofiler-sdk's in newer files). */
@@ -580,18 +546,12 @@ final class RpdReader {
                 bad[0]++;
                 return;
             }
-            String key = type + "/" + deviceId + "/" + monitor;
-            Long track = monitorTracks.get(key);
-            if (track == null) {
-                boolean gpu = "gpu".equalsIgnoreCase(type);
-                Long dev = gpu ? device(deviceId) : null;
-                track = sink.newId(Entity.TRACK);
-                String unit = monitor.toLowerCase(Locale.ROOT).endsWith("clk") ? "MHz" : null;
-                sink.track(new Track(track, gpu ? deviceTracks.get(deviceId) : null, TrackKind.COUNTER,
-                        monitor + (gpu ? "" : " " + type + " " + deviceId), null, null, dev, null,
-                        10_000 + monitorTracks.size(), unit));
-                monitorTracks.put(key, track);
-            }
+            // a GPU's counters go under its track, after its queues; other devices' are roots
+            boolean gpu = "gpu".equalsIgnoreCase(type);
+            long track = tracks.track(gpu ? deviceNode(deviceId) : null, TrackKind.COUNTER,
+                    type + "/" + deviceId + "/" + monitor, n -> n.name(monitor + (gpu ? "" : " " + type + " " + deviceId))
+                    .sortIndex(10_000 + tracks.count(TrackKind.COUNTER))
+                    .unit(monitor.toLowerCase(Locale.ROOT).endsWith("clk") ? "MHz" : null)).id();
             sink.counter(new CounterSample(track, r.getLong(3), value));
         }, "deviceType", "deviceId", "monitorType", "start", "value");
         if (bad[0] > 0) {

@@ -16,7 +16,7 @@ import org.hetscope.model.Entity;
 import org.hetscope.model.KernelCounter;
 import org.hetscope.model.KernelLaunch;
 import org.hetscope.model.Slice;
-import org.hetscope.model.Track;
+import org.hetscope.model.TrackTree;
 import org.hetscope.model.TrackKind;
 import org.hetscope.model.TraceSink;
 
@@ -36,11 +36,8 @@ public final class KernelStoreExport {
         sink.device(new Device(deviceId, session.deviceName().toLowerCase().contains("gpu") ? DeviceKind.GPU
                 : DeviceKind.CPU, 0, session.vendor(), session.deviceName(), session.computeUnits(),
                 session.memoryBytes(), null, null, null, null, Map.of("opencl.version", session.version())));
-        long deviceTrack = sink.newId(Entity.TRACK);
-        sink.track(new Track(deviceTrack, null, TrackKind.DEVICE, session.deviceName(), null, null, deviceId, null, 0,
-                null));
-        trackId = sink.newId(Entity.TRACK);
-        sink.track(new Track(trackId, deviceTrack, TrackKind.QUEUE, "queue 0", null, null, deviceId, 0L, 0, null));
+        trackId = new TrackTree(sink).root(TrackKind.DEVICE, 0L, n -> n.name(session.deviceName()).device(deviceId))
+                .child(TrackKind.QUEUE, 0L, n -> n.name("queue 0").stream(0L)).id();
         sink.info("capture.kernels.device", session.deviceName());
         KernelTables.ALL.forEach(sink::defineTable);
     }

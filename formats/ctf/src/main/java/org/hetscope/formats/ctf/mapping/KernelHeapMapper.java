@@ -6,8 +6,6 @@ import java.util.Map;
 import org.hetscope.formats.ctf.CtfEvent;
 import org.hetscope.model.SkipReason;
 import org.hetscope.model.CounterSample;
-import org.hetscope.model.Entity;
-import org.hetscope.model.Track;
 import org.hetscope.model.TrackKind;
 
 /**
@@ -79,9 +77,7 @@ final class KernelHeapMapper implements EventMapper {
     private Heap heap(CtfEvent e) {
         Heap h = heaps.get(e.traceDir());
         if (h == null) {
-            long id = tracks.sink.newId(Entity.TRACK);
-            tracks.sink.track(new Track(id, null, TrackKind.COUNTER, COUNTER, null, null, null, null, 0, "bytes"));
-            h = new Heap(id);
+            h = new Heap(tracks.tree.root(TrackKind.COUNTER, e.traceDir(), n -> n.name(COUNTER).unit("bytes")).id());
             heaps.put(e.traceDir(), h);
         }
         return h;

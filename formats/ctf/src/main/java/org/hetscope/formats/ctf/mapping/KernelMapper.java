@@ -16,7 +16,7 @@ import org.hetscope.model.Entity;
 import org.hetscope.model.Flow;
 import org.hetscope.model.FlowRule;
 import org.hetscope.model.Slice;
-import org.hetscope.model.Track;
+import org.hetscope.model.TrackTree;
 import org.hetscope.model.TrackKind;
 
 /**
@@ -97,8 +97,6 @@ final class KernelMapper implements EventMapper {
     private static final class Kernel {
         final Path dir;
         final boolean irqTraced;
-        /** The track holding the CPU lanes, once one exists. */
-        Long cpuParent;
         final Map<Long, Lane> cpus = new HashMap<>();
         final Map<Long, ThreadState> threads = new HashMap<>();
         /** Interrupt handlers running per CPU: they nest (a hard interrupt within a soft one). */
@@ -376,10 +374,9 @@ final class KernelMapper implements EventMapper {
     private long interruptTrack(Kernel k, long cpu) {
         Lane lane = lane(k, cpu);
         if (lane.interrupts < 0) {
-            lane.interrupts = tracks.sink.newId(Entity.TRACK);
             // generic, not cpu: a query for kind 'cpu' gets the lanes alone
-            tracks.sink.track(new Track(lane.interrupts, lane.track, TrackKind.GENERIC, "interrupts", null, null,
-                    null, null, 0, null));
+            lane.interrupts = tracks.tree.node(lane.track).child(TrackKind.GENERIC, "interrupts",
+                    n -> n.name("interrupts")).id();
         }
         return lane.interrupts;
     }
@@ -511,14 +508,9 @@ final class KernelMapper implements EventMapper {
         Lane lane = k.cpus.get(cpu);
         if (lane == null) {
             // the CPUs of a trace under one parent, ordered by number (sort_index orders siblings)
-            if (k.cpuParent == null) {
-                k.cpuParent = tracks.sink.newId(Entity.TRACK);
-                tracks.sink.track(Track.of(k.cpuParent, null, TrackKind.GENERIC, "CPUs"));
-            }
-            long id = tracks.sink.newId(Entity.TRACK);
-            tracks.sink.track(new Track(id, k.cpuParent, TrackKind.CPU, cpu < 0 ? "CPU ?" : "CPU " + cpu, null, null,
-                    null, null, (int) Math.max(0, cpu), null));
-            lane = new Lane(id);
+            TrackTree.Node cpus = tracks.tree.root(TrackKind.GENERIC, k.dir, n -> n.name("CPUs"));
+            lane = new Lane(cpus.child(TrackKind.CPU, cpu, n -> n.name(cpu < 0 ? "CPU ?" : "CPU " + cpu)
+                    .sortIndex((int) Math.max(0, cpu))).id());
             k.cpus.put(cpu, lane);
         }
         return lane;

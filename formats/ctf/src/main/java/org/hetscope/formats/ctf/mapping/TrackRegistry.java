@@ -9,22 +9,23 @@ import org.hetscope.model.Entity;
 import org.hetscope.model.TraceProcess;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.TraceThread;
-import org.hetscope.model.Track;
+import org.hetscope.model.TrackTree;
 import org.hetscope.model.TrackKind;
 
 /**
- * Creates processes, threads, devices and tracks on first use and remembers their ids. A process is keyed by
- * its pid ({@code vpid}/{@code pid} context or field) or, when the trace records none, by its name.
+ * CTF's naming on the shared {@link TrackTree}: processes, threads and devices made on first use, with their records.
+ * A process is keyed by its pid ({@code vpid}/{@code pid} context or field) or, when the trace records none, by
+ * its name.
  */
 final class TrackRegistry {
     final TraceSink sink;
-    private final Map<String, long[]> processes = new HashMap<>();
+    /** Processes -> threads -> API families and process children; agents -> queues; per-trace roots. */
+    final TrackTree tree;
     private final Map<String, Long> threads = new HashMap<>();
-    private final Map<String, Long> tracks = new HashMap<>();
-    private final Map<Long, Long> devices = new HashMap<>();
 
     TrackRegistry(TraceSink sink) {
         this.sink = sink;
+        this.tree = new TrackTree(sink);
     }
 
     /** The process key of an event from its contexts: "pid" or "name:procname" or "trace". */
@@ -40,33 +41,24 @@ final class TrackRegistry {
         return name != null ? "name:" + name : "trace";
     }
 
-    /** Process id (model) for a key; {@code pid} -1 when unknown. */
-    long process(String key, String name) {
-        long[] p = processes.get(key);
-        if (p == null) {
+    private TrackTree.Node processNode(String key, String name) {
+        return tree.root(TrackKind.PROCESS, key, n -> {
             long id = sink.newId(Entity.PROCESS);
             long pid = key.startsWith("name:") || key.equals("trace") ? -1 : Long.parseLong(key);
-            String n = name != null ? name : key.startsWith("name:") ? key.substring(5) : null;
-            sink.process(new TraceProcess(id, pid, n));
-            long track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, null, TrackKind.PROCESS, n != null ? n + " (" + pid + ")" : "process " + pid,
-                    id, null, null, null, 0, null));
-            p = new long[] {id, track};
-            processes.put(key, p);
-        }
-        return p[0];
+            String p = name != null ? name : key.startsWith("name:") ? key.substring(5) : null;
+            sink.process(new TraceProcess(id, pid, p));
+            n.name(p != null ? p + " (" + pid + ")" : "process " + pid).process(id);
+        });
     }
 
-    long processTrack(String key) {
-        process(key, null);
-        return processes.get(key)[1];
+    /** Process id (model) for a key; {@code pid} -1 when unknown. */
+    long process(String key, String name) {
+        return processNode(key, name).processId();
     }
 
     /** Renames a process once its name is known (statedump); the model keeps the first record it was given. */
     void nameProcess(String key, String name) {
-        if (!processes.containsKey(key)) {
-            process(key, name);
-        }
+        processNode(key, name);
     }
 
     long thread(String pkey, long tid, String name) {
@@ -81,84 +73,48 @@ final class TrackRegistry {
         return id;
     }
 
+    private TrackTree.Node threadNode(String pkey, long tid, String name) {
+        long thread = thread(pkey, tid, name);
+        return processNode(pkey, null).child(TrackKind.THREAD, tid,
+                n -> n.name((name != null ? name + " " : "") + tid).thread(thread));
+    }
+
     /** The thread's own track. */
     long threadTrack(String pkey, long tid, String name) {
-        String k = "thread:" + pkey + "/" + tid;
-        Long id = tracks.get(k);
-        if (id == null) {
-            long thread = thread(pkey, tid, name);
-            id = sink.newId(Entity.TRACK);
-            sink.track(new Track(id, processTrack(pkey), TrackKind.THREAD, (name != null ? name + " " : "") + tid,
-                    process(pkey, name), thread, null, null, 0, null));
-            tracks.put(k, id);
-        }
-        return id;
+        return threadNode(pkey, tid, name).id();
     }
 
     /** A child track of a thread for one API family. */
     long apiTrack(String pkey, long tid, String family) {
-        String k = "api:" + pkey + "/" + tid + "/" + family;
-        Long id = tracks.get(k);
-        if (id == null) {
-            long parent = threadTrack(pkey, tid, null);
-            id = sink.newId(Entity.TRACK);
-            sink.track(new Track(id, parent, TrackKind.API, family, process(pkey, null), thread(pkey, tid, null),
-                    null, null, 0, null));
-            tracks.put(k, id);
-        }
-        return id;
+        return threadNode(pkey, tid, null).child(TrackKind.API, family, n -> n.name(family)).id();
     }
 
     /** A child track of a process (counters, allocations). */
     long processChild(String pkey, TrackKind kind, String name, String unit) {
-        String k = "pchild:" + pkey + "/" + name;
-        Long id = tracks.get(k);
-        if (id == null) {
-            id = sink.newId(Entity.TRACK);
-            sink.track(new Track(id, processTrack(pkey), kind, name, process(pkey, null), null, null, null, 0, unit));
-            tracks.put(k, id);
-        }
-        return id;
+        return processNode(pkey, null).child(kind, name, n -> n.name(name).unit(unit)).id();
     }
 
     /** A track for events of a stream that name no thread. */
     long streamTrack(String trace, String stream) {
-        String k = "stream:" + trace + "/" + stream;
-        Long id = tracks.get(k);
-        if (id == null) {
-            id = sink.newId(Entity.TRACK);
-            sink.track(Track.of(id, null, TrackKind.GENERIC, stream));
-            tracks.put(k, id);
-        }
-        return id;
+        return tree.root(TrackKind.GENERIC, "stream:" + trace + "/" + stream, n -> n.name(stream)).id();
     }
 
-    long device(long agent, String type) {
-        Long id = devices.get(agent);
-        if (id == null) {
-            id = sink.newId(Entity.DEVICE);
+    private TrackTree.Node deviceNode(long agent, String type) {
+        return tree.root(TrackKind.DEVICE, agent, n -> {
+            long id = sink.newId(Entity.DEVICE);
             DeviceKind kind = "GPU".equalsIgnoreCase(type) ? DeviceKind.GPU : DeviceKind.CPU;
             sink.device(new Device(id, kind, (int) agent, "AMD", (type == null ? "agent" : type) + " agent " + agent,
                     null, null, null, null, null, null, Map.of("agent_abs_index", Long.toString(agent))));
-            devices.put(agent, id);
-            long track = sink.newId(Entity.TRACK);
-            sink.track(new Track(track, null, TrackKind.DEVICE, (type == null ? "agent" : type) + " " + agent, null,
-                    null, id, null, 0, null));
-            tracks.put("device:" + agent, track);
-        }
-        return id;
+            n.name((type == null ? "agent" : type) + " " + agent).device(id);
+        });
+    }
+
+    long device(long agent, String type) {
+        return deviceNode(agent, type).deviceId();
     }
 
     /** A queue (or transfer) track under a device. */
     long deviceChild(long agent, String type, TrackKind kind, String name, Long queue) {
-        long dev = device(agent, type);
-        String k = "dchild:" + agent + "/" + kind + "/" + name;
-        Long id = tracks.get(k);
-        if (id == null) {
-            id = sink.newId(Entity.TRACK);
-            sink.track(new Track(id, tracks.get("device:" + agent), kind, name, null, null, dev, queue, 0, null));
-            tracks.put(k, id);
-        }
-        return id;
+        return deviceNode(agent, type).child(kind, name, n -> n.name(name).stream(queue)).id();
     }
 }

@@ -2,7 +2,6 @@ package org.hetscope.formats.rocpd.rocprof;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.hetscope.model.Category;
@@ -18,7 +17,7 @@ import org.hetscope.model.Slice;
 import org.hetscope.model.TraceFormat;
 import org.hetscope.model.TraceFormatException;
 import org.hetscope.model.TraceSink;
-import org.hetscope.model.Track;
+import org.hetscope.model.TrackTree;
 import org.hetscope.model.TrackKind;
 
 /**
@@ -54,31 +53,20 @@ public final class RocprofCsvFormat implements TraceFormat {
                 return;
             }
         }
-        Map<Integer, Long> devices = new HashMap<>();
-        Map<Integer, Long> deviceTracks = new HashMap<>();
-        Map<String, Long> queues = new HashMap<>();
+        TrackTree tracks = new TrackTree(sink);
         JsonText args = new JsonText();
         boolean counted = false;
         for (RocprofCsv.Dispatch d : dispatches) {
             int gpu = d.gpu() == null ? 0 : d.gpu();
-            Long dev = devices.get(gpu);
-            if (dev == null) {
-                dev = sink.newId(Entity.DEVICE);
-                sink.device(new Device(dev, DeviceKind.GPU, gpu, "AMD", "gpu-id " + gpu, null, null, d.waveSize(),
+            TrackTree.Node device = tracks.root(TrackKind.DEVICE, gpu, n -> {
+                long id = sink.newId(Entity.DEVICE);
+                sink.device(new Device(id, DeviceKind.GPU, gpu, "AMD", "gpu-id " + gpu, null, null, d.waveSize(),
                         null, null, null, null));
-                devices.put(gpu, dev);
-                long t = sink.newId(Entity.TRACK);
-                sink.track(new Track(t, null, TrackKind.DEVICE, "GPU " + gpu, null, null, dev, null, gpu, null));
-                deviceTracks.put(gpu, t);
-            }
-            String qk = gpu + "/" + d.queue();
-            Long queue = queues.get(qk);
-            if (queue == null) {
-                queue = sink.newId(Entity.TRACK);
-                sink.track(new Track(queue, deviceTracks.get(gpu), TrackKind.QUEUE, "Queue " + d.queue(), null, null,
-                        dev, d.queue(), queues.size(), null));
-                queues.put(qk, queue);
-            }
+                n.name("GPU " + gpu).device(id).sortIndex(gpu);
+            });
+            long dev = device.deviceId();
+            long queue = device.child(TrackKind.QUEUE, d.queue(), n -> n.name("Queue " + d.queue()).stream(d.queue())
+                    .sortIndex(tracks.count(TrackKind.QUEUE))).id();
             long id = sink.newId(Entity.SLICE);
             args.reset().put("index", d.index()).put("kernelName", d.kernelName());
             sink.slice(new Slice(id, queue, d.begin(), Math.max(0, d.end() - d.begin()),

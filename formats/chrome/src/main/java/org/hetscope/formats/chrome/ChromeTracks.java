@@ -9,66 +9,64 @@ import org.hetscope.model.Entity;
 import org.hetscope.model.TraceProcess;
 import org.hetscope.model.TraceSink;
 import org.hetscope.model.TraceThread;
-import org.hetscope.model.Track;
+import org.hetscope.model.TrackTree;
 import org.hetscope.model.TrackKind;
 
 /**
- * The processes, threads, devices and tracks of one Chrome trace. Ids are handed out at first sight so that slices
- * can be emitted while streaming; the records themselves are emitted at the end, when the metadata events
- * (process and thread names, sort indices, device properties), which may come anywhere in the file, are known.
+ * The processes, threads and devices of one Chrome trace, on the shared {@link TrackTree}: ids are handed out at
+ * first sight so that slices can be emitted while streaming; the records themselves are emitted at the end, when the
+ * metadata events (process and thread names, sort indices, device properties), which may come anywhere in the file,
+ * are known. What is left here is Chrome's naming.
  */
-final class TrackTree {
+final class ChromeTracks {
     /** A process (Chrome pid) and what its metadata events said. */
     static final class Proc {
         final long id;
         final long trackId;
+        final TrackTree.Node track;
         final String pidText;
-        String name;
-        String label;
-        int sortIndex;
 
-        Proc(long id, long trackId, String pidText) {
+        Proc(long id, TrackTree.Node track, String pidText) {
             this.id = id;
-            this.trackId = trackId;
+            this.track = track;
+            this.trackId = track.id();
             this.pidText = pidText;
         }
     }
 
-    /** A thread (Chrome pid + tid) with its track and the API-family tracks under it. */
+    /** A thread (Chrome pid + tid) with its track, the parent of its API-family tracks. */
     static final class Thr {
         final long id;
         final long trackId;
+        final TrackTree.Node track;
         final Proc proc;
         final String tidText;
-        final Map<String, Long> apiTracks = new LinkedHashMap<>();
-        String name;
-        int sortIndex;
 
-        Thr(long id, long trackId, Proc proc, String tidText) {
+        Thr(long id, TrackTree.Node track, Proc proc, String tidText) {
             this.id = id;
-            this.trackId = trackId;
+            this.track = track;
+            this.trackId = track.id();
             this.proc = proc;
             this.tidText = tidText;
         }
     }
 
-    /** A GPU or accelerator and its stream tracks. */
+    /** A GPU or accelerator, the parent of its stream tracks. */
     static final class Dev {
         final long id;
-        final long trackId;
+        final TrackTree.Node track;
         final long ordinal;
-        final Map<Long, Long> streamTracks = new LinkedHashMap<>();
         Map<String, String> properties;
-        String label;
 
-        Dev(long id, long trackId, long ordinal) {
+        Dev(long id, TrackTree.Node track, long ordinal) {
             this.id = id;
-            this.trackId = trackId;
+            this.track = track;
             this.ordinal = ordinal;
         }
     }
 
     private final TraceSink sink;
+    private final TrackTree tracks;
     private final Map<String, Proc> procs = new LinkedHashMap<>();
     private final Map<String, Thr> threads = new HashMap<>();
     private final Map<Long, Dev> devices = new LinkedHashMap<>();
@@ -77,17 +75,18 @@ final class TrackTree {
     private final Map<String, String> processNames = new HashMap<>();
     private final Map<String, String> threadNames = new HashMap<>();
     private final Map<String, Integer> threadSort = new HashMap<>();
-    private final Map<String, Track> extraTracks = new LinkedHashMap<>();
     private Thr lastThread;
 
-    TrackTree(TraceSink sink) {
+    ChromeTracks(TraceSink sink) {
         this.sink = sink;
+        this.tracks = TrackTree.deferred(sink);
     }
 
     Proc process(String pidText) {
         Proc p = procs.get(pidText);
         if (p == null) {
-            p = new Proc(sink.newId(Entity.PROCESS), sink.newId(Entity.TRACK), pidText);
+            long id = sink.newId(Entity.PROCESS);
+            p = new Proc(id, tracks.root(TrackKind.PROCESS, pidText, n -> n.process(id)), pidText);
             procs.put(pidText, p);
         }
         return p;
@@ -102,63 +101,45 @@ final class TrackTree {
         Thr t = threads.get(key);
         if (t == null) {
             Proc p = process(pidText);
-            t = new Thr(sink.newId(Entity.THREAD), sink.newId(Entity.TRACK), p, tidText);
+            long id = sink.newId(Entity.THREAD);
+            t = new Thr(id, p.track.child(TrackKind.THREAD, tidText, n -> n.thread(id)), p, tidText);
             threads.put(key, t);
         }
         lastThread = t;
         return t;
     }
 
-    /** The API-family track under a thread (e.g. "CUDA runtime"). */
+    /** The API-family track under a thread (e.g. "CUDA runtime"), sorted in the order the thread first used each. */
     long apiTrack(Thr t, String family) {
-        Long id = t.apiTracks.get(family);
-        if (id == null) {
-            id = sink.newId(Entity.TRACK);
-            t.apiTracks.put(family, id);
-        }
-        return id;
+        return t.track.child(TrackKind.API, family, n -> n.name(family).sortIndex(t.track.children(TrackKind.API)))
+                .id();
     }
 
     Dev device(long ordinal) {
         Dev d = devices.get(ordinal);
         if (d == null) {
-            d = new Dev(sink.newId(Entity.DEVICE), sink.newId(Entity.TRACK), ordinal);
+            long id = sink.newId(Entity.DEVICE);
+            d = new Dev(id, tracks.root(TrackKind.DEVICE, ordinal, n -> n.device(id)
+                    .sortIndex((int) Math.min(Integer.MAX_VALUE, 1_000_000 + ordinal))), ordinal);
             devices.put(ordinal, d);
         }
         return d;
     }
 
     long streamTrack(Dev d, long stream) {
-        Long id = d.streamTracks.get(stream);
-        if (id == null) {
-            id = sink.newId(Entity.TRACK);
-            d.streamTracks.put(stream, id);
-        }
-        return id;
+        return d.track.child(TrackKind.STREAM, stream, n -> n.name(stream < 0 ? "sync (no stream)" : "stream " + stream)
+                .stream(stream).sortIndex((int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, stream))))
+                .id();
     }
 
     /** A counter track of a process, by counter name. */
     long counterTrack(Proc p, String name) {
-        String key = p.pidText + '\u0000' + name;
-        Track t = extraTracks.get(key);
-        if (t == null) {
-            t = new Track(sink.newId(Entity.TRACK), p.trackId, TrackKind.COUNTER, name, p.id, null, null, null, 0,
-                    null);
-            extraTracks.put(key, t);
-        }
-        return t.id();
+        return p.track.child(TrackKind.COUNTER, name, n -> n.name(name)).id();
     }
 
     /** A track for async (b/n/e) events of a process, one per category and id scope. */
     long asyncTrack(Proc p, String name) {
-        String key = p.pidText + '\u0001' + name;
-        Track t = extraTracks.get(key);
-        if (t == null) {
-            t = new Track(sink.newId(Entity.TRACK), p.trackId, TrackKind.GENERIC, name, p.id, null, null, null, 0,
-                    null);
-            extraTracks.put(key, t);
-        }
-        return t.id();
+        return p.track.child(TrackKind.GENERIC, name, n -> n.name(name)).id();
     }
 
     void processMetadata(String pidText, String what, String text, Integer number) {
@@ -183,32 +164,22 @@ final class TrackTree {
         device(ordinal).properties = properties;
     }
 
-    /** Emits every process, thread, device and track seen. */
+    /** Names what the metadata named, then emits every process, thread, device and track seen. */
     void emit() {
         for (Proc p : procs.values()) {
             String name = processNames.get(p.pidText);
             String label = processLabels.get(p.pidText);
             Integer sort = processSort.get(p.pidText);
-            long pid = parsePid(p.pidText, p.id);
-            sink.process(new TraceProcess(p.id, pid, name));
-            String trackName = (name == null ? "process " + p.pidText : name + " (" + p.pidText + ")")
-                    + (label == null ? "" : " [" + label + "]");
-            sink.track(new Track(p.trackId, null, TrackKind.PROCESS, trackName, p.id, null, null, null,
-                    sort == null ? 0 : sort, null));
+            sink.process(new TraceProcess(p.id, parsePid(p.pidText, p.id), name));
+            p.track.name((name == null ? "process " + p.pidText : name + " (" + p.pidText + ")")
+                    + (label == null ? "" : " [" + label + "]")).sortIndex(sort == null ? 0 : sort);
         }
         for (Map.Entry<String, Thr> e : threads.entrySet()) {
             Thr t = e.getValue();
             String name = threadNames.get(e.getKey());
             Integer sort = threadSort.get(e.getKey());
             sink.thread(new TraceThread(t.id, parsePid(t.tidText, t.id), t.proc.id, name));
-            sink.track(new Track(t.trackId, t.proc.trackId, TrackKind.THREAD,
-                    name == null ? "thread " + t.tidText : name, t.proc.id, t.id, null, null,
-                    sort == null ? 0 : sort, null));
-            int i = 0;
-            for (Map.Entry<String, Long> api : t.apiTracks.entrySet()) {
-                sink.track(new Track(api.getValue(), t.trackId, TrackKind.API, api.getKey(), t.proc.id, t.id, null,
-                        null, i++, null));
-            }
+            t.track.name(name == null ? "thread " + t.tidText : name).sortIndex(sort == null ? 0 : sort);
         }
         for (Dev d : devices.values()) {
             Map<String, String> props = d.properties == null ? Map.of() : d.properties;
@@ -217,17 +188,9 @@ final class TrackTree {
                     intOrNull(props.get("numSms")), longOrNull(props.get("totalGlobalMem")),
                     intOrNull(props.get("warpSize")), null, null, null, props));
             String label = processLabels.get(Long.toString(d.ordinal));
-            sink.track(new Track(d.trackId, null, TrackKind.DEVICE,
-                    (label != null ? label : "GPU " + d.ordinal) + (name == null ? "" : " (" + name + ")"), null,
-                    null, d.id, null, (int) Math.min(Integer.MAX_VALUE, 1_000_000 + d.ordinal), null));
-            for (Map.Entry<Long, Long> s : d.streamTracks.entrySet()) {
-                long stream = s.getKey();
-                sink.track(new Track(s.getValue(), d.trackId, TrackKind.STREAM,
-                        stream < 0 ? "sync (no stream)" : "stream " + stream, null, null, d.id, stream,
-                        (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, stream)), null));
-            }
+            d.track.name((label != null ? label : "GPU " + d.ordinal) + (name == null ? "" : " (" + name + ")"));
         }
-        extraTracks.values().forEach(sink::track);
+        tracks.emit();
     }
 
     private static long parsePid(String text, long fallback) {
