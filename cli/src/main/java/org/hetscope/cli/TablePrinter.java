@@ -176,6 +176,9 @@ public final class TablePrinter {
         return cell(v);
     }
 
+    /** Up to this many rows, the aligned form formats each cell once and keeps it; above, twice, holding none. */
+    static int keptCellsRows = 50_000;
+
     /** The narrowest a text column gets when it wraps to fit a terminal (or its header, if longer). */
     static final int MIN_WRAP_WIDTH = 16;
 
@@ -240,15 +243,24 @@ public final class TablePrinter {
             width[c] = headers[c].length();
             numeric[c] = true;
         }
-        String[][] cells = new String[t.size()][n];
-        for (int r = 0; r < t.size(); r++) {
-            Object[] row = t.rows().get(r);
+        // Column widths need every cell first. A small table keeps its formatted cells for the second pass; a large
+        // one (the arrows of a trace of millions of kernels) formats each cell again instead of holding them all,
+        // which took several times the table's own memory.
+        boolean keep = t.size() <= keptCellsRows;
+        String[][] cells = keep ? new String[t.size()][] : null;
+        String[] scratch = new String[n];
+        int r0 = 0;
+        for (Object[] row : t.rows()) {
+            String[] formatted = keep ? new String[n] : scratch;
             for (int c = 0; c < n; c++) {
-                cells[r][c] = humanCell(row[c], kinds[c], origin, micro);
-                width[c] = Math.max(width[c], cells[r][c].length());
+                formatted[c] = humanCell(row[c], kinds[c], origin, micro);
+                width[c] = Math.max(width[c], formatted[c].length());
                 if (row[c] != null && !(row[c] instanceof Number)) {
                     numeric[c] = false;
                 }
+            }
+            if (keep) {
+                cells[r0++] = formatted;
             }
         }
         if (maxWidth > 0) {
@@ -264,10 +276,19 @@ public final class TablePrinter {
             line.append("-".repeat(width[c])).append("  ");
         }
         out.println(line.toString().stripTrailing());
-        for (String[] row : cells) {
-            printRow(out, line, row, width, numeric);
+        if (keep) {
+            for (String[] row : cells) {
+                printRow(out, line, row, width, numeric);
+            }
+        } else {
+            for (Object[] row : t.rows()) {
+                for (int c = 0; c < n; c++) {
+                    scratch[c] = humanCell(row[c], kinds[c], origin, micro);
+                }
+                printRow(out, line, scratch, width, numeric);
+            }
         }
-        if (cells.length == 0) {
+        if (t.size() == 0) {
             out.println("(none)"); // a bare header reads like output cut short
         }
         out.println();

@@ -68,7 +68,7 @@ public final class ProfileData {
                 String category = names.computeIfAbsent(rs.getString(5), n -> n);
                 Span s = new Span(rs.getLong(1), rs.getLong(2), rs.getLong(3), name, category,
                         longOrNull(rs, 6), longOrNull(rs, 9), host ? null : longOrNull(rs, 10), stream,
-                        rs.getLong(12), host, args);
+                        rs.getLong(12), host, null); // args only gave the stream: not held per call
                 if (host) {
                     d.calls.add(s);
                 } else if (s.isActivity()) {
