@@ -224,6 +224,9 @@ public final class TablePrinter {
      */
     static void text(PrintStream out, Table t, Long origin, int maxWidth) {
         boolean micro = out.charset().newEncoder().canEncode('\u00b5');
+        if (t.columns().equals(List.of("item", "value"))) {
+            t = itemValues(t, origin, micro);
+        }
         List<String> cols = t.columns();
         int n = cols.size();
         int[] width = new int[n];
@@ -292,6 +295,26 @@ public final class TablePrinter {
             out.println("(none)"); // a bare header reads like output cut short
         }
         out.println();
+    }
+
+    /**
+     * A table of named figures (info's "trace": {@code span_ns} = 3367344000) for people: the item's name says what
+     * its value holds, as a column's name does, so a duration reads "span  3.367 s". Times stay as stored unless an
+     * origin is given; values that are not numbers, as they are.
+     */
+    private static Table itemValues(Table t, Long origin, boolean micro) {
+        List<Object[]> rows = new java.util.ArrayList<>();
+        for (Object[] r : t.rows()) {
+            String item = String.valueOf(r[0]);
+            Kind kind = Kind.of(item);
+            Object v = r[1];
+            if (v instanceof String s && s.matches("-?\\d{1,18}")) {
+                v = Long.parseLong(s);
+            }
+            boolean shown = v instanceof Number && kind != Kind.OTHER && (kind != Kind.TIME || origin != null);
+            rows.add(shown ? new Object[] {kind.header(item), humanCell(v, kind, origin, micro)} : r);
+        }
+        return new Table(t.title(), t.columns(), rows);
     }
 
     /** Narrows the widest text columns, one character at a time, until the line fits or none can give more. */

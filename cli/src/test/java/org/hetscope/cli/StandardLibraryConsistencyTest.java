@@ -49,6 +49,7 @@ class StandardLibraryConsistencyTest {
                 Arguments.of("kineto-rocm", FIXTURES.resolve("chrome/kineto-rocm6.2-mi250-minitoy.json.gz")),
                 Arguments.of("nsight", FIXTURES.resolve("nsys/perlmutter-cloverleaf-cuda.sqlite")),
                 Arguments.of("ctf", FIXTURES.resolve("ctf/context-switches/context-switches-ust")),
+                Arguments.of("ctf-kernel", FIXTURES.resolve("ctf/perf-taskset2")),
                 Arguments.of("starpu", FIXTURES.resolve("starpu/chol-dmda-nb6")),
                 Arguments.of("otf2", FIXTURES.resolve("otf2/ping-pong-otf2")));
     }
@@ -188,6 +189,52 @@ class StandardLibraryConsistencyTest {
             }
             assertEquals(devices, deviceRows, name + ": every device has a utilisation row");
             assertSameRows(name + " utilisation (web, report)", web, reportTable(page, "utilisation-table"));
+
+            // advice: 'hetscope advise --json' and the web's advice view, finding by finding
+            JsonNode advise = cliJson("advise", db.toString(), "--json");
+            JsonNode webAdvice = get(http, base + "t/0/advice");
+            assertEquals(advise.size(), webAdvice.size(), name + " advice: " + advise + " vs " + webAdvice);
+            for (int i = 0; i < advise.size(); i++) {
+                for (String f : List.of("rule", "severity", "subject", "advice", "evidence")) {
+                    assertEquals(advise.get(i).get(f).asText(), webAdvice.get(i).get(f).asText(),
+                            name + " advice " + i + " " + f);
+                }
+            }
+
+            // task critical path: 'hetscope tasks critical-path --json' and the web's view, where there are tasks
+            JsonNode critical = get(http, base + "t/0/critical-path");
+            if (hasTasks) {
+                JsonNode cli = cliJson("tasks", db.toString(), "critical-path", "--json");
+                assertSameRows(name + " critical path summary (cli, web)", cli.get("Critical path vs makespan"),
+                        critical.get("summary"));
+                assertSameRows(name + " critical path (cli, web)", cli.get("Critical path"), critical.get("path"));
+            } else {
+                assertEquals(0, critical.get("tasks").asInt(), name);
+            }
+
+            // launch latency: the table of 'hetscope gpu' and of the web's launch latency view
+            JsonNode latency = get(http, base + "t/0/launch-latency");
+            if (latency.get("flows").asBoolean()) {
+                assertSameRows(name + " launch latency (cli, web)", gpu.get("launch latency"), latency.get("stats"));
+            }
+
+            // arrows: every launch arrow 'hetscope flows --json' prints is drawn by the web (stored flows of the
+            // store's whole span), and the web draws no launch arrow that flows does not print
+            JsonNode flows = cliJson("flows", db.toString(), "--json");
+            JsonNode span = get(http, base + "traces").get(0).get("span");
+            JsonNode drawn = get(http, base + "t/0/flows?t0=0&t1=" + (span.asLong() + 1));
+            if (!drawn.get("truncated").asBoolean()) {
+                java.util.Set<String> printed = new java.util.TreeSet<>();
+                flows.forEach(f -> printed.add(f.get("call_id").asLong() + ">" + f.get("activity_id").asLong()));
+                java.util.Set<String> webLaunch = new java.util.TreeSet<>();
+                drawn.get("flows").forEach(f -> {
+                    String k = f.get("kind").asText();
+                    if (k.equals("launch") || k.equals("sync") && f.get("rule").asText().equals("correlation")) {
+                        webLaunch.add(f.get("from").get("slice").asLong() + ">" + f.get("to").get("slice").asLong());
+                    }
+                });
+                assertEquals(printed, webLaunch, name + ": arrows of flows --json vs the web's");
+            }
 
             // span: info, the web's trace list and the report's summary
             Long infoSpan = null;

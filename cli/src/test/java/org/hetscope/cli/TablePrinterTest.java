@@ -58,6 +58,21 @@ class TablePrinterTest {
         }
     }
 
+    /** info's figures for people: a duration item shows its unit (it printed span_ns 3367344000); --json keeps it. */
+    @Test
+    void namedFiguresShowTheirUnits() {
+        Table.Builder b = Table.builder("trace", "item", "value");
+        b.row("formats", "chrome");
+        b.row("first_ns", "1682725897226747000");
+        b.row("span_ns", "3367344000");
+        b.row("skipped_total", "1");
+        String shown = text(b.build(), null, 0);
+        assertTrue(shown.matches("(?s).*\\nspan +3\\.367 s\\n.*"), shown);
+        assertTrue(shown.matches("(?s).*\\nfirst_ns +1682725897226747000\\n.*"), shown);
+        assertTrue(shown.matches("(?s).*\\nskipped_total +1\\n.*"), shown);
+        assertTrue(machine(TablePrinter.Style.JSON, b.build()).contains("\"span_ns\""));
+    }
+
     @Test
     void alignsNumbersRightAndTextLeft() {
         Table.Builder b = Table.builder("kernels", "name", "count");
