@@ -24,7 +24,8 @@ await finish(result, browser, async () => {
   };
   const tables = () => page.evaluate(() => Object.fromEntries(['cmp-operations', 'cmp-iterations', 'cmp-utilisation'].map((id) => {
     const t = document.getElementById(id);
-    return [id, { columns: [...t.querySelectorAll('thead th')].map((th) => th.textContent),
+    return [id, { columns: [...t.querySelectorAll('thead th')].map((th) => th.dataset.col ?? th.textContent),
+      labels: [...t.querySelectorAll('thead th')].map((th) => th.textContent),
       rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.dataset.v === '' ? 'null' : td.dataset.v)) }];
   })));
   const xs = () => page.evaluate(() => {

@@ -24,7 +24,9 @@ await finish(result, browser, async () => {
     const t = document.querySelector(s);
     if (!t) return null;
     return {
-      columns: [...t.querySelectorAll('thead th')].map((th) => th.textContent),
+      // The exact column names (data-col, as --json names them) and the headers people read.
+      columns: [...t.querySelectorAll('thead th')].map((th) => th.dataset.col ?? th.textContent),
+      labels: [...t.querySelectorAll('thead th')].map((th) => th.textContent),
       rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.dataset.v ?? td.textContent)),
     };
   }, sel);
@@ -111,6 +113,11 @@ await finish(result, browser, async () => {
     await page.click(`#bottom-tabs button[data-panel="${id}"]`);
     await page.waitForSelector(`#view-${id}-none`, { timeout: 10000 });
   }
+  // The statistics pane under the timeline: its first tab, the kernels, as 'hetscope stats --json' has them.
+  await page.waitForSelector('#table-tabs button[data-table="kernels"]', { timeout: 20000 });
+  await page.click('#table-tabs button[data-table="kernels"]');
+  await page.waitForSelector('#table-body table', { timeout: 20000 });
+  result.statsKernels = await tableValues('#table-body table');
   await page.click('#bottom-tabs button[data-panel="advice"]');
   await page.waitForSelector('#advice-table', { timeout: 20000 });
   result.advice = await tableValues('#advice-table');

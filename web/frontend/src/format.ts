@@ -71,3 +71,27 @@ export function rulerLabels(t0: number, t1: number, step: number): { offset: str
   for (let t = first; t <= t1; t += step) ticks.push({ t, text: `+${formatTick(t - base, step)}` });
   return { offset: formatDuration(base), ticks };
 }
+
+/**
+ * The header people read over a column whose cells show units: the unit leaves the name, as in the CLI's tables
+ * (docs/cli.md): `total_ns` is "total" (each cell says ms, µs, ...), `busy_pct` is "busy %". A name that would then
+ * read like another column (`top_thread_ns` beside `top_thread`) stays whole. Pass every column of the table.
+ */
+export function columnHeader(col: string, columns: string[]): string {
+  const label = /_ns$/.test(col) ? col.slice(0, -3) : /_pct$/.test(col) ? `${col.slice(0, -4)} %` : col;
+  if (label === col) return col;
+  const clash = columns.some((c) => c !== col && (c === label || columnLabel(c) === label));
+  return clash ? col : label;
+}
+
+function columnLabel(c: string): string {
+  return /_ns$/.test(c) ? c.slice(0, -3) : /_pct$/.test(c) ? `${c.slice(0, -4)} %` : c;
+}
+
+/**
+ * A table's header cells: the readable name as text, the exact column name (as --json and the API name it) in
+ * data-col, which is what tests and code should read.
+ */
+export function headerCells(columns: string[]): string {
+  return columns.map((c) => `<th data-col="${escapeHtml(c)}" title="${escapeHtml(c)}">${escapeHtml(columnHeader(c, columns))}</th>`).join('');
+}

@@ -2,7 +2,7 @@ import './style.css';
 import 'uplot/dist/uPlot.min.css';
 import uPlot from 'uplot';
 import { Flow, TableJson, TraceSummary, TrackInfo, getJson } from './api';
-import { escapeHtml, formatDuration, formatNumber } from './format';
+import { escapeHtml, formatDuration, formatNumber, headerCells } from './format';
 import { GESTURES, Hover, InstantSelection, SHORTCUTS, Selection, Timeline } from './timeline';
 import { LegendSection, legendFor, setDeclaredColours } from './colours';
 import { activePanel, contextGet, initPanels, panelEvents, reopen, showPanel } from './panels';
@@ -497,14 +497,15 @@ async function showRange(r: { t0: number; t1: number; tracks: number[] } | null)
 
 function renderTable(t: TableJson, clickable: boolean): string {
   const nameCol = t.columns.indexOf('name');
-  let html = '<table class="data"><thead><tr>' + t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('') + '</tr></thead><tbody>';
+  let html = '<table class="data"><thead><tr>' + headerCells(t.columns) + '</tr></thead><tbody>';
   for (const row of t.rows.slice(0, 500)) {
     const name = nameCol >= 0 ? String(row[nameCol]) : '';
     html += `<tr${clickable && nameCol >= 0 ? ` class="clickable" data-name="${escapeHtml(name)}"` : ''}>`;
     row.forEach((v, i) => {
       const col = t.columns[i];
       const text = typeof v === 'number' && /_ns$/.test(col) ? formatDuration(v) : formatNumber(v);
-      html += `<td class="${typeof v === 'number' ? 'num' : ''}" title="${escapeHtml(text)}">${escapeHtml(text)}</td>`;
+      // data-v: the exact figure the API sent (integer ns), whatever the cell shows for reading.
+      html += `<td class="${typeof v === 'number' ? 'num' : ''}" data-v="${escapeHtml(v === null || v === undefined ? '' : String(v))}" title="${escapeHtml(text)}">${escapeHtml(text)}</td>`;
     });
     html += '</tr>';
   }

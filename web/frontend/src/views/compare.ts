@@ -2,7 +2,7 @@
 // one time axis aligned on each run's first iteration (ProfilerStep#N; the trace start when it marks none), zoomed
 // and panned together, above `hetscope diff A B`'s tables (operations, iterations, utilisation; the server sends
 // TraceDiff's rows unchanged). Items come from each trace's own window API, placed only.
-import { escapeHtml, formatDuration, formatTick, tickStep } from '../format';
+import { escapeHtml, formatDuration, formatTick, headerCells, tickStep } from '../format';
 import { getJson, resolveNames } from '../api';
 import type { TableJson, TraceSummary, TrackInfo, WindowResponse } from '../api';
 import { colourFor } from '../colours';
@@ -83,7 +83,7 @@ async function load(b: number): Promise<void> {
 
 function table(t: TableJson, id: string, limit = Infinity): string {
   const cols = t.columns;
-  let html = `<h4>${escapeHtml(t.title ?? t.name)} <span class="muted">(${t.rows.length} rows)</span></h4><table class="data" id="${id}"><thead><tr>${cols.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>`;
+  let html = `<h4>${escapeHtml(t.title ?? t.name)} <span class="muted">(${t.rows.length} rows)</span></h4><table class="data" id="${id}"><thead><tr>${headerCells(cols)}</tr></thead><tbody>`;
   for (const r of t.rows.slice(0, limit)) {
     const status = cols.indexOf('status') >= 0 ? String(r[cols.indexOf('status')]) : '';
     html += `<tr class="st-${escapeHtml(status)}">${r.map((v, j) => {

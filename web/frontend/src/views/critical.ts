@@ -1,6 +1,6 @@
 // `hetscope tasks critical-path` in the page: its two tables (the same rows, from CriticalPath) and the path drawn
 // on the timeline, each task outlined and joined to the next; a row click shows and selects that task.
-import { escapeHtml, formatDuration, formatNumber } from '../format';
+import { escapeHtml, formatDuration, formatNumber, headerCells } from '../format';
 import type { TableJson } from '../api';
 import type { View, ViewHost } from './host';
 import { get, showSpan } from './host';
@@ -12,7 +12,7 @@ let answer: Answer | null = null;
 let overlay: SliceOverlay | null = null;
 
 function table(t: TableJson, id: string, rowAttr: (i: number) => string = () => ''): string {
-  return `<table class="data" id="${id}"><thead><tr>${t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>${
+  return `<table class="data" id="${id}"><thead><tr>${headerCells(t.columns)}</tr></thead><tbody>${
     t.rows.map((r, i) => `<tr${rowAttr(i)}>${r.map((v, j) => {
       const col = t.columns[j];
       const text = v === null ? '' : typeof v === 'number' && /_ns$/.test(col) ? `${v} (${formatDuration(v)})`

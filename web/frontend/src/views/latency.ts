@@ -1,6 +1,6 @@
 // Launch latency: `hetscope gpu --latency-histogram` as bars (the server sends LaunchLatency.histogram(), the CLI's
 // buckets: 1-2-5 per decade) and `hetscope gpu`'s launch latency table per API function.
-import { escapeHtml, formatDuration } from '../format';
+import { escapeHtml, formatDuration, headerCells } from '../format';
 import type { TableJson } from '../api';
 import type { View } from './host';
 import { get } from './host';
@@ -28,7 +28,7 @@ export const latencyView: View = {
     const st = answer.stats!;
     body.innerHTML = `<p class="muted">Start of the GPU activity minus the start of the API call that launched it, over every flow (<code>hetscope gpu --latency-histogram</code>; per function: <code>hetscope gpu</code>).</p>
       <div class="lat-layout"><div id="lat-histogram" class="lat-histogram">${bars || '<p class="muted">No flows.</p>'}</div>
-      <div class="lat-stats"><table class="data" id="lat-stats"><thead><tr>${st.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>${
+      <div class="lat-stats"><table class="data" id="lat-stats"><thead><tr>${headerCells(st.columns)}</tr></thead><tbody>${
       st.rows.map((r) => `<tr>${r.map((v, j) => `<td class="${typeof v === 'number' ? 'num' : ''}" data-v="${escapeHtml(String(v))}">${escapeHtml(typeof v === 'number' && /_ns$/.test(st.columns[j]) ? formatDuration(v) : String(v))}</td>`).join('')}</tr>`).join('')}</tbody></table></div></div>`;
   },
   dispose() {

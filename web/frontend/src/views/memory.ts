@@ -3,7 +3,7 @@
 // window), the memory-manager Gantt (`hetscope memory manager --actions`) in the timeline's window with each
 // action's share of that window, and one block's history (`hetscope memory history BLOCK`). The server draws and
 // computes with the same library calls; pictures are shown as images, so nothing in a trace's names can run here.
-import { escapeHtml, formatDuration } from '../format';
+import { escapeHtml, formatDuration, headerCells } from '../format';
 import type { TableJson } from '../api';
 import { colourFor } from '../colours';
 import type { View, ViewHost } from './host';
@@ -32,7 +32,7 @@ function release(): void {
 }
 
 function table(t: { columns: string[]; rows: unknown[][] }, id: string): string {
-  return `<table class="data" id="${id}"><thead><tr>${t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>${
+  return `<table class="data" id="${id}"><thead><tr>${headerCells(t.columns)}</tr></thead><tbody>${
     t.rows.map((r) => `<tr>${r.map((v, j) => `<td class="${typeof v === 'number' ? 'num' : ''}" data-v="${escapeHtml(v === null ? '' : String(v))}">${
       escapeHtml(v === null ? '' : typeof v === 'number' && /_ns$/.test(t.columns[j]) ? formatDuration(v) : String(v))}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }

@@ -2,7 +2,7 @@
 // timeline's codelet colours) in the timeline's window, the worker's idle share of the run (WorkerIdle, as
 // `hetscope tasks critical-path` prints it), a codelet legend and the per-codelet statistics (`hetscope stats`).
 // A click on a task selects it on the timeline.
-import { escapeHtml, formatDuration } from '../format';
+import { escapeHtml, formatDuration, headerCells } from '../format';
 import type { TableJson } from '../api';
 import { colourFor } from '../colours';
 import type { View, ViewHost } from './host';
@@ -18,7 +18,7 @@ const ROW = 18;
 let st: { host: ViewHost; a: Answer; drawn: number } | null = null;
 
 function dataTable(t: TableJson, id: string): string {
-  return `<table class="data" id="${id}"><thead><tr>${t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>${
+  return `<table class="data" id="${id}"><thead><tr>${headerCells(t.columns)}</tr></thead><tbody>${
     t.rows.map((r) => `<tr>${r.map((v, j) => `<td class="${typeof v === 'number' ? 'num' : ''}" data-v="${escapeHtml(v === null ? '' : String(v))}">${
       escapeHtml(v === null ? '' : typeof v === 'number' && /_ns$/.test(t.columns[j]) ? formatDuration(v) : typeof v === 'number' && /percent|pct/.test(t.columns[j]) ? `${v.toFixed(2)} %` : String(v))}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }

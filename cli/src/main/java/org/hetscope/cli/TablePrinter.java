@@ -176,6 +176,9 @@ public final class TablePrinter {
         return cell(v);
     }
 
+    /** Up to this many rows, the aligned form formats each cell once and keeps it; above, twice, holding none. */
+    static int keptCellsRows = 50_000;
+
     /** The narrowest a text column gets when it wraps to fit a terminal (or its header, if longer). */
     static final int MIN_WRAP_WIDTH = 16;
 
@@ -221,6 +224,9 @@ public final class TablePrinter {
      */
     static void text(PrintStream out, Table t, Long origin, int maxWidth) {
         boolean micro = out.charset().newEncoder().canEncode('\u00b5');
+        if (t.columns().equals(List.of("item", "value"))) {
+            t = itemValues(t, origin, micro);
+        }
         List<String> cols = t.columns();
         int n = cols.size();
         int[] width = new int[n];
@@ -240,15 +246,24 @@ public final class TablePrinter {
             width[c] = headers[c].length();
             numeric[c] = true;
         }
-        String[][] cells = new String[t.size()][n];
-        for (int r = 0; r < t.size(); r++) {
-            Object[] row = t.rows().get(r);
+        // Column widths need every cell first. A small table keeps its formatted cells for the second pass; a large
+        // one (the arrows of a trace of millions of kernels) formats each cell again instead of holding them all,
+        // which took several times the table's own memory.
+        boolean keep = t.size() <= keptCellsRows;
+        String[][] cells = keep ? new String[t.size()][] : null;
+        String[] scratch = new String[n];
+        int r0 = 0;
+        for (Object[] row : t.rows()) {
+            String[] formatted = keep ? new String[n] : scratch;
             for (int c = 0; c < n; c++) {
-                cells[r][c] = humanCell(row[c], kinds[c], origin, micro);
-                width[c] = Math.max(width[c], cells[r][c].length());
+                formatted[c] = humanCell(row[c], kinds[c], origin, micro);
+                width[c] = Math.max(width[c], formatted[c].length());
                 if (row[c] != null && !(row[c] instanceof Number)) {
                     numeric[c] = false;
                 }
+            }
+            if (keep) {
+                cells[r0++] = formatted;
             }
         }
         if (maxWidth > 0) {
@@ -264,13 +279,42 @@ public final class TablePrinter {
             line.append("-".repeat(width[c])).append("  ");
         }
         out.println(line.toString().stripTrailing());
-        for (String[] row : cells) {
-            printRow(out, line, row, width, numeric);
+        if (keep) {
+            for (String[] row : cells) {
+                printRow(out, line, row, width, numeric);
+            }
+        } else {
+            for (Object[] row : t.rows()) {
+                for (int c = 0; c < n; c++) {
+                    scratch[c] = humanCell(row[c], kinds[c], origin, micro);
+                }
+                printRow(out, line, scratch, width, numeric);
+            }
         }
-        if (cells.length == 0) {
+        if (t.size() == 0) {
             out.println("(none)"); // a bare header reads like output cut short
         }
         out.println();
+    }
+
+    /**
+     * A table of named figures (info's "trace": {@code span_ns} = 3367344000) for people: the item's name says what
+     * its value holds, as a column's name does, so a duration reads "span  3.367 s". Times stay as stored unless an
+     * origin is given; values that are not numbers, as they are.
+     */
+    private static Table itemValues(Table t, Long origin, boolean micro) {
+        List<Object[]> rows = new java.util.ArrayList<>();
+        for (Object[] r : t.rows()) {
+            String item = String.valueOf(r[0]);
+            Kind kind = Kind.of(item);
+            Object v = r[1];
+            if (v instanceof String s && s.matches("-?\\d{1,18}")) {
+                v = Long.parseLong(s);
+            }
+            boolean shown = v instanceof Number && kind != Kind.OTHER && (kind != Kind.TIME || origin != null);
+            rows.add(shown ? new Object[] {kind.header(item), humanCell(v, kind, origin, micro)} : r);
+        }
+        return new Table(t.title(), t.columns(), rows);
     }
 
     /** Narrows the widest text columns, one character at a time, until the line fits or none can give more. */

@@ -447,6 +447,114 @@ class MergeClockTest {
         }
     }
 
+    /**
+     * A Kineto and an Nsight trace merged: what belongs to one source (its kernels, its devices' busy time, its
+     * events and skips) reads in the merged store as in that source's store alone, through the CLI's --json; what
+     * both share (cudaLaunchKernel, HtoD copies) pools them: counts and totals add up, min and max are the extremes.
+     */
+    @Test
+    void mergedFormatsKeepEachSourcesFigures() throws Exception {
+        Path kineto = fixture(Path.of("../../shared/fixtures/chrome/kineto-cuda-sampled-rank0.json.gz"));
+        Path nsys = fixture(Path.of("../../shared/fixtures/nsys/perlmutter-cloverleaf-cuda.sqlite"));
+        Path merged = dir.resolve("merged-formats.duckdb");
+        CliRun r = CliRun.of("import", kineto.toString(), nsys.toString(), "-o", merged.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        List<Path> alone = List.of(dir.resolve("kineto-alone.duckdb"), dir.resolve("nsys-alone.duckdb"));
+        assertEquals(0, CliRun.of("import", kineto.toString(), "-o", alone.get(0).toString()).exitCode());
+        assertEquals(0, CliRun.of("import", nsys.toString(), "-o", alone.get(1).toString()).exitCode());
+
+        // statistics: per (table, name or kind)
+        JsonNode m = json("stats", merged.toString(), "--json");
+        List<JsonNode> singles = List.of(json("stats", alone.get(0).toString(), "--json"),
+                json("stats", alone.get(1).toString(), "--json"));
+        int pooled = 0;
+        for (var it = m.fieldNames(); it.hasNext(); ) {
+            String table = it.next();
+            Map<String, List<JsonNode>> bySource = new java.util.TreeMap<>();
+            for (JsonNode single : singles) {
+                single.path(table).forEach(row -> bySource.computeIfAbsent(key(row), k -> new ArrayList<>()).add(row));
+            }
+            assertEquals(bySource.size(), m.get(table).size(), table + ": rows");
+            for (JsonNode row : m.get(table)) {
+                List<JsonNode> parts = bySource.get(key(row));
+                assertTrue(parts != null, table + ": " + key(row) + " is in neither store");
+                if (parts.size() == 1) {
+                    for (var c = row.fieldNames(); c.hasNext(); ) {
+                        String col = c.next();
+                        if (!col.endsWith("share_pct")) {
+                            assertEquals(parts.get(0).get(col), row.get(col), table + " " + key(row) + " " + col);
+                        }
+                    }
+                } else {
+                    pooled++;
+                    assertEquals(parts.stream().mapToLong(p -> p.get("count").asLong()).sum(), row.get("count").asLong());
+                    assertEquals(parts.stream().mapToLong(p -> p.get("total_ns").asLong()).sum(),
+                            row.get("total_ns").asLong(), table + " " + key(row));
+                    assertEquals(parts.stream().mapToLong(p -> p.get("min_ns").asLong()).min().getAsLong(),
+                            row.get("min_ns").asLong());
+                    assertEquals(parts.stream().mapToLong(p -> p.get("max_ns").asLong()).max().getAsLong(),
+                            row.get("max_ns").asLong());
+                }
+            }
+        }
+        assertTrue(pooled > 0, "both traces call cudaLaunchKernel");
+
+        // device time: each device is one source's
+        JsonNode mg = json("gpu", merged.toString(), "--json");
+        int devices = 0;
+        for (Path single : alone) {
+            for (JsonNode d : json("gpu", single.toString(), "--json").get("utilisation per device")) {
+                JsonNode same = null;
+                for (JsonNode x : mg.get("utilisation per device")) {
+                    same = x.get("device").equals(d.get("device")) ? x : same;
+                }
+                assertTrue(same != null, d.get("device") + " missing from the merged store");
+                for (String col : List.of("busy_ns", "compute_ns", "copy_ns", "overlap_ns", "max_concurrency")) {
+                    assertEquals(d.get(col), same.get(col), d.get("device") + " " + col);
+                }
+                devices++;
+            }
+        }
+        assertEquals(devices, mg.get("utilisation per device").size());
+
+        // events per record and category add up; each source keeps its own skips
+        JsonNode mi = json("info", merged.toString(), "--json");
+        Map<String, Long> events = new java.util.TreeMap<>();
+        for (Path single : alone) {
+            json("info", single.toString(), "--json").get("events").forEach(e -> events.merge(
+                    e.get("record").asText() + "/" + e.get("category").asText(), e.get("count").asLong(), Long::sum));
+        }
+        Map<String, Long> mergedEvents = new java.util.TreeMap<>();
+        mi.get("events").forEach(e -> mergedEvents.merge(e.get("record").asText() + "/" + e.get("category").asText(),
+                e.get("count").asLong(), Long::sum));
+        assertEquals(events, mergedEvents);
+        for (int i = 0; i < alone.size(); i++) {
+            long skipped = 0;
+            for (JsonNode t : json("info", alone.get(i).toString(), "--json").get("trace")) {
+                if (t.get("item").asText().equals("skipped_total")) {
+                    skipped = Long.parseLong(t.get("value").asText());
+                }
+            }
+            assertEquals(skipped, mi.get("sources").get(i).get("skipped").asLong(), "source " + (i + 1));
+        }
+    }
+
+    private static String key(JsonNode statsRow) {
+        StringBuilder k = new StringBuilder();
+        for (String c : List.of("category", "name", "kind", "codelet", "worker_kind")) {
+            if (statsRow.has(c)) {
+                k.append(c).append('=').append(statsRow.get(c).asText()).append(' ');
+            }
+        }
+        return k.toString();
+    }
+
+    private static JsonNode json(String... args) throws IOException {
+        CliRun r = CliRun.of(args);
+        assertEquals(0, r.exitCode(), String.join(" ", args) + ": " + r.err());
+        return JSON.readTree(r.out());
+    }
+
     @Test
     void skipsAreKeptPerSource() throws Exception {
         Path merged = dir.resolve("merged.duckdb");

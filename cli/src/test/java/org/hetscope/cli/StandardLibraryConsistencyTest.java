@@ -49,6 +49,7 @@ class StandardLibraryConsistencyTest {
                 Arguments.of("kineto-rocm", FIXTURES.resolve("chrome/kineto-rocm6.2-mi250-minitoy.json.gz")),
                 Arguments.of("nsight", FIXTURES.resolve("nsys/perlmutter-cloverleaf-cuda.sqlite")),
                 Arguments.of("ctf", FIXTURES.resolve("ctf/context-switches/context-switches-ust")),
+                Arguments.of("ctf-kernel", FIXTURES.resolve("ctf/perf-taskset2")),
                 Arguments.of("starpu", FIXTURES.resolve("starpu/chol-dmda-nb6")),
                 Arguments.of("otf2", FIXTURES.resolve("otf2/ping-pong-otf2")));
     }
@@ -189,6 +190,52 @@ class StandardLibraryConsistencyTest {
             assertEquals(devices, deviceRows, name + ": every device has a utilisation row");
             assertSameRows(name + " utilisation (web, report)", web, reportTable(page, "utilisation-table"));
 
+            // advice: 'hetscope advise --json' and the web's advice view, finding by finding
+            JsonNode advise = cliJson("advise", db.toString(), "--json");
+            JsonNode webAdvice = get(http, base + "t/0/advice");
+            assertEquals(advise.size(), webAdvice.size(), name + " advice: " + advise + " vs " + webAdvice);
+            for (int i = 0; i < advise.size(); i++) {
+                for (String f : List.of("rule", "severity", "subject", "advice", "evidence")) {
+                    assertEquals(advise.get(i).get(f).asText(), webAdvice.get(i).get(f).asText(),
+                            name + " advice " + i + " " + f);
+                }
+            }
+
+            // task critical path: 'hetscope tasks critical-path --json' and the web's view, where there are tasks
+            JsonNode critical = get(http, base + "t/0/critical-path");
+            if (hasTasks) {
+                JsonNode cli = cliJson("tasks", db.toString(), "critical-path", "--json");
+                assertSameRows(name + " critical path summary (cli, web)", cli.get("Critical path vs makespan"),
+                        critical.get("summary"));
+                assertSameRows(name + " critical path (cli, web)", cli.get("Critical path"), critical.get("path"));
+            } else {
+                assertEquals(0, critical.get("tasks").asInt(), name);
+            }
+
+            // launch latency: the table of 'hetscope gpu' and of the web's launch latency view
+            JsonNode latency = get(http, base + "t/0/launch-latency");
+            if (latency.get("flows").asBoolean()) {
+                assertSameRows(name + " launch latency (cli, web)", gpu.get("launch latency"), latency.get("stats"));
+            }
+
+            // arrows: every launch arrow 'hetscope flows --json' prints is drawn by the web (stored flows of the
+            // store's whole span), and the web draws no launch arrow that flows does not print
+            JsonNode flows = cliJson("flows", db.toString(), "--json");
+            JsonNode span = get(http, base + "traces").get(0).get("span");
+            JsonNode drawn = get(http, base + "t/0/flows?t0=0&t1=" + (span.asLong() + 1));
+            if (!drawn.get("truncated").asBoolean()) {
+                java.util.Set<String> printed = new java.util.TreeSet<>();
+                flows.forEach(f -> printed.add(f.get("call_id").asLong() + ">" + f.get("activity_id").asLong()));
+                java.util.Set<String> webLaunch = new java.util.TreeSet<>();
+                drawn.get("flows").forEach(f -> {
+                    String k = f.get("kind").asText();
+                    if (k.equals("launch") || k.equals("sync") && f.get("rule").asText().equals("correlation")) {
+                        webLaunch.add(f.get("from").get("slice").asLong() + ">" + f.get("to").get("slice").asLong());
+                    }
+                });
+                assertEquals(printed, webLaunch, name + ": arrows of flows --json vs the web's");
+            }
+
             // span: info, the web's trace list and the report's summary
             Long infoSpan = null;
             for (JsonNode r : info.get("trace")) {
@@ -246,11 +293,16 @@ class StandardLibraryConsistencyTest {
             return out;
         }
         String table = page.substring(at, page.indexOf("</table>", at));
+        // Each header: the exact column name in data-col, the name people read (unit left to the cells) as text.
         List<String> columns = new ArrayList<>();
-        Matcher th = Pattern.compile("<th>(.*?)</th>").matcher(table);
+        List<String> labels = new ArrayList<>();
+        Matcher th = Pattern.compile("<th( data-col=\"([^\"]*)\")?>(.*?)</th>").matcher(table);
         while (th.find()) {
-            columns.add(unescape(th.group(1)));
+            assertNotNull(th.group(2), id + ": a header without its column name: " + th.group());
+            columns.add(unescape(th.group(2)));
+            labels.add(unescape(th.group(3)));
         }
+        assertReadableHeaders(id, columns, labels);
         Matcher tr = Pattern.compile("<tr>(<td.*?)</tr>").matcher(table);
         Pattern td = Pattern.compile("<td class=\"(n|name)\"[^>]*?(?: data-v=\"([^\"]*)\")?>(.*?)</td>");
         while (tr.find()) {
@@ -275,6 +327,22 @@ class StandardLibraryConsistencyTest {
             out.add(o);
         }
         return out;
+    }
+
+    /**
+     * Cells of {@code *_ns} columns show units (12.5 µs), so their header does not claim one (docs/cli.md):
+     * {@code total_ns} reads "total", {@code share_pct} "share %", unless that reads like another column.
+     */
+    static void assertReadableHeaders(String what, List<String> columns, List<String> labels) {
+        for (int i = 0; i < columns.size(); i++) {
+            String c = columns.get(i);
+            String want = c.endsWith("_ns") ? c.substring(0, c.length() - 3)
+                    : c.endsWith("_pct") ? c.substring(0, c.length() - 4) + " %" : c;
+            if (!want.equals(c) && columns.contains(want)) {
+                want = c;
+            }
+            assertEquals(want, labels.get(i), what + ": header of " + c);
+        }
     }
 
     static String unescape(String s) {

@@ -29,6 +29,50 @@ class TablePrinterTest {
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
+    /**
+     * A large table is printed without holding its formatted cells (each formatted twice): the text is the same,
+     * wrapping, units, time origin and the widest cell of the last row included.
+     */
+    @Test
+    void largeTablesPrintTheSameWithoutHoldingTheirCells() {
+        Table.Builder b = Table.builder("arrows", "call_id", "call", "call_ts", "launch_lag_ns", "busy_pct", "guess");
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 3000; i++) {
+            b.row((long) i, i % 17 == 0 ? "cudaLaunchKernel with a long name that wraps " + i : "cudaMemcpyAsync",
+                    1_000_000L + i * 1_234L, (long) random.nextInt(5_000_000), random.nextDouble() * 100,
+                    i % 3 == 0 ? null : Boolean.TRUE);
+        }
+        b.row(3000L, "the very last call, widest of all, so that a second pass must see it", 99_999_999_999L,
+                -5L, 100.0, false);
+        Table t = b.build();
+        int saved = TablePrinter.keptCellsRows;
+        try {
+            TablePrinter.keptCellsRows = Integer.MAX_VALUE;
+            String kept = text(t, 1_000_000L, 90) + text(t, null, 0);
+            TablePrinter.keptCellsRows = 0;
+            String streamed = text(t, 1_000_000L, 90) + text(t, null, 0);
+            assertEquals(kept, streamed);
+            assertTrue(kept.contains("the very last call"), kept.substring(0, 200));
+        } finally {
+            TablePrinter.keptCellsRows = saved;
+        }
+    }
+
+    /** info's figures for people: a duration item shows its unit (it printed span_ns 3367344000); --json keeps it. */
+    @Test
+    void namedFiguresShowTheirUnits() {
+        Table.Builder b = Table.builder("trace", "item", "value");
+        b.row("formats", "chrome");
+        b.row("first_ns", "1682725897226747000");
+        b.row("span_ns", "3367344000");
+        b.row("skipped_total", "1");
+        String shown = text(b.build(), null, 0);
+        assertTrue(shown.matches("(?s).*\\nspan +3\\.367 s\\n.*"), shown);
+        assertTrue(shown.matches("(?s).*\\nfirst_ns +1682725897226747000\\n.*"), shown);
+        assertTrue(shown.matches("(?s).*\\nskipped_total +1\\n.*"), shown);
+        assertTrue(machine(TablePrinter.Style.JSON, b.build()).contains("\"span_ns\""));
+    }
+
     @Test
     void alignsNumbersRightAndTextLeft() {
         Table.Builder b = Table.builder("kernels", "name", "count");

@@ -28,6 +28,29 @@ public final class TimeText {
         return ns + " ns";
     }
 
+    /**
+     * The header people read over a column whose cells show units, as the CLI's tables name it (docs/cli.md):
+     * {@code total_ns} is "total" (the cells say ms, µs, ...), {@code busy_pct} is "busy %"; a name that would then
+     * read like another of {@code columns} ({@code top_thread_ns} beside {@code top_thread}) stays whole.
+     */
+    public static String header(String column, java.util.List<String> columns) {
+        String label = label(column);
+        if (label.equals(column)) {
+            return column;
+        }
+        for (String other : columns) {
+            if (!other.equals(column) && (other.equals(label) || label(other).equals(label))) {
+                return column;
+            }
+        }
+        return label;
+    }
+
+    private static String label(String c) {
+        return c.endsWith("_ns") ? c.substring(0, c.length() - 3)
+                : c.endsWith("_pct") ? c.substring(0, c.length() - 4) + " %" : c;
+    }
+
     /** The smallest 1-2-5 step that gives at most {@code ticks} ticks over {@code span}. */
     public static long tickStep(long span, int ticks) {
         double raw = Math.max(1, (double) span / Math.max(1, ticks));

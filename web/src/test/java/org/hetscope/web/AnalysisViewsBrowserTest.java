@@ -135,6 +135,12 @@ class AnalysisViewsBrowserTest {
             }
         }
         try (Store s = Store.open(run.stores().get(1))) {
+            // The statistics pane: the kernels of 'hetscope stats' (StandardLibraryConsistencyTest: its --json is
+            // the same table), exact in data-col and data-v, headers without their units.
+            SqlConsoleBrowserTest.assertShown(new DurationStatistics(s).kernels(), page.get("statsKernels"),
+                    "statistics pane kernels");
+            assertEquals("total", page.get("statsKernels").get("labels").get(
+                    new DurationStatistics(s).kernels().columns().indexOf("total_ns")).asText());
             assertShownAdvice(new Advisor(s).table(), page.get("advice"));
             // Launch latency: the bars are LaunchLatency.histogram() ('hetscope gpu --latency-histogram'), recounted
             // here from every flow's latency with the same edges; the table is 'hetscope gpu''s launch latency.

@@ -85,6 +85,9 @@ class SqlConsoleBrowserTest {
     /** The page's table equals the store's rows, value by value as text (integers exact). */
     static void assertShown(Table expected, JsonNode shown, String what) {
         assertEquals(expected.columns().toString(), texts(shown.get("columns")).toString(), what + " columns");
+        if (shown.has("labels")) {
+            assertReadableHeaders(expected.columns(), texts(shown.get("labels")), what);
+        }
         assertEquals(expected.size(), shown.get("rows").size(), what + " rows");
         for (int r = 0; r < expected.size(); r++) {
             List<String> want = new ArrayList<>();
@@ -100,6 +103,23 @@ class SqlConsoleBrowserTest {
                 }
             }
             assertEquals(want, got, what + " row " + r);
+        }
+    }
+
+    /**
+     * Headers people read over cells that show units (docs/cli.md, "Numbers in tables"): no unit suffix in the text,
+     * {@code total_ns} is "total", {@code busy_pct} is "busy %", unless that would read like another column.
+     */
+    static void assertReadableHeaders(List<String> columns, List<String> labels, String what) {
+        assertEquals(columns.size(), labels.size(), what + " headers");
+        for (int i = 0; i < columns.size(); i++) {
+            String c = columns.get(i);
+            String want = c.endsWith("_ns") ? c.substring(0, c.length() - 3)
+                    : c.endsWith("_pct") ? c.substring(0, c.length() - 4) + " %" : c;
+            if (!want.equals(c) && columns.contains(want)) {
+                want = c;
+            }
+            assertEquals(want, labels.get(i), what + " header of " + c);
         }
     }
 

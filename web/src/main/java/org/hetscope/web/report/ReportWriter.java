@@ -184,7 +184,9 @@ public final class ReportWriter {
         }
         b.append("<table").append(id == null ? "" : " id=\"" + id + "\"").append("><tr>");
         for (String c : t.columns()) {
-            b.append("<th>").append(SvgDrawing.esc(c)).append("</th>");
+            // data-col: the exact name, as --json and the web API give it; the text drops the unit the cells show.
+            b.append("<th data-col=\"").append(SvgDrawing.esc(c)).append("\">")
+                    .append(SvgDrawing.esc(TimeText.header(c, t.columns()))).append("</th>");
         }
         b.append("</tr>\n");
         for (Object[] r : t.rows().subList(0, Math.min(ROWS_PER_TABLE, t.size()))) {

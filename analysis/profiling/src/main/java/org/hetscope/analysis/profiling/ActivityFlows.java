@@ -27,16 +27,30 @@ public final class ActivityFlows {
         return out;
     }
 
+    /**
+     * One row per arrow. The rows are made from the matches when read, not held: a trace of millions of kernels has
+     * millions of arrows, and eleven boxed cells per arrow held at once cost several times the matches themselves.
+     */
     public Table table() {
-        Table.Builder t = Table.builder("API -> GPU activity flows", "call_id", "call", "call_ts", "activity_id",
-                "activity", "activity_category", "activity_ts", "launch_lag_ns", "correlation_id", "rule", "guess");
-        for (FlowMatcher.Match m : matches()) {
-            t.row(m.call().id(), m.call().name(), m.call().ts(), m.activity().id(), m.activity().name(),
-                    m.activity().category(), m.activity().ts(), m.activity().ts() - m.call().ts(),
-                    m.activity().correlationId(), m.rule().name(),
-                    m.rule().guess());
-        }
-        return t.build();
+        List<FlowMatcher.Match> matches = matches();
+        List<Object[]> rows = new java.util.AbstractList<>() {
+            @Override
+            public Object[] get(int i) {
+                FlowMatcher.Match m = matches.get(i);
+                return new Object[] {m.call().id(), m.call().name(), m.call().ts(), m.activity().id(),
+                    m.activity().name(), m.activity().category(), m.activity().ts(),
+                    m.activity().ts() - m.call().ts(), m.activity().correlationId(), m.rule().name(),
+                    m.rule().guess()};
+            }
+
+            @Override
+            public int size() {
+                return matches.size();
+            }
+        };
+        return new Table("API -> GPU activity flows", List.of("call_id", "call", "call_ts", "activity_id",
+                "activity", "activity_category", "activity_ts", "launch_lag_ns", "correlation_id", "rule", "guess"),
+                rows);
     }
 
     /** Counts per rule: how many arrows are facts and how many are guesses. */

@@ -12,14 +12,17 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.hetscope.store.Store;
 import org.hetscope.store.StoreException;
 
 /** Loads the host calls and GPU activities of a store as {@link Span}s, in (ts, id) order. */
 public final class ProfileData {
-    private static final Pattern STREAM_ARG = Pattern.compile("\"(?:stream|wait_on_stream)\"\\s*:\\s*(-?\\d+)");
+    /**
+     * The stream a call's arguments name (Kineto's {@code "stream": 7}, {@code "wait_on_stream"}), matched by DuckDB
+     * (RE2) in the query, so that neither its sort nor Java holds every call's argument text (most of the memory of
+     * flows on large Kineto traces); a number past 64 bits reads as no stream instead of failing the command.
+     */
+    private static final String STREAM_ARG_SQL = "\"(?:stream|wait_on_stream)\"\\s*:\\s*(-?\\d+)";
 
     public final List<Span> calls = new ArrayList<>();
     public final List<Span> activities = new ArrayList<>();
@@ -48,7 +51,8 @@ public final class ProfileData {
         // Arguments are read only where a stream may hide in them (host calls, device rows of unknown stream):
         // on stores of millions of kernels they would otherwise be most of what is held in memory.
         String sql = "SELECT s.id, s.ts, s.dur, s.name, s.category, s.correlation_id,"
-                + " CASE WHEN " + HOST_TRACK + " OR t.stream IS NULL THEN s.args END,"
+                + " CASE WHEN " + HOST_TRACK + " OR t.stream IS NULL THEN TRY_CAST(regexp_extract(s.args, '"
+                + STREAM_ARG_SQL + "', 1) AS BIGINT) END,"
                 + " t.kind, COALESCE(t.process_id, p.process_id), COALESCE(t.device_id, p.device_id), t.stream,"
                 + " s.track_id FROM slice s JOIN track t ON t.id = s.track_id LEFT JOIN track p ON p.id = t.parent_id"
                 + " WHERE " + PROFILED + " ORDER BY s.ts, s.id";
@@ -57,10 +61,9 @@ public final class ProfileData {
             while (rs.next()) {
                 String kind = rs.getString(8);
                 boolean host = !"stream".equals(kind) && !"queue".equals(kind) && !"device".equals(kind);
-                String args = rs.getString(7);
                 Long stream = longOrNull(rs, 11);
                 if (host || stream == null) {
-                    Long fromArgs = streamArg(args);
+                    Long fromArgs = longOrNull(rs, 7);
                     stream = fromArgs != null ? fromArgs : stream;
                 }
                 // names and categories repeat across millions of rows: one String each
@@ -68,7 +71,7 @@ public final class ProfileData {
                 String category = names.computeIfAbsent(rs.getString(5), n -> n);
                 Span s = new Span(rs.getLong(1), rs.getLong(2), rs.getLong(3), name, category,
                         longOrNull(rs, 6), longOrNull(rs, 9), host ? null : longOrNull(rs, 10), stream,
-                        rs.getLong(12), host, args);
+                        rs.getLong(12), host, null); // the args only gave the stream
                 if (host) {
                     d.calls.add(s);
                 } else if (s.isActivity()) {
@@ -165,14 +168,6 @@ public final class ProfileData {
             }
         }
         return found >= 0 && c.end() <= merged[2 * found + 1];
-    }
-
-    static Long streamArg(String args) {
-        if (args == null) {
-            return null;
-        }
-        Matcher m = STREAM_ARG.matcher(args);
-        return m.find() ? Long.parseLong(m.group(1)) : null;
     }
 
     static Long longOrNull(ResultSet rs, int column) throws SQLException {
