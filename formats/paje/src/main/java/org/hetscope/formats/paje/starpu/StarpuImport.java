@@ -12,9 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
-import org.hetscope.formats.paje.Outcome;
 import org.hetscope.formats.paje.PajeContainer;
 import org.hetscope.formats.paje.PajeEvent;
 import org.hetscope.formats.paje.PajeLink;
@@ -104,14 +101,12 @@ public final class StarpuImport implements PajeListener {
     private long msStates;
     /** Where tasks.rec, data.rec and dag.dot may be; null when there are none. */
     private Path folder;
-    /** Made by {@link #bodyRead}: the side files, the blocks, and the residency replay started beside the states. */
+    /** Made by {@link #bodyRead}: the side files and the blocks. */
     private SideFiles side;
     private IOException sideError;
     private Map<String, Long> blocks;
     private final List<MemoryBlock> blockRecords = new ArrayList<>();
-    private ResidencyReplay replay;
-    private FutureTask<Residencies> replayed;
-    private boolean replayStarted;
+    private long traceEnd;
 
     public StarpuImport(Path trace, TraceSink sink) {
         this.trace = trace;
@@ -130,15 +125,10 @@ public final class StarpuImport implements PajeListener {
         // what the import spilled goes with its files, whatever happens
         imp.folder = folder;
         try (imp.msi; imp.managerEvents; imp.taskStates; imp.fetchLinks; imp.copyTransfers) {
-            try {
-                PajeReader reader = new PajeReader(imp, null);
-                reader.read(traceFile, progress);
-                imp.basics.info(reader);
-                imp.finish(reader.timeShift());
-            } catch (IOException | RuntimeException | Error e) {
-                imp.abandonResidencies(e);
-                throw e;
-            }
+            PajeReader reader = new PajeReader(imp, null);
+            reader.read(traceFile, progress);
+            imp.basics.info(reader);
+            imp.finish(reader.timeShift());
         }
         return imp.problems;
     }
@@ -332,35 +322,17 @@ public final class StarpuImport implements PajeListener {
         }
     }
 
-    /**
-     * Every event is in, so the residencies, which need only the MSI events and the blocks, are replayed on their
-     * own thread from here: beside the reader's replay of the states, then beside the manager actions and tasks.
-     * What this reads and decides is told to the sink in {@link #finish}, where it was told before there was a
-     * thread, so the records and problems come in the same order either way.
-     */
+    /** Every event is in: the side files are read and the blocks get their ids before the states come. */
     @Override
     public void bodyRead(long start, long end) {
+        traceEnd = end;
         try {
             side = SideFiles.read(folder);
         } catch (IOException e) {
-            sideError = e; // thrown where the side files were read on one thread
+            sideError = e; // thrown in finish, after the memory nodes, as where it is read
             return;
         }
         blocks = blocks(side.handles(), side.taskHandles());
-        replay = new ResidencyReplay(end, unregisters);
-        replayed = new FutureTask<>(() -> replay.replay(msi, blocks, nodeIds));
-        if (PajeReader.threads() > 0) {
-            Thread.ofPlatform().name("starpu-residencies").daemon().start(replayed);
-            replayStarted = true;
-        }
-    }
-
-    /** After a failure: waits for the residency thread and closes what it built, so nothing outlives the import. */
-    private void abandonResidencies(Throwable failure) {
-        if (replayed != null && replayStarted) {
-            closeAfter(failure, replayed);
-            replayed = null;
-        }
     }
 
     private void finish(int timeShift) throws IOException {
@@ -403,54 +375,18 @@ public final class StarpuImport implements PajeListener {
                 sink.row(StarpuTables.BLOCK_LIFETIME, b.getValue(), life[0], life[1]);
             }
         }
-        FutureTask<Residencies> replayed = this.replayed;
-        this.replayed = null; // from here finishBeside answers for the thread
-        if (!replayStarted) {
-            replayed.run();
-        }
-        try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks);
-             Residencies residencies = finishBeside(replayed, () -> {
-                 managerActions(blocks, c);
-                 tasks(tasks, blocks);
-                 dependencies(tasks, dag);
-             })) {
-            // the residency replay's problems come after those of the manager actions and the tasks, as on one
-            // thread; the residencies go to the sink as the checks walk them, once the transfers they check are known
+        ResidencyReplay replay = new ResidencyReplay(traceEnd, unregisters);
+        try (Residencies residencies = replay.replay(msi, blocks, nodeIds);
+             ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks)) {
+            managerActions(blocks, c);
+            tasks(tasks, blocks);
+            dependencies(tasks, dag);
+            // the residency replay's problems come after those of the manager actions and the tasks; the
+            // residencies go to the sink as the checks walk them, once the transfers they check are known
             replay.reportProblems(this);
             c.check(residencies);
         }
         problems.flush(sink);
-    }
-
-    /** Work of this thread that may throw while another thread builds something to close. */
-    private interface Step {
-        void run() throws IOException;
-    }
-
-    /**
-     * Runs {@code step} on this thread, then waits for {@code beside} and returns what it built; when either fails,
-     * the other's result is still waited for and closed, so no thread outlives the import and no spill file stays.
-     */
-    private static <T extends java.io.Closeable> T finishBeside(Future<T> beside, Step step) throws IOException {
-        try {
-            step.run();
-        } catch (IOException | RuntimeException | Error e) {
-            closeAfter(e, beside);
-            throw e;
-        }
-        return Outcome.await(beside);
-    }
-
-    /** Waits for {@code beside} after {@code failure} and closes what it built; its own failure is suppressed. */
-    private static void closeAfter(Throwable failure, Future<? extends java.io.Closeable> beside) {
-        try {
-            java.io.Closeable built = Outcome.await(beside);
-            if (built != null) {
-                built.close();
-            }
-        } catch (IOException | RuntimeException | Error other) {
-            failure.addSuppressed(other);
-        }
     }
 
     /** Gives every block an id; their records wait in {@link #blockRecords} for {@link #finish}. */
