@@ -69,6 +69,15 @@ public interface TraceSink {
     default void derive(String sql) {
     }
 
+    /**
+     * Declares a query, run in order with the {@link #derive} statements, whose rows (reason id, detail, where,
+     * count) are counted as skipped items as if reported through {@link #skipped} then: the problems a derived
+     * table found (rows a join left unmatched, keys seen twice), counted by the database, with their first location.
+     * Rows with a count of 0 add nothing. A sink without a database runs nothing.
+     */
+    default void deriveSkipped(String query) {
+    }
+
     /** A trace-level fact: source file, format, clock, a flag such as {@code serialized_by_profiler}. */
     void info(String key, String value);
 

@@ -76,15 +76,11 @@ public final class StarpuImport implements PajeListener {
     /** Handle to {first register, last unregister} time (null when none): starpu_block_lifetime. */
     private final Map<String, Long[]> lifetimes = new HashMap<>();
     /**
-     * StarPU's fetch, prefetch and idle-fetch links ({@code com_N} keys), one per transfer, and the transfers built
-     * from the driver copies, both by communication id: joined once the copies are built, so that neither has to
-     * be looked up while it is built. Links: com, start, end, start line, end line, class; transfers: com, id.
+     * This read's staging tables (see {@link Staging}), declared when their first row comes; named after the first
+     * track of the read, so that several traces in one store keep theirs apart.
      */
-    private final SortedLongRecords fetchLinks = new SortedLongRecords("fetch links", 6, 1,
-            SortedLongRecords.budget(6));
-    private final SortedLongRecords copyTransfers = new SortedLongRecords("copy transfers", 2, 1,
-            SortedLongRecords.budget(2));
-    private static final String[] LINK_CLASSES = {"fetch", "prefetch", "idle_fetch"};
+    private Staging staging;
+    private long firstTrack = -1;
     private final List<PajeState> writeBackAsync = new ArrayList<>();
     /** JobId to its execution, from the WS states with a JobId field: a trace holds as many as it has tasks. */
     private final TaskExecutions taskStates = new TaskExecutions();
@@ -124,11 +120,16 @@ public final class StarpuImport implements PajeListener {
         StarpuImport imp = new StarpuImport(traceFile, sink);
         // what the import spilled goes with its files, whatever happens
         imp.folder = folder;
-        try (imp.msi; imp.managerEvents; imp.taskStates; imp.fetchLinks; imp.copyTransfers) {
+        try (imp.msi; imp.managerEvents; imp.taskStates) {
             PajeReader reader = new PajeReader(imp, null);
             reader.read(traceFile, progress);
             imp.basics.info(reader);
             imp.finish(reader.timeShift());
+        } catch (IOException | RuntimeException | Error e) {
+            if (imp.staging != null) {
+                imp.staging.drop(); // no table of a failed read stays in a store kept partial
+            }
+            throw e;
         }
         return imp.problems;
     }
@@ -163,6 +164,9 @@ public final class StarpuImport implements PajeListener {
         // A worker is a device: its track names it, so that utilisation counts the tasks it runs (docs/stdlib.md).
         Long workerDevice = t.equals("W") && n >= 0 ? sink.newId(Entity.DEVICE) : null;
         long trackId = basics.track(c, kind, workerDevice);
+        if (firstTrack < 0) {
+            firstTrack = trackId;
+        }
         switch (t) {
             case "Mn" -> {
                 if (n >= 0) {
@@ -273,14 +277,22 @@ public final class StarpuImport implements PajeListener {
         basics.value(type, v);
     }
 
+    private Staging staging() {
+        if (staging == null) {
+            staging = new Staging(sink, Long.toString(Math.max(0, firstTrack)));
+        }
+        return staging;
+    }
+
     @Override
     public void link(PajeLink l) {
         String t = l.type().alias();
-        int cls = t.equals("F") ? 0 : t.equals("PF") ? 1 : t.equals("IF") ? 2 : -1;
-        if (cls >= 0) {
+        String cls = t.equals("F") ? "fetch" : t.equals("PF") ? "prefetch" : t.equals("IF") ? "idle_fetch" : null;
+        if (cls != null) {
             long com = comId(l.key());
             if (com >= 0) {
-                fetchLinks.add(com, l.start(), l.end(), l.startLine(), l.endLine(), cls);
+                Staging st = staging();
+                sink.row(st.fetchLink, com, l.start(), l.end(), l.startLine(), l.endLine(), cls);
             } else if (l.key().startsWith("com_")) {
                 // no copy's communication id is written this way: it can never be matched
                 problem(SkipReason.UNMATCHED_FLOW, "transfer link without DriverCopy events", l.startLine(), l.key());
@@ -535,43 +547,27 @@ public final class StarpuImport implements PajeListener {
     }
 
     /**
-     * Gives each copy's transfer its fetch link (the one with its communication id; of a key used twice, the later
-     * link) in {@code starpu_transfer}, and reports the links no copy used.
+     * Gives each copy's transfer its fetch link (the one with its communication id; of a key used twice, the link
+     * completed last) in {@code starpu_transfer}, and counts the keys used twice and the links no copy used: joined
+     * by the store once every row is in.
      */
     private void joinFetchLinks() {
-        SortedLongRecords.Cursor l = fetchLinks.cursor();
-        SortedLongRecords.Cursor t = copyTransfers.cursor();
-        boolean moreL = l.next();
-        boolean moreT = t.next();
-        while (moreL || moreT) {
-            long com = !moreT || moreL && l.get(0) < t.get(0) ? l.get(0) : t.get(0);
-            boolean link = false;
-            long start = 0;
-            long end = 0;
-            long startLine = 0;
-            int cls = 0;
-            while (moreL && l.get(0) == com) {
-                if (link) {
-                    problem(SkipReason.DUPLICATE_ID, "transfer link key", l.get(4), "com_" + com);
-                }
-                link = true;
-                start = l.get(1);
-                end = l.get(2);
-                startLine = l.get(3);
-                cls = (int) l.get(5);
-                moreL = l.next();
-            }
-            boolean used = false;
-            while (moreT && t.get(0) == com) {
-                sink.row(TRANSFER_TABLE, t.get(1), com, link ? LINK_CLASSES[cls] : null, link ? start : null,
-                        link ? end - start : null);
-                used = true;
-                moreT = t.next();
-            }
-            if (link && !used) {
-                problem(SkipReason.UNMATCHED_FLOW, "transfer link without DriverCopy events", startLine, "com_" + com);
-            }
-        }
+        Staging st = staging();
+        String links = st.fetchLink.name();
+        // the links of each key in the order they completed (at their later end), and how many the key has
+        String ranked = "(SELECT *, row_number() OVER (PARTITION BY com ORDER BY greatest(start_line, end_line)) AS k, "
+                + "count(*) OVER (PARTITION BY com) AS n FROM " + links + ")";
+        String copies = st.copyTransfer.name();
+        sink.derive("INSERT INTO " + TRANSFER_TABLE.name() + " (" + TRANSFER_TABLE.columnList() + ") "
+                + "SELECT c.transfer_id, c.com, l.class, l.start_ns, l.end_ns - l.start_ns FROM " + copies + " c "
+                + "LEFT JOIN " + ranked + " l ON l.com = c.com AND l.k = l.n ORDER BY c.com, c.transfer_id");
+        String where = Staging.text(trace + ":");
+        sink.deriveSkipped("SELECT '" + SkipReason.DUPLICATE_ID.id() + "', 'transfer link key', first(" + where
+                + " || end_line || ' (com_' || com || ')' ORDER BY com, k), count(*) FROM " + ranked + " WHERE k > 1");
+        sink.deriveSkipped("SELECT '" + SkipReason.UNMATCHED_FLOW.id() + "', 'transfer link without DriverCopy "
+                + "events', first(" + where + " || start_line || ' (com_' || com || ')' ORDER BY com), count(*) FROM "
+                + ranked + " l WHERE k = n AND NOT EXISTS (SELECT 1 FROM " + copies + " c WHERE c.com = l.com)");
+        st.drop();
     }
 
     /** Start/end pairing key: copies by communication id, the others FIFO per (manager, handle). */
@@ -636,7 +632,8 @@ public final class StarpuImport implements PajeListener {
                     : dstRam ? TransferKind.DTOH : TransferKind.DTOD;
             sink.transfer(new Transfer(id, sliceId, s.time(), dur, bytes == null ? 0 : bytes, kind,
                     deviceOfNode(src), deviceOfNode(node), nodeIds.get(src), nodeIds.get(node), block, com));
-            copyTransfers.add(com, id); // its starpu_transfer row comes with the links, in joinFetchLinks
+            // its starpu_transfer row comes with its link, in joinFetchLinks
+            sink.row(staging().copyTransfer, com, id);
             if (block != null) {
                 checks.transfer(block, s.time(), e.time(), id, nodeIds.getOrDefault(node, -1L));
             }

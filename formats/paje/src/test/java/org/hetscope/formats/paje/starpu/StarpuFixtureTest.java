@@ -380,9 +380,7 @@ class StarpuFixtureTest {
         assertTrue(s.extraRows.get("starpu_manager_action").stream().filter(r -> r[3].equals("AllocatingReuse"))
                 .allMatch(r -> r[8].equals(0L)));
         assertEquals(29, s.transfers.size());
-        Map<Object, Long> classes = s.extraRows.get("starpu_transfer").stream()
-                .collect(Collectors.groupingBy(r -> r[2], Collectors.counting()));
-        assertEquals(Map.of("fetch", 3L, "prefetch", 26L), classes);
+        // their classes, from the links the store joins to them: StarpuDerivedTablesTest
         long mm1 = s.memoryNodes.stream().filter(n -> n.name().equals("MEMNODE1")).findFirst().orElseThrow().id();
         assertEquals(21, s.transfers.stream().filter(t -> t.dstNodeId() == mm1).count());
         assertEquals(8, s.transfers.stream().filter(t -> t.dstNodeId() != mm1).count());
