@@ -33,7 +33,7 @@ class StarpuDamageTest {
     Path dir;
 
     /** A sink that also keeps where each kind of skipped item was first seen. */
-    static final class Sink extends CollectingSink {
+    static final class Sink extends StoredSink {
         final Map<String, String> where = new LinkedHashMap<>();
 
         @Override
@@ -62,9 +62,7 @@ class StarpuDamageTest {
     }
 
     private static Sink read(Path folder) throws Exception {
-        Sink s = new Sink();
-        new PajeFormat().read(folder, s, Progress.NONE);
-        return s;
+        return StoredSink.read(folder, new Sink());
     }
 
     /** The slices of the trace other than tasks (which tasks.rec names), with their counts. */

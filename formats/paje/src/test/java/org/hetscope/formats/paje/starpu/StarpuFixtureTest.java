@@ -39,9 +39,7 @@ class StarpuFixtureTest {
     }
 
     static CollectingSink load(String name) throws Exception {
-        CollectingSink s = new CollectingSink();
-        new PajeFormat().read(fixture(name), s, Progress.NONE);
-        return s;
+        return org.hetscope.formats.paje.StoredSink.read(fixture(name));
     }
 
     /** A raw body line: its number, time in ns (exact), and its whitespace-separated fields. */
@@ -424,8 +422,7 @@ class StarpuFixtureTest {
         Path dir = Files.createTempDirectory("hetscope-starpu-alone");
         try {
             Path trace = Files.copy(fixture(name).resolve("paje.trace"), dir.resolve("paje.trace"));
-            CollectingSink s = new CollectingSink();
-            new PajeFormat().read(trace, s, Progress.NONE);
+            CollectingSink s = org.hetscope.formats.paje.StoredSink.read(trace);
             assertEquals("paje worker states", s.info.get("starpu.tasks.source"));
             Map<Long, Task> byJob = s.tasks.stream().collect(Collectors.toMap(Task::jobId, t -> t));
             int executed = 0;
