@@ -285,4 +285,193 @@ class StarpuDerivedTablesTest {
             checkTransfers(store, odd.resolve("paje.trace"));
         }
     }
+
+    /** An executed record of tasks.rec as plain text: JobId, name, worker, start and end (ns), line. */
+    private record Rec(long job, String name, long worker, long start, long end, long line) {}
+
+    /** The executed records of tasks.rec with the numbers they need; a record with a bad number is left out. */
+    private static List<Rec> executedRecords(Path rec) throws Exception {
+        List<Rec> out = new ArrayList<>();
+        Map<String, String> f = new HashMap<>();
+        long first = 0;
+        long no = 0;
+        List<String> lines = new ArrayList<>(Files.readAllLines(rec));
+        lines.add("");
+        for (String line : lines) {
+            no++;
+            if (line.isBlank()) {
+                if (!f.isEmpty()) {
+                    try {
+                        if (f.containsKey("WorkerId") && f.containsKey("StartTime") && f.containsKey("EndTime")) {
+                            out.add(new Rec(Long.parseLong(f.get("JobId")), f.get("Name"),
+                                    Long.parseLong(f.get("WorkerId")), ns(f.get("StartTime")), ns(f.get("EndTime")),
+                                    first));
+                        }
+                    } catch (NumberFormatException | ArithmeticException e) {
+                        // a damaged record: skipped
+                    }
+                }
+                f.clear();
+                continue;
+            }
+            if (f.isEmpty()) {
+                first = no;
+            }
+            int colon = line.indexOf(": ");
+            if (colon > 0) {
+                f.put(line.substring(0, colon), line.substring(colon + 2).trim());
+            }
+        }
+        return out;
+    }
+
+    /** Worker states with a JobId in paje.trace: JobId to the lines of its states, in file order. */
+    private static Map<Long, List<Long>> jobStates(Path trace) throws Exception {
+        Map<Long, List<Long>> out = new TreeMap<>();
+        // the SetState definitions with a JobId field: their id and the field's position
+        Map<String, Integer> jobField = new HashMap<>();
+        String id = null;
+        int field = 0;
+        for (String line : Files.readAllLines(trace)) {
+            String[] f = line.trim().split("\\s+");
+            if (line.startsWith("%EventDef")) {
+                id = f[1].equals("PajeSetState") ? f[2] : null;
+                field = 0;
+            } else if (line.startsWith("%") && id != null && !line.startsWith("%EndEventDef")) {
+                field++;
+                if (f[f.length - 2].equals("JobId")) {
+                    jobField.put(id, field);
+                }
+            }
+        }
+        for (var e : byEvent(trace).getOrDefault("PajeSetState", List.of())) {
+            Integer k = jobField.get(e.f()[0]);
+            if (k != null && e.f()[3].equals("WS")) {
+                out.computeIfAbsent(Long.parseLong(e.f()[k]), x -> new ArrayList<>()).add(e.no());
+            }
+        }
+        return out;
+    }
+
+    private static void checkTasks(Store store, Path folder) throws Exception {
+        Path trace = folder.resolve("paje.trace");
+        Map<Long, List<Long>> states = jobStates(trace);
+        long duplicateStates = states.values().stream().mapToLong(l -> l.size() - 1).sum();
+        checkSkipCount(store, "duplicate_id", "task state JobId", duplicateStates);
+        List<Object[]> tasks = store.query("SELECT t.id, t.job_id, t.name, t.start_ts, t.end_ts, t.slice_id, "
+                + "s.ts, s.dur FROM task t LEFT JOIN slice s ON s.id = t.slice_id ORDER BY t.id").rows();
+        Path rec = folder.resolve("tasks.rec");
+        if (!Files.exists(rec)) {
+            // one task per JobId of the states, in JobId order, on the slice of one of its states
+            assertEquals(new ArrayList<>(states.keySet()), tasks.stream().map(r -> (Long) r[1]).toList());
+            for (Object[] t : tasks) {
+                assertEquals(t[3], t[6]);
+                assertEquals((Long) t[4] - (Long) t[3], t[7]);
+            }
+            return;
+        }
+        List<Rec> recs = executedRecords(rec);
+        assertEquals(recs.size(), tasks.size());
+        long first = (Long) tasks.get(0)[0];
+        Map<Long, Long> seen = new TreeMap<>();
+        long unknown = 0;
+        String firstUnknown = null;
+        for (int i = 0; i < recs.size(); i++) {
+            Rec r = recs.get(i);
+            Object[] t = tasks.get(i);
+            assertEquals(first + i, t[0], "task ids follow tasks.rec's order");
+            assertEquals(List.of(r.job(), r.name(), r.start(), r.end()), List.of(t[1], t[2], t[3], t[4]));
+            assertEquals(states.containsKey(r.job()), t[5] != null, "JobId " + r.job() + " has a state");
+            if (!states.containsKey(r.job())) {
+                unknown++;
+                if (firstUnknown == null) {
+                    firstUnknown = rec + ":" + r.line() + " (JobId " + r.job() + ")";
+                }
+            }
+            seen.merge(r.job(), 1L, Long::sum);
+        }
+        checkSkip(store, "unknown_reference", "tasks.rec task without a worker state in paje.trace", unknown,
+                firstUnknown);
+        long again = seen.values().stream().mapToLong(n -> n - 1).sum();
+        String firstAgain = null;
+        for (var e : seen.entrySet()) {
+            if (e.getValue() > 1) {
+                long job = e.getKey();
+                Rec second = recs.stream().filter(r -> r.job() == job).skip(1).findFirst().orElseThrow();
+                firstAgain = rec + ":" + second.line() + " (JobId " + job + ")";
+                break;
+            }
+        }
+        checkSkip(store, "duplicate_id", "tasks.rec JobId", again, firstAgain);
+        assertEquals(0L, store.scalarLong("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE "
+                + "'starpu_stage%'"), "no staging table is left");
+    }
+
+    private static void checkSkipCount(Store store, String reason, String detail, long count) {
+        Long stored = store.scalarLong("SELECT sum(count) FROM skipped WHERE reason = '" + reason + "' AND detail = '"
+                + detail + "'");
+        assertEquals(count, stored == null ? 0 : stored, reason + " " + detail);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"chol-dmda-nb6", "chol-lws-nb12"})
+    void tasksOfTheFixturesWithAndWithoutTasksRec(String name) throws Exception {
+        Path fixture = StarpuFixtureTest.fixture(name);
+        try (Store store = importInto(name, fixture)) {
+            checkTasks(store, fixture);
+        }
+        Path alone = Files.createDirectories(dir.resolve(name + "-alone"));
+        Files.copy(fixture.resolve("paje.trace"), alone.resolve("paje.trace"));
+        try (Store store = importInto(name + "-alone", alone)) {
+            checkTasks(store, alone);
+        }
+    }
+
+    /**
+     * A paje.trace cut short and some of its worker states given twice, beside a tasks.rec with a broken record,
+     * records given twice and records whose JobId no state has.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"chol-dmda-nb6", "chol-lws-nb12"})
+    void tasksOfDamagedInputs(String name) throws Exception {
+        Path fixture = StarpuFixtureTest.fixture(name);
+        Path d = Files.createDirectories(dir.resolve(name + "-damaged"));
+        List<String> trace = new ArrayList<>();
+        int ws = 0;
+        for (String line : Files.readAllLines(fixture.resolve("paje.trace"))) {
+            trace.add(line);
+            String[] f = line.trim().split("\\s+");
+            if (f.length > 3 && f[0].equals("20") && f[3].equals("WS") && ws++ % 7 == 0) {
+                trace.add(line);
+            }
+        }
+        String text = String.join("\n", trace);
+        Files.writeString(d.resolve("paje.trace"), text.substring(0, text.length() * 4 / 5 + 3));
+        String[] records = Files.readString(fixture.resolve("tasks.rec")).split("\n\n");
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < records.length; i++) {
+            String r = records[i];
+            if (i % 13 == 5) {
+                r = r.replaceFirst("JobId: (\\d+)", "JobId: 9$1");
+            }
+            if (i == 20) {
+                r = r.replaceFirst("StartTime: \\S+", "StartTime: 12x.5");
+            }
+            out.add(r);
+            if (i % 9 == 3 && r.contains("WorkerId")) {
+                out.add(r);
+            }
+        }
+        Files.writeString(d.resolve("tasks.rec"), String.join("\n\n", out));
+        try (Store store = importInto(name + "-damaged", d)) {
+            assertTrue(store.scalarLong("SELECT count(*) FROM skipped WHERE reason = 'duplicate_id'") > 0);
+            checkTasks(store, d);
+            assertEquals(1L, store.scalarLong("SELECT sum(count) FROM skipped WHERE detail = 'tasks.rec record "
+                    + "with a bad number'"));
+        }
+        Files.delete(d.resolve("tasks.rec"));
+        try (Store store = importInto(name + "-damaged-alone", d)) {
+            checkTasks(store, d);
+        }
+    }
 }
