@@ -78,8 +78,9 @@ public interface TraceSink {
 
     /**
      * Declares SQL that derives rows from those this reader wrote (a join or sort that the database does out of core,
-     * e.g. task dependencies from JobId edges), run by the store in declaration order once every row is in, before
-     * the store is complete. A table that only feeds such a statement is declared with {@link #defineTable} under a
+     * e.g. task dependencies from JobId edges), run by the store in declaration order once every row of the reader's
+     * trace is in (when its source ends, before clocks are aligned), before the store is complete. A table that only
+     * feeds such a statement is declared with {@link #defineTable} under a
      * name of its own per read and dropped by the reader's last statement. A sink without a database (tests'
      * {@link CollectingSink}) keeps the statements and runs nothing.
      */

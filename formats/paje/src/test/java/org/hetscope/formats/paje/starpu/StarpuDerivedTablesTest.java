@@ -47,7 +47,10 @@ class StarpuDerivedTablesTest {
     /** A body line of paje.trace as plain text: its number and fields. */
     private record Line(long no, String[] f) {}
 
-    /** Body lines by the Paje event name their id stands for; lines with a field count the header does not give are left out. */
+    /**
+     * Body lines by the Paje event name their id stands for; lines with a field count the header does not give, and
+     * a last line without its newline, are left out.
+     */
     private static Map<String, List<Line>> byEvent(Path trace) throws Exception {
         Map<String, String> names = new HashMap<>();
         Map<String, Integer> fields = new HashMap<>();
