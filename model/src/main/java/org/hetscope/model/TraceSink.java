@@ -11,6 +11,23 @@ public interface TraceSink {
 
     long newId(Entity entity);
 
+    /**
+     * Hands out {@code count} consecutive ids at once (for rows a {@link #derive} statement makes, numbered from
+     * the first) and returns the first; with a count of 0, nothing is handed out and the answer means nothing.
+     */
+    default long newIds(Entity entity, long count) {
+        long first = 0;
+        for (long i = 0; i < count; i++) {
+            long id = newId(entity);
+            if (i == 0) {
+                first = id;
+            } else if (id != first + i) {
+                throw new IllegalStateException("ids handed out apart");
+            }
+        }
+        return first;
+    }
+
     void process(TraceProcess process);
 
     void thread(TraceThread thread);
@@ -61,12 +78,22 @@ public interface TraceSink {
 
     /**
      * Declares SQL that derives rows from those this reader wrote (a join or sort that the database does out of core,
-     * e.g. task dependencies from JobId edges), run by the store in declaration order once every row is in, before
-     * the store is complete. A table that only feeds such a statement is declared with {@link #defineTable} under a
+     * e.g. task dependencies from JobId edges), run by the store in declaration order once every row of the reader's
+     * trace is in (when its source ends, before clocks are aligned), before the store is complete. A table that only
+     * feeds such a statement is declared with {@link #defineTable} under a
      * name of its own per read and dropped by the reader's last statement. A sink without a database (tests'
      * {@link CollectingSink}) keeps the statements and runs nothing.
      */
     default void derive(String sql) {
+    }
+
+    /**
+     * Declares a query, run in order with the {@link #derive} statements, whose rows (reason id, detail, where,
+     * count) are counted as skipped items as if reported through {@link #skipped} then: the problems a derived
+     * table found (rows a join left unmatched, keys seen twice), counted by the database, with their first location.
+     * Rows with a count of 0 add nothing. A sink without a database runs nothing.
+     */
+    default void deriveSkipped(String query) {
     }
 
     /** A trace-level fact: source file, format, clock, a flag such as {@code serialized_by_profiler}. */

@@ -53,6 +53,8 @@ public final class PipelinedSink implements TraceSink {
 
     private record Derive(String sql) {}
 
+    private record DeriveSkipped(String query) {}
+
     public PipelinedSink(StoreWriter target) {
         this.target = target;
         this.writer = new Thread(this::drain, "hetscope-store-writer");
@@ -115,6 +117,7 @@ public final class PipelinedSink implements TraceSink {
             case Define d -> target.defineTable(d.table());
             case Row r -> target.row(r.table(), r.values());
             case Derive d -> target.derive(d.sql());
+            case DeriveSkipped d -> target.deriveSkipped(d.query());
             default -> throw new IllegalStateException("unexpected record " + o.getClass());
         }
     }
@@ -179,6 +182,11 @@ public final class PipelinedSink implements TraceSink {
         return target.newId(entity);
     }
 
+    @Override
+    public long newIds(Entity entity, long count) {
+        return target.newIds(entity, count);
+    }
+
     @Override public void process(TraceProcess p) { put(p); }
     @Override public void thread(TraceThread t) { put(t); }
     @Override public void device(Device d) { put(d); }
@@ -200,6 +208,7 @@ public final class PipelinedSink implements TraceSink {
     @Override public void row(TableSpec table, Object... values) { put(new Row(table, values.clone())); }
     @Override public void info(String key, String value) { put(new Info(key, value)); }
     @Override public void derive(String sql) { put(new Derive(sql)); }
+    @Override public void deriveSkipped(String query) { put(new DeriveSkipped(query)); }
     @Override public void skipped(SkipReason reason, String detail, String where, long count) {
         put(new Skip(reason, detail, where, count));
     }

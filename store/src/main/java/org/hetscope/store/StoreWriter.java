@@ -11,10 +11,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.duckdb.DuckDBConnection;
 import org.hetscope.model.CounterSample;
 import org.hetscope.model.Device;
@@ -191,6 +193,13 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     @Override
     public long newId(Entity entity) {
         return ++nextIds[entity.ordinal()];
+    }
+
+    @Override
+    public long newIds(Entity entity, long count) {
+        long first = nextIds[entity.ordinal()] + 1;
+        nextIds[entity.ordinal()] += Math.max(0, count);
+        return first;
     }
 
     @Override
@@ -460,12 +469,63 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         }
     }
 
-    /** The readers' derivations ({@link TraceSink#derive}), run at commit in this order. */
-    private final List<String> derivations = new ArrayList<>();
+    /**
+     * The readers' derivations ({@link TraceSink#derive}, and {@link TraceSink#deriveSkipped} queries), run in this
+     * order when their source ends (before its clock is aligned, so that derived rows are aligned with the others),
+     * or at commit for a store written without sources.
+     */
+    private final List<Derivation> derivations = new ArrayList<>();
+
+    private record Derivation(String sql, boolean skips) {}
 
     @Override
     public void derive(String sql) {
-        derivations.add(sql);
+        derivations.add(new Derivation(sql, false));
+    }
+
+    @Override
+    public void deriveSkipped(String query) {
+        derivations.add(new Derivation(query, true));
+    }
+
+    /**
+     * Runs the derivations declared so far, then forgets the declared tables they dropped (a reader's per-read
+     * staging tables).
+     */
+    private void runDerivations() {
+        if (derivations.isEmpty()) {
+            return;
+        }
+        flushRows();
+        try (Statement st = connection.createStatement()) {
+            for (Derivation d : derivations) {
+                if (!d.skips()) {
+                    st.execute(d.sql());
+                    continue;
+                }
+                try (ResultSet rs = st.executeQuery(d.sql())) {
+                    while (rs.next()) {
+                        long count = rs.getLong(4);
+                        if (count > 0) {
+                            skipped(SkipReason.byId(rs.getString(1)), rs.getString(2), rs.getString(3), count);
+                        }
+                    }
+                }
+            }
+            Set<String> present = new HashSet<>();
+            try (ResultSet rs = st.executeQuery("SELECT table_name FROM duckdb_tables()")) {
+                while (rs.next()) {
+                    present.add(rs.getString(1));
+                }
+            }
+            tables.values().removeIf(t -> !CoreTables.ALL.contains(t) && !present.contains(t.name()));
+            batches.keySet().removeIf(t -> !tables.containsKey(t.name()));
+            declaredBatches.keySet().removeIf(t -> !tables.containsKey(t.name()));
+        } catch (SQLException e) {
+            throw new StoreException("cannot derive rows: " + e.getMessage(), e);
+        }
+        phase("derived rows (" + derivations.size() + " statements)");
+        derivations.clear();
     }
 
     @Override
@@ -498,6 +558,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         if (currentSource == null) {
             return;
         }
+        runDerivations();
         currentSource.lastIds = nextIds.clone();
         currentSource.extraRowsEnd = extraRowCounts();
         currentSource = null;
@@ -630,14 +691,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         try {
             flushRows();
             phase("rows written");
-            try (Statement st = connection.createStatement()) {
-                for (String sql : derivations) {
-                    st.execute(sql);
-                }
-            }
-            if (!derivations.isEmpty()) {
-                phase("derived rows (" + derivations.size() + " statements)");
-            }
+            runDerivations();
             if (DEBUG) {
                 insertNanos.forEach((t, n) -> System.err.printf("hetscope:   insert %s %.2f s%n", t, n / 1e9));
             }

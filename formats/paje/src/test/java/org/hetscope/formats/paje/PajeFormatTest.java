@@ -92,14 +92,13 @@ class PajeFormatTest {
             Files.copy(fixture("chol-dmda-nb6").resolve(side), folder.resolve(side));
         }
         Map<String, Long> where = new TreeMap<>();
-        CollectingSink s = new CollectingSink() {
+        CollectingSink s = StoredSink.read(folder, new StoredSink() {
             @Override
             public void skipped(SkipReason reason, String what, String at, long count) {
                 super.skipped(reason, what, at, count);
                 where.put(key(reason, what) + " @ " + at, count);
             }
-        };
-        new PajeFormat().read(folder, s, Progress.NONE);
+        });
         Path trace = folder.resolve("paje.trace");
         assertEquals(Map.of(
                 "damaged_record: undefined event id @ " + trace + ":" + (body + 21) + " (id 77)", 1L,
@@ -151,14 +150,13 @@ class PajeFormatTest {
         lines.remove(noJob); // the lines after it move up by one
         Path tasksRec = Files.write(folder.resolve("tasks.rec"), lines);
         Map<String, Long> where = new TreeMap<>();
-        CollectingSink s = new CollectingSink() {
+        CollectingSink s = StoredSink.read(folder, new StoredSink() {
             @Override
             public void skipped(SkipReason reason, String what, String at, long count) {
                 super.skipped(reason, what, at, count);
                 where.put(key(reason, what) + " @ " + at.replaceAll(" \\(.*", ""), count);
             }
-        };
-        new PajeFormat().read(folder, s, Progress.NONE);
+        });
         assertEquals(Map.of(
                 "damaged_record: tasks.rec record without JobId @ " + tasksRec + ":" + (noJobStart + 1), 1L,
                 // the line of the bad field, after the line removed above it

@@ -14,8 +14,8 @@ import org.hetscope.formats.paje.PajeListener;
  * {@code SI} closes it. Open intervals close at the handle's next {@code unregister}, else at the trace end.
  * Before the first MSI event of a (handle, node) the state is unknown and counts as absent.
  *
- * <p>A replay may run on another thread while the import goes on: it only reads what it is given, and keeps the
- * problems it meets until {@link #reportProblems} hands them on, so that they are told in the same order either way.
+ * <p>The replay keeps the problems it meets until {@link #reportProblems} hands them on, after those of the manager
+ * actions and the tasks.
  */
 final class ResidencyReplay {
     private final long traceEnd;

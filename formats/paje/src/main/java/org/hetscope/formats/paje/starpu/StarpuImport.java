@@ -12,9 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
-import org.hetscope.formats.paje.Outcome;
 import org.hetscope.formats.paje.PajeContainer;
 import org.hetscope.formats.paje.PajeEvent;
 import org.hetscope.formats.paje.PajeLink;
@@ -79,18 +76,14 @@ public final class StarpuImport implements PajeListener {
     /** Handle to {first register, last unregister} time (null when none): starpu_block_lifetime. */
     private final Map<String, Long[]> lifetimes = new HashMap<>();
     /**
-     * StarPU's fetch, prefetch and idle-fetch links ({@code com_N} keys), one per transfer, and the transfers built
-     * from the driver copies, both by communication id: joined once the copies are built, so that neither has to
-     * be looked up while it is built. Links: com, start, end, start line, end line, class; transfers: com, id.
+     * This read's staging tables (see {@link Staging}), declared when their first row comes; named after the first
+     * track of the read, so that several traces in one store keep theirs apart.
      */
-    private final SortedLongRecords fetchLinks = new SortedLongRecords("fetch links", 6, 1,
-            SortedLongRecords.budget(6));
-    private final SortedLongRecords copyTransfers = new SortedLongRecords("copy transfers", 2, 1,
-            SortedLongRecords.budget(2));
-    private static final String[] LINK_CLASSES = {"fetch", "prefetch", "idle_fetch"};
+    private Staging staging;
+    private long firstTrack = -1;
     private final List<PajeState> writeBackAsync = new ArrayList<>();
-    /** JobId to its execution, from the WS states with a JobId field: a trace holds as many as it has tasks. */
-    private final TaskExecutions taskStates = new TaskExecutions();
+    /** Worker states with a JobId staged so far (their order among the states of a JobId: the last one counts). */
+    private long taskStates;
     /** The ids of the tasks this import made: {@code firstTask..lastTask}, in order (empty when first > last). */
     private long firstTask = 1;
     private long lastTask;
@@ -104,14 +97,12 @@ public final class StarpuImport implements PajeListener {
     private long msStates;
     /** Where tasks.rec, data.rec and dag.dot may be; null when there are none. */
     private Path folder;
-    /** Made by {@link #bodyRead}: the side files, the blocks, and the residency replay started beside the states. */
+    /** Made by {@link #bodyRead}: the side files and the blocks. */
     private SideFiles side;
     private IOException sideError;
     private Map<String, Long> blocks;
     private final List<MemoryBlock> blockRecords = new ArrayList<>();
-    private ResidencyReplay replay;
-    private FutureTask<Residencies> replayed;
-    private boolean replayStarted;
+    private long traceEnd;
 
     public StarpuImport(Path trace, TraceSink sink) {
         this.trace = trace;
@@ -129,16 +120,16 @@ public final class StarpuImport implements PajeListener {
         StarpuImport imp = new StarpuImport(traceFile, sink);
         // what the import spilled goes with its files, whatever happens
         imp.folder = folder;
-        try (imp.msi; imp.managerEvents; imp.taskStates; imp.fetchLinks; imp.copyTransfers) {
-            try {
-                PajeReader reader = new PajeReader(imp, null);
-                reader.read(traceFile, progress);
-                imp.basics.info(reader);
-                imp.finish(reader.timeShift());
-            } catch (IOException | RuntimeException | Error e) {
-                imp.abandonResidencies(e);
-                throw e;
+        try (imp.msi; imp.managerEvents) {
+            PajeReader reader = new PajeReader(imp, null);
+            reader.read(traceFile, progress);
+            imp.basics.info(reader);
+            imp.finish(reader.timeShift());
+        } catch (IOException | RuntimeException | Error e) {
+            if (imp.staging != null) {
+                imp.staging.drop(); // no table of a failed read stays in a store kept partial
             }
+            throw e;
         }
         return imp.problems;
     }
@@ -173,6 +164,9 @@ public final class StarpuImport implements PajeListener {
         // A worker is a device: its track names it, so that utilisation counts the tasks it runs (docs/stdlib.md).
         Long workerDevice = t.equals("W") && n >= 0 ? sink.newId(Entity.DEVICE) : null;
         long trackId = basics.track(c, kind, workerDevice);
+        if (firstTrack < 0) {
+            firstTrack = trackId;
+        }
         switch (t) {
             case "Mn" -> {
                 if (n >= 0) {
@@ -232,8 +226,11 @@ public final class StarpuImport implements PajeListener {
                     Category.TASK, s.type().name(), s.depth(), null, basics.argsJson(s.definition(),
                     s.extras())));
             try {
-                taskStates.add(Long.parseLong(s.extras()[job]), sliceId, s.start(), s.end(),
-                        number(s.container().alias()), s.value().name(), s.line());
+                long jobId = Long.parseLong(s.extras()[job]);
+                int w = number(s.container().alias());
+                sink.row(staging().taskState, jobId, taskStates++, sliceId, s.start(), s.end(), s.line(), (long) w,
+                        s.value().name(), workerTracks.get(w),
+                        workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null);
             } catch (NumberFormatException e) {
                 problem(SkipReason.BAD_VALUE, "task state with a bad JobId", s.line(), s.extras()[job]);
             }
@@ -283,14 +280,22 @@ public final class StarpuImport implements PajeListener {
         basics.value(type, v);
     }
 
+    private Staging staging() {
+        if (staging == null) {
+            staging = new Staging(sink, Long.toString(Math.max(0, firstTrack)));
+        }
+        return staging;
+    }
+
     @Override
     public void link(PajeLink l) {
         String t = l.type().alias();
-        int cls = t.equals("F") ? 0 : t.equals("PF") ? 1 : t.equals("IF") ? 2 : -1;
-        if (cls >= 0) {
+        String cls = t.equals("F") ? "fetch" : t.equals("PF") ? "prefetch" : t.equals("IF") ? "idle_fetch" : null;
+        if (cls != null) {
             long com = comId(l.key());
             if (com >= 0) {
-                fetchLinks.add(com, l.start(), l.end(), l.startLine(), l.endLine(), cls);
+                Staging st = staging();
+                sink.row(st.fetchLink, com, l.start(), l.end(), l.startLine(), l.endLine(), cls);
             } else if (l.key().startsWith("com_")) {
                 // no copy's communication id is written this way: it can never be matched
                 problem(SkipReason.UNMATCHED_FLOW, "transfer link without DriverCopy events", l.startLine(), l.key());
@@ -308,7 +313,7 @@ public final class StarpuImport implements PajeListener {
 
     /** The side files of a StarPU trace, read for their handles and problems before the tasks are built. */
     private record SideFiles(Path tasks, Path dag, List<DataRec.Handle> handles, Set<String> taskHandles,
-                             StarpuProblems problems) {
+                             long executed, StarpuProblems problems) {
         static SideFiles read(Path folder) throws IOException {
             Path tasksRec = folder == null ? null : folder.resolve("tasks.rec");
             Path dataRec = folder == null ? null : folder.resolve("data.rec");
@@ -318,8 +323,14 @@ public final class StarpuImport implements PajeListener {
             // and its problems, then for the tasks, then for the dependencies
             Path tasks = tasksRec != null && Files.isRegularFile(tasksRec) ? tasksRec : null;
             Set<String> taskHandles = new LinkedHashSet<>();
+            long[] executed = {0};
             if (tasks != null) {
-                TasksRec.read(tasks, problems, t -> taskHandles.addAll(t.handles()));
+                TasksRec.read(tasks, problems, t -> {
+                    taskHandles.addAll(t.handles());
+                    if (t.executed()) {
+                        executed[0]++;
+                    }
+                });
             }
             List<DataRec.Handle> handles = dataRec != null && Files.isRegularFile(dataRec)
                     ? DataRec.read(dataRec, problems) : List.of();
@@ -328,39 +339,21 @@ public final class StarpuImport implements PajeListener {
             if (dag != null) {
                 DagDot.read(dag, problems, (from, to) -> { });
             }
-            return new SideFiles(tasks, dag, handles, taskHandles, problems);
+            return new SideFiles(tasks, dag, handles, taskHandles, executed[0], problems);
         }
     }
 
-    /**
-     * Every event is in, so the residencies, which need only the MSI events and the blocks, are replayed on their
-     * own thread from here: beside the reader's replay of the states, then beside the manager actions and tasks.
-     * What this reads and decides is told to the sink in {@link #finish}, where it was told before there was a
-     * thread, so the records and problems come in the same order either way.
-     */
+    /** Every event is in: the side files are read and the blocks get their ids before the states come. */
     @Override
     public void bodyRead(long start, long end) {
+        traceEnd = end;
         try {
             side = SideFiles.read(folder);
         } catch (IOException e) {
-            sideError = e; // thrown where the side files were read on one thread
+            sideError = e; // thrown in finish, after the memory nodes, as where it is read
             return;
         }
         blocks = blocks(side.handles(), side.taskHandles());
-        replay = new ResidencyReplay(end, unregisters);
-        replayed = new FutureTask<>(() -> replay.replay(msi, blocks, nodeIds));
-        if (PajeReader.threads() > 0) {
-            Thread.ofPlatform().name("starpu-residencies").daemon().start(replayed);
-            replayStarted = true;
-        }
-    }
-
-    /** After a failure: waits for the residency thread and closes what it built, so nothing outlives the import. */
-    private void abandonResidencies(Throwable failure) {
-        if (replayed != null && replayStarted) {
-            closeAfter(failure, replayed);
-            replayed = null;
-        }
     }
 
     private void finish(int timeShift) throws IOException {
@@ -403,54 +396,19 @@ public final class StarpuImport implements PajeListener {
                 sink.row(StarpuTables.BLOCK_LIFETIME, b.getValue(), life[0], life[1]);
             }
         }
-        FutureTask<Residencies> replayed = this.replayed;
-        this.replayed = null; // from here finishBeside answers for the thread
-        if (!replayStarted) {
-            replayed.run();
-        }
-        try (ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks);
-             Residencies residencies = finishBeside(replayed, () -> {
-                 managerActions(blocks, c);
-                 tasks(tasks, blocks);
-                 dependencies(tasks, dag);
-             })) {
-            // the residency replay's problems come after those of the manager actions and the tasks, as on one
-            // thread; the residencies go to the sink as the checks walk them, once the transfers they check are known
+        ResidencyReplay replay = new ResidencyReplay(traceEnd, unregisters);
+        try (Residencies residencies = replay.replay(msi, blocks, nodeIds);
+             ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks)) {
+            managerActions(blocks, c);
+            tasks(tasks, side.executed(), blocks);
+            dependencies(tasks, dag);
+            staging().drop();
+            // the residency replay's problems come after those of the manager actions and the tasks; the
+            // residencies go to the sink as the checks walk them, once the transfers they check are known
             replay.reportProblems(this);
             c.check(residencies);
         }
         problems.flush(sink);
-    }
-
-    /** Work of this thread that may throw while another thread builds something to close. */
-    private interface Step {
-        void run() throws IOException;
-    }
-
-    /**
-     * Runs {@code step} on this thread, then waits for {@code beside} and returns what it built; when either fails,
-     * the other's result is still waited for and closed, so no thread outlives the import and no spill file stays.
-     */
-    private static <T extends java.io.Closeable> T finishBeside(Future<T> beside, Step step) throws IOException {
-        try {
-            step.run();
-        } catch (IOException | RuntimeException | Error e) {
-            closeAfter(e, beside);
-            throw e;
-        }
-        return Outcome.await(beside);
-    }
-
-    /** Waits for {@code beside} after {@code failure} and closes what it built; its own failure is suppressed. */
-    private static void closeAfter(Throwable failure, Future<? extends java.io.Closeable> beside) {
-        try {
-            java.io.Closeable built = Outcome.await(beside);
-            if (built != null) {
-                built.close();
-            }
-        } catch (IOException | RuntimeException | Error other) {
-            failure.addSuppressed(other);
-        }
     }
 
     /** Gives every block an id; their records wait in {@link #blockRecords} for {@link #finish}. */
@@ -599,43 +557,26 @@ public final class StarpuImport implements PajeListener {
     }
 
     /**
-     * Gives each copy's transfer its fetch link (the one with its communication id; of a key used twice, the later
-     * link) in {@code starpu_transfer}, and reports the links no copy used.
+     * Gives each copy's transfer its fetch link (the one with its communication id; of a key used twice, the link
+     * completed last) in {@code starpu_transfer}, and counts the keys used twice and the links no copy used: joined
+     * by the store once every row is in.
      */
     private void joinFetchLinks() {
-        SortedLongRecords.Cursor l = fetchLinks.cursor();
-        SortedLongRecords.Cursor t = copyTransfers.cursor();
-        boolean moreL = l.next();
-        boolean moreT = t.next();
-        while (moreL || moreT) {
-            long com = !moreT || moreL && l.get(0) < t.get(0) ? l.get(0) : t.get(0);
-            boolean link = false;
-            long start = 0;
-            long end = 0;
-            long startLine = 0;
-            int cls = 0;
-            while (moreL && l.get(0) == com) {
-                if (link) {
-                    problem(SkipReason.DUPLICATE_ID, "transfer link key", l.get(4), "com_" + com);
-                }
-                link = true;
-                start = l.get(1);
-                end = l.get(2);
-                startLine = l.get(3);
-                cls = (int) l.get(5);
-                moreL = l.next();
-            }
-            boolean used = false;
-            while (moreT && t.get(0) == com) {
-                sink.row(TRANSFER_TABLE, t.get(1), com, link ? LINK_CLASSES[cls] : null, link ? start : null,
-                        link ? end - start : null);
-                used = true;
-                moreT = t.next();
-            }
-            if (link && !used) {
-                problem(SkipReason.UNMATCHED_FLOW, "transfer link without DriverCopy events", startLine, "com_" + com);
-            }
-        }
+        Staging st = staging();
+        String links = st.fetchLink.name();
+        // the links of each key in the order they completed (at their later end), and how many the key has
+        String ranked = "(SELECT *, row_number() OVER (PARTITION BY com ORDER BY greatest(start_line, end_line)) AS k, "
+                + "count(*) OVER (PARTITION BY com) AS n FROM " + links + ")";
+        String copies = st.copyTransfer.name();
+        sink.derive("INSERT INTO " + TRANSFER_TABLE.name() + " (" + TRANSFER_TABLE.columnList() + ") "
+                + "SELECT c.transfer_id, c.com, l.class, l.start_ns, l.end_ns - l.start_ns FROM " + copies + " c "
+                + "LEFT JOIN " + ranked + " l ON l.com = c.com AND l.k = l.n ORDER BY c.com, c.transfer_id");
+        String where = Staging.text(trace + ":");
+        sink.deriveSkipped("SELECT '" + SkipReason.DUPLICATE_ID.id() + "', 'transfer link key', first(" + where
+                + " || end_line || ' (com_' || com || ')' ORDER BY com, k), count(*) FROM " + ranked + " WHERE k > 1");
+        sink.deriveSkipped("SELECT '" + SkipReason.UNMATCHED_FLOW.id() + "', 'transfer link without DriverCopy "
+                + "events', first(" + where + " || start_line || ' (com_' || com || ')' ORDER BY com), count(*) FROM "
+                + ranked + " l WHERE k = n AND NOT EXISTS (SELECT 1 FROM " + copies + " c WHERE c.com = l.com)");
     }
 
     /** Start/end pairing key: copies by communication id, the others FIFO per (manager, handle). */
@@ -700,7 +641,8 @@ public final class StarpuImport implements PajeListener {
                     : dstRam ? TransferKind.DTOH : TransferKind.DTOD;
             sink.transfer(new Transfer(id, sliceId, s.time(), dur, bytes == null ? 0 : bytes, kind,
                     deviceOfNode(src), deviceOfNode(node), nodeIds.get(src), nodeIds.get(node), block, com));
-            copyTransfers.add(com, id); // its starpu_transfer row comes with the links, in joinFetchLinks
+            // its starpu_transfer row comes with its link, in joinFetchLinks
+            sink.row(staging().copyTransfer, com, id);
             if (block != null) {
                 checks.transfer(block, s.time(), e.time(), id, nodeIds.getOrDefault(node, -1L));
             }
@@ -725,123 +667,83 @@ public final class StarpuImport implements PajeListener {
         return null;
     }
 
+    private static final String TASK_COLUMNS = "id, slice_id, job_id, name, worker_track_id, node_id, submit_ts, "
+            + "start_ts, end_ts, priority";
+
     /**
-     * Emits the tasks (from tasks.rec when there is one, else from the worker states with a JobId). Nothing here is
-     * kept per task in memory: tasks.rec is read again rather than held, and it meets the worker states in merges
-     * by JobId.
+     * The tasks: the executed records of tasks.rec when there is one, else the worker states with a JobId, one task
+     * per JobId (its last state). Task ids are reserved here and the store joins the staged records and states into
+     * {@code task} (a JobId given twice by the states or by tasks.rec is counted); nothing is kept per task in memory.
      */
-    private void tasks(Path records, Map<String, Long> blocks) throws IOException {
-        TaskExecutions.Duplicates again = (job, line) -> problem(SkipReason.DUPLICATE_ID, "task state JobId", line,
-                "JobId " + job);
+    private void tasks(Path records, long executed, Map<String, Long> blocks) throws IOException {
+        Staging st = staging();
+        String states = st.taskState.name();
+        String lastStates = "(SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY job ORDER BY seq DESC) AS k "
+                + "FROM " + states + ") WHERE k = 1)";
+        sink.deriveSkipped("SELECT '" + SkipReason.DUPLICATE_ID.id() + "', 'task state JobId', first("
+                + Staging.text(trace + ":") + " || line || ' (JobId ' || job || ')' ORDER BY job, seq), count(*) "
+                + "FROM (SELECT *, row_number() OVER (PARTITION BY job ORDER BY seq) AS k FROM " + states
+                + ") WHERE k > 1");
         if (records == null) {
-            // Without tasks.rec, the task executions come from the worker states that carry a JobId.
-            taskStates.walk(again, (job, slice, from, to, w, name) -> {
-                long id = newTask();
-                sink.task(new Task(id, slice, job, name, workerTracks.get(w),
-                        workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null, from, to, null));
-            });
+            // one id per state at most: a JobId with several states leaves ids unused after the last task
+            reserveTasks(taskStates);
+            sink.derive("INSERT INTO task (" + TASK_COLUMNS + ") SELECT " + (firstTask - 1) + " + row_number() "
+                    + "OVER (ORDER BY job), slice_id, job, name, track_id, node_id, NULL, start_ns, end_ns, NULL FROM "
+                    + lastStates + " ORDER BY job");
             sink.info("starpu.tasks.source", "paje worker states");
             return;
         }
         sink.info("starpu.tasks.source", "tasks.rec");
-        try (SortedLongRecords states = statesOfRecords(records, again)) {
-            SortedLongRecords.Cursor state = states.cursor();
-            long[] notRun = {0};
-            long[] mismatched = {0};
-            TasksRec.read(records, new StarpuProblems(), r -> {
-                if (!r.executed()) {
-                    notRun[0]++;
-                    return;
-                }
-                long id = newTask();
-                // the executed records come in the same order as when their states were looked up
-                boolean found = state.next() && state.get(5) == 1;
-                long start = found ? state.get(2) : 0;
-                long end = found ? state.get(3) : 0;
-                long worker = found ? state.get(4) : 0;
-                if (!found) {
-                    problems.add(SkipReason.UNKNOWN_REFERENCE, "tasks.rec task without a worker state in paje.trace",
-                            trace.resolveSibling("tasks.rec"), r.line(), "JobId " + r.jobId());
-                } else if (start != r.startTs() || end != r.endTs() || worker != r.workerId()) {
-                    mismatched[0]++;
-                    sink.row(ANOMALY_TABLE, "task_state_mismatch", null, start, end - start, "JobId " + r.jobId()
-                            + " tasks.rec " + r.startTs() + ".." + r.endTs() + " on w" + r.workerId()
-                            + ", paje state on w" + worker);
-                }
-                sink.task(new Task(id, found ? state.get(1) : null, r.jobId(), r.name(),
-                        workerTracks.get(r.workerId()),
-                        r.memoryNode() == null ? null : nodeIds.get(r.memoryNode()), r.submitTs(), r.startTs(),
-                        r.endTs(), r.priority()));
-                for (int i = 0; i < r.handles().size(); i++) {
-                    Long b = blocks.get(r.handles().get(i));
-                    if (b != null) {
-                        sink.taskAccess(new TaskAccess(id, b, i < r.modes().size() ? r.modes().get(i) : null));
-                    }
-                }
-            });
-            sink.info("starpu.tasks.not_executed", Long.toString(notRun[0]));
-            sink.info("starpu.tasks.state_mismatch", Long.toString(mismatched[0]));
-        }
-    }
-
-    private long newTask() {
-        long id = sink.newId(Entity.TASK);
-        if (firstTask > lastTask) {
-            firstTask = id;
-        }
-        lastTask = id;
-        return id;
-    }
-
-    /**
-     * For each executed record of tasks.rec, in file order: its worker state (ordinal, slice id, start, end,
-     * worker, 1) or none (ordinal, 0, 0, 0, 0, 0). Records and states meet in a merge by JobId; a JobId that
-     * tasks.rec gives twice is reported at each record after the first.
-     */
-    private SortedLongRecords statesOfRecords(Path records, TaskExecutions.Duplicates again) throws IOException {
-        SortedLongRecords states = new SortedLongRecords("task states of tasks.rec", 6, 1,
-                SortedLongRecords.budget(6));
-        try (SortedLongRecords byJob = new SortedLongRecords("tasks.rec jobs", 3, 1, SortedLongRecords.budget(3))) {
-            long[] ordinal = {0};
-            TasksRec.read(records, new StarpuProblems(), r -> {
-                if (r.executed()) {
-                    byJob.add(r.jobId(), ordinal[0]++, r.line());
-                }
-            });
-            SortedLongRecords.Cursor rec = byJob.cursor();
-            boolean[] more = {rec.next()};
-            long[] previous = {0, 0}; // JobId of the record before, and whether there was one
-            java.util.function.LongConsumer upTo = job -> { // the records whose JobId is below job have no state
-                while (more[0] && rec.get(0) < job) {
-                    record(states, rec, previous, false, 0, 0, 0, 0);
-                    more[0] = rec.next();
-                }
-            };
-            taskStates.walk(again, (job, slice, from, to, w, name) -> {
-                upTo.accept(job);
-                while (more[0] && rec.get(0) == job) {
-                    record(states, rec, previous, true, slice, from, to, w);
-                    more[0] = rec.next();
-                }
-            });
-            while (more[0]) {
-                record(states, rec, previous, false, 0, 0, 0, 0);
-                more[0] = rec.next();
+        reserveTasks(executed);
+        long[] ordinal = {0};
+        long[] notRun = {0};
+        TasksRec.read(records, new StarpuProblems(), r -> {
+            if (!r.executed()) {
+                notRun[0]++;
+                return;
             }
-        }
-        return states;
+            if (ordinal[0] == executed) {
+                throw new java.io.UncheckedIOException(new IOException(records + " changed while it was read"));
+            }
+            long id = firstTask + ordinal[0];
+            sink.row(st.taskRecord, ordinal[0]++, r.jobId(), r.name(), workerTracks.get(r.workerId()),
+                    r.memoryNode() == null ? null : nodeIds.get(r.memoryNode()), r.submitTs(), r.startTs(),
+                    r.endTs(), r.priority(), (long) r.workerId(), r.line());
+            for (int i = 0; i < r.handles().size(); i++) {
+                Long b = blocks.get(r.handles().get(i));
+                if (b != null) {
+                    sink.taskAccess(new TaskAccess(id, b, i < r.modes().size() ? r.modes().get(i) : null));
+                }
+            }
+        });
+        sink.info("starpu.tasks.not_executed", Long.toString(notRun[0]));
+        String joined = " FROM " + st.taskRecord.name() + " r LEFT JOIN " + lastStates + " s ON s.job = r.job";
+        sink.derive("INSERT INTO task (" + TASK_COLUMNS + ") SELECT " + firstTask + " + r.ord, s.slice_id, r.job, "
+                + "r.name, r.track_id, r.node_id, r.submit_ns, r.start_ns, r.end_ns, r.priority" + joined
+                + " ORDER BY r.ord");
+        String mismatched = " WHERE s.job IS NOT NULL AND (s.start_ns <> r.start_ns OR s.end_ns <> r.end_ns "
+                + "OR s.worker <> r.worker)";
+        sink.derive("INSERT INTO " + ANOMALY_TABLE.name() + " (" + ANOMALY_TABLE.columnList() + ") SELECT "
+                + "'task_state_mismatch', NULL, s.start_ns, s.end_ns - s.start_ns, 'JobId ' || r.job || ' tasks.rec ' "
+                + "|| r.start_ns || '..' || r.end_ns || ' on w' || r.worker || ', paje state on w' || s.worker"
+                + joined + mismatched + " ORDER BY r.ord");
+        sink.derive("INSERT INTO trace_info (key, value) SELECT 'starpu.tasks.state_mismatch', "
+                + "CAST(count(*) AS VARCHAR)" + joined + mismatched);
+        String recs = Staging.text(trace.resolveSibling("tasks.rec") + ":");
+        sink.deriveSkipped("SELECT '" + SkipReason.UNKNOWN_REFERENCE.id() + "', 'tasks.rec task without a worker "
+                + "state in paje.trace', first(" + recs + " || r.line || ' (JobId ' || r.job || ')' ORDER BY r.ord), "
+                + "count(*)" + joined + " WHERE s.job IS NULL");
+        sink.deriveSkipped("SELECT '" + SkipReason.DUPLICATE_ID.id() + "', 'tasks.rec JobId', first(" + recs
+                + " || line || ' (JobId ' || job || ')' ORDER BY job, ord), count(*) FROM (SELECT *, row_number() "
+                + "OVER (PARTITION BY job ORDER BY ord) AS k FROM " + st.taskRecord.name() + ") WHERE k > 1");
     }
 
-    private void record(SortedLongRecords states, SortedLongRecords.Cursor rec, long[] previous, boolean found,
-                        long slice, long from, long to, int worker) {
-        long job = rec.get(0);
-        if (previous[1] == 1 && previous[0] == job) {
-            problems.add(SkipReason.DUPLICATE_ID, "tasks.rec JobId", trace.resolveSibling("tasks.rec"), rec.get(2),
-                    "JobId " + job);
+    /** Reserves the ids of {@code count} tasks: {@code firstTask..lastTask} (none when first > last). */
+    private void reserveTasks(long count) {
+        if (count > 0) {
+            firstTask = sink.newIds(Entity.TASK, count);
+            lastTask = firstTask + count - 1;
         }
-        previous[0] = job;
-        previous[1] = 1;
-        states.add(rec.get(1), slice, from, to, worker, found ? 1 : 0);
     }
 
     /**
