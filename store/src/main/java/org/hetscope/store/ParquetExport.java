@@ -51,6 +51,7 @@ public final class ParquetExport {
     public static final String JOB_PREFIX = ".hetscope-job-";
     /** The member of a job folder's manifest that lists its tables without rows and files ({@link #exportDatabase}). */
     static final String EMPTY_TABLES = "empty_tables";
+    private static final boolean DEBUG = Boolean.getBoolean("hetscope.debug");
     /** Column types an empty table's file is written from again ({@link #merge}): no quotes, nothing but a type. */
     static final java.util.regex.Pattern SIMPLE_TYPE = java.util.regex.Pattern.compile("[A-Z][A-Z0-9_ ,()\\[\\]]{0,200}");
 
@@ -361,61 +362,69 @@ public final class ParquetExport {
      */
     private static void copyTables(Connection c, String catalog, Path folderOf, String name, Map<String, Long> rows,
             List<String> skippedTables, Map<String, List<String[]>> empty) throws SQLException, IOException {
-        {
-            List<String> tables = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT table_name FROM information_schema.tables WHERE "
-                    + "table_catalog = ? AND table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY table_name")) {
-                ps.setString(1, catalog);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        tables.add(rs.getString(1));
+        long t0 = System.nanoTime();
+        // every base table with its stored columns, in one look at the catalog
+        Map<String, List<String[]>> tables = new TreeMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT t.table_name, c.column_name, c.data_type FROM "
+                + "information_schema.tables t LEFT JOIN information_schema.columns c ON c.table_catalog = "
+                + "t.table_catalog AND c.table_schema = t.table_schema AND c.table_name = t.table_name AND "
+                + "c.is_generated = 'NEVER' WHERE t.table_catalog = ? AND t.table_schema = 'main' AND t.table_type = "
+                + "'BASE TABLE' ORDER BY t.table_name, c.ordinal_position")) {
+            ps.setString(1, catalog);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    List<String[]> cols = tables.computeIfAbsent(rs.getString(1), k -> new ArrayList<>());
+                    if (rs.getString(2) != null) {
+                        cols.add(new String[] {rs.getString(2), rs.getString(3)});
                     }
                 }
             }
-            for (String table : tables) {
-                if (!ParquetDataset.TABLE.matcher(table).matches()) {
-                    skippedTables.add(table + " (name is not a lower-case SQL identifier)");
-                    continue;
-                }
-                List<String> columns = new ArrayList<>();
-                List<String[]> typed = new ArrayList<>();
-                try (PreparedStatement ps = c.prepareStatement("SELECT column_name, data_type FROM "
-                        + "information_schema.columns WHERE table_catalog = ? AND table_schema = 'main' AND "
-                        + "table_name = ? AND is_generated = 'NEVER' ORDER BY ordinal_position")) {
-                    ps.setString(1, catalog);
-                    ps.setString(2, table);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            columns.add(rs.getString(1));
-                            typed.add(new String[] {rs.getString(1), rs.getString(2)});
-                        }
-                    }
-                }
-                if (columns.isEmpty() || columns.stream().anyMatch(col -> col.equalsIgnoreCase("trace"))) {
-                    skippedTables.add(table + (columns.isEmpty() ? " (no stored columns)"
-                            : " (has a column 'trace', the dataset's partition column)"));
-                    continue;
-                }
-                String from = ident(catalog) + ".main." + ident(table);
-                long count;
-                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM " + from)) {
-                    rs.next();
-                    count = rs.getLong(1);
-                }
-                rows.put(table, count);
-                if (empty != null && count == 0 && typed.stream().allMatch(
-                        t -> ParquetDataset.TABLE.matcher(t[0]).matches() && SIMPLE_TYPE.matcher(t[1]).matches())) {
-                    empty.put(table, typed);
-                    continue;
-                }
-                Path folder = folderOf.resolve(table).resolve(ParquetDataset.PARTITION + name);
-                Files.createDirectories(folder);
-                try (Statement st = c.createStatement()) {
-                    st.execute("COPY (SELECT " + String.join(", ", columns.stream().map(ParquetExport::ident).toList())
-                            + " FROM " + from + ") TO " + literal(folder.resolve("part-0.parquet").toString())
-                            + " (FORMAT parquet, COMPRESSION zstd)");
-                }
+        }
+        List<String> copied = new ArrayList<>();
+        for (var e : tables.entrySet()) {
+            String table = e.getKey();
+            List<String[]> typed = e.getValue();
+            if (!ParquetDataset.TABLE.matcher(table).matches()) {
+                skippedTables.add(table + " (name is not a lower-case SQL identifier)");
+            } else if (typed.isEmpty() || typed.stream().anyMatch(col -> col[0].equalsIgnoreCase("trace"))) {
+                skippedTables.add(table + (typed.isEmpty() ? " (no stored columns)"
+                        : " (has a column 'trace', the dataset's partition column)"));
+            } else {
+                copied.add(table);
             }
+        }
+        if (copied.isEmpty()) {
+            return;
+        }
+        // the rows of every table, in one query
+        List<String> counts = new ArrayList<>();
+        for (int i = 0; i < copied.size(); i++) {
+            counts.add("SELECT " + i + " AS i, count(*) AS n FROM " + ident(catalog) + ".main." + ident(copied.get(i)));
+        }
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(String.join(" UNION ALL ", counts))) {
+            while (rs.next()) {
+                rows.put(copied.get(rs.getInt(1)), rs.getLong(2));
+            }
+        }
+        long t1 = System.nanoTime();
+        for (String table : copied) {
+            List<String[]> typed = tables.get(table);
+            if (empty != null && rows.get(table) == 0 && typed.stream().allMatch(
+                    t -> ParquetDataset.TABLE.matcher(t[0]).matches() && SIMPLE_TYPE.matcher(t[1]).matches())) {
+                empty.put(table, typed);
+                continue;
+            }
+            Path folder = folderOf.resolve(table).resolve(ParquetDataset.PARTITION + name);
+            Files.createDirectories(folder);
+            try (Statement st = c.createStatement()) {
+                st.execute("COPY (SELECT " + String.join(", ", typed.stream().map(col -> ident(col[0])).toList())
+                        + " FROM " + ident(catalog) + ".main." + ident(table) + ") TO "
+                        + literal(folder.resolve("part-0.parquet").toString()) + " (FORMAT parquet, COMPRESSION zstd)");
+            }
+        }
+        if (DEBUG) {
+            System.err.printf("hetscope: export %s: catalog and counts %.3f s, %d files %.3f s%n", name,
+                    (t1 - t0) / 1e9, copied.size() - (empty == null ? 0 : empty.size()), (System.nanoTime() - t1) / 1e9);
         }
     }
 
