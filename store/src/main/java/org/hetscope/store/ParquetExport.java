@@ -278,30 +278,41 @@ public final class ParquetExport {
         Map<String, Path> from = new LinkedHashMap<>();
         // tables without rows, by table: the first trace (of a source that lists it) and the columns
         Map<String, Map.Entry<String, List<String[]>>> empty = new TreeMap<>();
-        for (Path src : sources) {
-            ParquetDataset.Manifest m = ParquetDataset.readManifest(src);
-            if (!m.traces().isEmpty()) {
-                String first = m.traces().keySet().iterator().next();
-                emptyTables(src).forEach((t, cols) -> empty.putIfAbsent(t, Map.entry(first, cols)));
-            }
-            if (version != null && m.schemaVersion() != version) {
-                throw new IOException(dir + ": the dataset holds stores of schema version " + version + ", "
-                        + src + " holds version " + m.schemaVersion() + "; merge it into another folder");
-            }
-            version = m.schemaVersion();
-            for (String name : m.traces().keySet()) {
-                if (from.containsKey(name)) {
-                    throw new IOException(src + ": trace '" + name + "' also comes from " + from.get(name));
+        // one connection parses every source's manifest (a connection each took most of a merge of many traces)
+        Connection json;
+        try {
+            json = ParquetDataset.plainConnection();
+        } catch (SQLException e) {
+            throw new IOException(dir + ": cannot read the manifests (" + ParquetDataset.firstLine(e.getMessage()) + ")");
+        }
+        try (json) {
+            for (Path src : sources) {
+                ParquetDataset.Manifest m = ParquetDataset.readManifest(json, src);
+                if (!m.traces().isEmpty()) {
+                    String first = m.traces().keySet().iterator().next();
+                    emptyTables(json, src).forEach((t, cols) -> empty.putIfAbsent(t, Map.entry(first, cols)));
                 }
-                from.put(name, src);
-                if (!force && (traces.containsKey(name) || !partitions(base, name).isEmpty())) {
-                    throw new IOException(dir + ": already holds trace '" + name + "'; --force replaces it");
+                if (version != null && m.schemaVersion() != version) {
+                    throw new IOException(dir + ": the dataset holds stores of schema version " + version + ", "
+                            + src + " holds version " + m.schemaVersion() + "; merge it into another folder");
                 }
-                for (Path p : partitions(base, name)) {
-                    checkOurs(p);
+                version = m.schemaVersion();
+                for (String name : m.traces().keySet()) {
+                    if (from.containsKey(name)) {
+                        throw new IOException(src + ": trace '" + name + "' also comes from " + from.get(name));
+                    }
+                    from.put(name, src);
+                    if (!force && (traces.containsKey(name) || !partitions(base, name).isEmpty())) {
+                        throw new IOException(dir + ": already holds trace '" + name + "'; --force replaces it");
+                    }
+                    for (Path p : partitions(base, name)) {
+                        checkOurs(p);
+                    }
                 }
+                manifests.add(m);
             }
-            manifests.add(m);
+        } catch (SQLException e) {
+            throw new IOException(dir + ": " + ParquetDataset.firstLine(e.getMessage()));
         }
         List<String> added = new ArrayList<>();
         for (int i = 0; i < manifests.size(); i++) {
@@ -324,12 +335,15 @@ public final class ParquetExport {
             throw new IOException(dir + ": nothing to merge (no traces)");
         }
         // a table without rows in every trace keeps one file, so that both readers see it with its columns
+        Map<String, List<Path>> files = empty.isEmpty() ? Map.of() : ParquetDataset.partFiles(base, traces.keySet());
+        Map<Path, List<String[]>> toWrite = new LinkedHashMap<>();
         for (var e : empty.entrySet()) {
-            if (!hasFiles(base, e.getKey(), traces.keySet())) {
-                writeEmpty(base.resolve(e.getKey()).resolve(ParquetDataset.PARTITION + e.getValue().getKey())
+            if (files.getOrDefault(e.getKey(), List.of()).isEmpty()) {
+                toWrite.put(base.resolve(e.getKey()).resolve(ParquetDataset.PARTITION + e.getValue().getKey())
                         .resolve("part-0.parquet"), e.getValue().getValue());
             }
         }
+        writeEmpty(toWrite);
         writeManifest(base, version, traces.values());
         return added;
     }
@@ -598,11 +612,11 @@ public final class ParquetExport {
     }
 
     /** The tables without rows a job folder's manifest lists ({@link #exportDatabase}), checked; none if absent. */
-    static Map<String, List<String[]>> emptyTables(Path dir) throws IOException {
+    static Map<String, List<String[]>> emptyTables(Connection c, Path dir) throws IOException {
         Path file = dir.resolve(ParquetDataset.MANIFEST);
         String text = Files.readString(file);
         Map<String, List<String[]>> out = new TreeMap<>();
-        try (Connection c = ParquetDataset.plainConnection(); PreparedStatement ps = c.prepareStatement(
+        try (PreparedStatement ps = c.prepareStatement(
                 "SELECT e.key, CAST(json_extract_string(e.value, '$[*][0]') AS VARCHAR[]), "
                         + "CAST(json_extract_string(e.value, '$[*][1]') AS VARCHAR[]) FROM json_each(json_extract("
                         + "CAST(? AS JSON), '$." + EMPTY_TABLES + "')) AS e")) {
@@ -634,30 +648,34 @@ public final class ParquetExport {
         return out;
     }
 
-    /** Writes a Parquet file of no rows with the given columns and types (a table without rows in every trace). */
-    private static void writeEmpty(Path file, List<String[]> columns) throws IOException {
-        Files.createDirectories(file.getParent());
+    /** Writes Parquet files of no rows with the given columns and types (tables without rows in every trace). */
+    private static void writeEmpty(Map<Path, List<String[]>> files) throws IOException {
+        if (files.isEmpty()) {
+            return;
+        }
+        for (Path file : files.keySet()) {
+            Files.createDirectories(file.getParent());
+        }
         Properties props = new Properties();
         props.putAll(NO_EXTENSIONS);
+        Path file = null;
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:", props); Statement st = c.createStatement()) {
-            st.execute("SET allowed_paths = " + list(List.of(file.toString())));
+            st.execute("SET allowed_paths = " + list(files.keySet().stream().map(Path::toString).toList()));
             st.execute("SET enable_external_access = false");
             st.execute("SET lock_configuration = true");
-            List<String> select = new ArrayList<>();
-            for (String[] col : columns) {
-                select.add("CAST(NULL AS " + col[1] + ") AS " + ident(col[0]));
+            for (var e : files.entrySet()) {
+                file = e.getKey();
+                List<String> select = new ArrayList<>();
+                for (String[] col : e.getValue()) {
+                    select.add("CAST(NULL AS " + col[1] + ") AS " + ident(col[0]));
+                }
+                st.execute("COPY (SELECT " + String.join(", ", select) + " LIMIT 0) TO " + literal(file.toString())
+                        + " (FORMAT parquet, COMPRESSION zstd)");
             }
-            st.execute("COPY (SELECT " + String.join(", ", select) + " LIMIT 0) TO " + literal(file.toString())
-                    + " (FORMAT parquet, COMPRESSION zstd)");
         } catch (SQLException e) {
-            throw new IOException(file + ": cannot write an empty table's file: "
+            throw new IOException((file == null ? "" : file + ": ") + "cannot write an empty table's file: "
                     + ParquetDataset.firstLine(e.getMessage()), e);
         }
-    }
-
-    /** Whether some trace of {@code traces} has a part file of {@code table}. */
-    private static boolean hasFiles(Path base, String table, java.util.Set<String> traces) throws IOException {
-        return !ParquetDataset.partFiles(base, traces).getOrDefault(table, List.of()).isEmpty();
     }
 
     private static String jsonList(List<String> items) {
