@@ -20,8 +20,8 @@ import org.hetscope.store.StoreWriter;
  * the same tables, nesting and order as {@code hetscope import} writes, without a store file, its checkpoint and
  * reading it back), whose tables DuckDB then writes as Parquet ({@link ParquetExport#exportDatabase}) into a dataset
  * folder of its own that the driver later merges into the job's dataset ({@link ParquetExport#merge}). Memory is
- * what one import needs: the readers stream, DuckDB spills to {@code tmp} beyond its limit
- * ({@code -Dhetscope.duckdb.memory}, 512MB).
+ * what one {@code hetscope import} needs: the readers stream, DuckDB holds the tables within its limit
+ * ({@code -Dhetscope.duckdb.memory}, 512MB) as the import's one transaction does, its temporary files in {@code tmp}.
  */
 public final class TraceImport {
     private TraceImport() {
@@ -38,7 +38,7 @@ public final class TraceImport {
 
     /**
      * Imports {@code trace} as trace {@code name} into the new dataset folder {@code out}, using {@code tmp} for
-     * DuckDB's spill files (removed at the end). Never throws for a bad trace: the outcome says what went wrong, where.
+     * DuckDB's temporary files (removed at the end). Never throws for a bad trace: the outcome says what went wrong, where.
      */
     public static Outcome run(Path trace, String name, Path out, Path tmp) {
         return run(trace, name, out, tmp, 0);

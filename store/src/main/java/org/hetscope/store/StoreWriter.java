@@ -147,7 +147,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 st.execute("SET preserve_insertion_order = false");
                 String limit = System.getProperty("hetscope.duckdb.memory", "512MB");
                 st.execute("SET memory_limit = '" + limit.replace("'", "") + "'");
-                // beyond the limit the database spills here instead of failing
+                // DuckDB's temporary files (operators larger than memory) go here, not to the working folder
                 st.execute("SET temp_directory = '" + spill.toAbsolutePath().toString().replace("'", "''") + "'");
                 if (threads > 0) {
                     st.execute("SET threads = " + threads);
@@ -172,9 +172,10 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     /**
      * A writer into an in-memory database instead of a file, for a trace whose rows go elsewhere at the end (hetscope
      * spark import writes them as Parquet): {@link #commit()} finishes the tables as for a file and leaves the
-     * database open, read through {@link #database()} until {@link #close()}. DuckDB spills to {@code spill} beyond
-     * its memory limit ({@code -Dhetscope.duckdb.memory}, 512MB by default) and runs at most {@code threads} threads
-     * (its default, one per core of the machine, when 0).
+     * database open, read through {@link #database()} until {@link #close()}. The tables must fit DuckDB's memory
+     * limit ({@code -Dhetscope.duckdb.memory}, 512MB by default), as a file store's one import transaction must;
+     * DuckDB's temporary files go to {@code spill}. DuckDB runs at most {@code threads} threads (its default, one per
+     * core of the machine, when 0).
      *
      * @param label names the store in messages (the trace)
      */
