@@ -159,7 +159,7 @@ public final class SparkImport {
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             List<TraceImport.Outcome> outcomes = new ArrayList<>(jsc.parallelize(items, Math.max(1, items.size()))
                     .map(i -> TraceImport.run(Paths.get(i[0]), i[1], Paths.get(jobDir, i[1]),
-                            Paths.get(tmpDir != null ? tmpDir : System.getProperty("java.io.tmpdir"))))
+                            Paths.get(tmpDir != null ? tmpDir : System.getProperty("java.io.tmpdir")), taskCores()))
                     .collect());
             outcomes.sort(Comparator.comparing(TraceImport.Outcome::name));
             List<Path> done = new ArrayList<>();
@@ -182,6 +182,15 @@ public final class SparkImport {
         } finally {
             TraceImport.deleteTree(job);
         }
+    }
+
+    /**
+     * The cores Spark gave the running task (spark.task.cpus): DuckDB runs that many threads, so that an executor of
+     * N cores running N tasks does not start N x cores threads of DuckDB's.
+     */
+    static int taskCores() {
+        org.apache.spark.TaskContext tc = org.apache.spark.TaskContext.get();
+        return tc == null ? 0 : Math.max(1, tc.cpus());
     }
 
     private static void report(List<TraceImport.Outcome> outcomes, long wall, Path dataset, TablePrinter.Style style,

@@ -16,10 +16,12 @@ import org.hetscope.store.StoreWriter;
 
 /**
  * One trace in, one dataset folder out: what a Spark task runs (and nothing of Spark, so that it is tested and timed
- * alone). The trace is imported with hetscope's own readers into a temporary store, as {@code hetscope import}
- * does, and exported with {@link ParquetExport} into a dataset folder of its own that the driver later merges into
- * the job's dataset ({@link ParquetExport#merge}). Memory is what one import needs: the readers stream, the store
- * spills to disk.
+ * alone). The trace is imported with hetscope's own readers into an in-memory store ({@link StoreWriter#inMemory}:
+ * the same tables, nesting and order as {@code hetscope import} writes, without a store file, its checkpoint and
+ * reading it back), whose tables DuckDB then writes as Parquet ({@link ParquetExport#exportDatabase}) into a dataset
+ * folder of its own that the driver later merges into the job's dataset ({@link ParquetExport#merge}). Memory is
+ * what one {@code hetscope import} needs: the readers stream, DuckDB holds the tables within its limit
+ * ({@code -Dhetscope.duckdb.memory}, 512MB) as the import's one transaction does, its temporary files in {@code tmp}.
  */
 public final class TraceImport {
     private TraceImport() {
@@ -35,10 +37,15 @@ public final class TraceImport {
     }
 
     /**
-     * Imports {@code trace} as trace {@code name} into the new dataset folder {@code out}, using {@code tmp} for the
-     * temporary store (removed at the end). Never throws for a bad trace: the outcome says what went wrong, where.
+     * Imports {@code trace} as trace {@code name} into the new dataset folder {@code out}, using {@code tmp} for
+     * DuckDB's temporary files (removed at the end). Never throws for a bad trace: the outcome says what went wrong, where.
      */
     public static Outcome run(Path trace, String name, Path out, Path tmp) {
+        return run(trace, name, out, tmp, 0);
+    }
+
+    /** As {@link #run(Path, String, Path, Path)}, DuckDB running at most {@code threads} threads (0: one per core). */
+    public static Outcome run(Path trace, String name, Path out, Path tmp, int threads) {
         long t0 = System.nanoTime();
         String host = host();
         long bytes = size(trace);
@@ -47,15 +54,14 @@ public final class TraceImport {
         try {
             Files.createDirectories(tmp);
             work = Files.createTempDirectory(tmp, "hetscope-task-");
-            Path store = work.resolve(name + ".duckdb");
             TraceFormat f = Formats.find(trace, null);
             format = f.name();
-            StoreWriter writer = StoreWriter.create(store);
+            String path = trace.toAbsolutePath().normalize().toString();
             long t1;
             long skipped;
             long damaged;
-            try {
-                String path = trace.toAbsolutePath().normalize().toString();
+            ParquetExport.Result r;
+            try (StoreWriter writer = StoreWriter.inMemory(path, work, threads)) {
                 writer.info("source.0.path", path);
                 writer.info("source.0.format", f.name());
                 // one source, as `hetscope import` records it: the dataset's source tables match a store's
@@ -71,11 +77,9 @@ public final class TraceImport {
                 damaged = writer.damagedTotal();
                 writer.commit();
                 t1 = System.nanoTime();
-            } catch (TraceFormatException | IOException | RuntimeException | Error e) {
-                writer.abort();
-                throw e;
+                // tables without rows get no file: the merge keeps one per table that no trace has a file of
+                r = ParquetExport.exportDatabase(writer.database(), out, name, path, true);
             }
-            ParquetExport.Result r = ParquetExport.export(store, out, name, false);
             long events = 0;
             for (Map.Entry<String, Long> e : r.tables().entrySet()) {
                 if (e.getKey().equals("slice") || e.getKey().equals("instant") || e.getKey().equals("counter")) {
@@ -135,7 +139,19 @@ public final class TraceImport {
         }
     }
 
+    /** Once per executor: the name look-up may take a DNS round trip. */
+    private static volatile String host;
+
     private static String host() {
+        String h = host;
+        if (h == null) {
+            h = lookUpHost();
+            host = h;
+        }
+        return h;
+    }
+
+    private static String lookUpHost() {
         try {
             return java.net.InetAddress.getLocalHost().getHostName() + "/" + ProcessHandle.current().pid();
         } catch (IOException e) {

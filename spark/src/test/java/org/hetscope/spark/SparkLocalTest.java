@@ -159,6 +159,30 @@ class SparkLocalTest {
     }
 
     /** stats and gpu against figures recomputed in Java from each store's raw slices, and the store's own view. */
+    /**
+     * Every table of the stores is a table of the dataset with the same columns and rows on DuckDB and on Spark, also
+     * those without rows in every trace (tasks write no file for them; the merge keeps one empty file).
+     */
+    @Test
+    void everyTableOfTheStoresReadsTheSameOnBothEngines() throws Exception {
+        java.util.Set<String> tables = new java.util.TreeSet<>();
+        for (Path store : stores().values()) {
+            try (Store s = Store.open(store)) {
+                s.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' AND table_type "
+                        + "= 'BASE TABLE'").rows().forEach(r -> tables.add((String) r[0]));
+            }
+        }
+        try (ParquetDataset d = ParquetDataset.open(dataset, null); Engine k = new SparkEngine(spark, dataset)) {
+            assertTrue(d.tables().keySet().containsAll(tables), d.tables() + " lacks some of " + tables);
+            for (String t : tables) {
+                Table a = d.query("SELECT * FROM " + t + " LIMIT 0");
+                assertEquals(a.columns(), k.query("SELECT * FROM " + t + " LIMIT 0").columns(), t);
+                assertEquals(TestTraces.dump(d.query("SELECT count(*) AS n FROM " + t)),
+                        TestTraces.dump(k.query("SELECT count(*) AS n FROM " + t)), t);
+            }
+        }
+    }
+
     @Test
     void statsAndBusyTimeAgreeWithARecount() throws Exception {
         Map<String, Path> stores = stores();

@@ -98,6 +98,56 @@ class SparkMainTest {
         }
     }
 
+    /**
+     * A task writes files of the tables with rows only; the merge keeps one file of each table that no trace has rows
+     * of, so that the dataset still has every table of a store that hetscope import writes, with its columns and
+     * types, and the rows of both stores (merged one trace at a time: the second adds no second empty file).
+     */
+    @Test
+    void tablesWithoutRowsKeepTheirColumnsInOneFile(@TempDir Path tmp) throws Exception {
+        Map<Path, String> traces = new java.util.LinkedHashMap<>();
+        traces.put(TestTraces.rank(tmp.resolve("rank0.json"), new long[] {100, 200}, 10, 50), "rank0");
+        traces.put(TestTraces.rank(tmp.resolve("rank1.json"), new long[] {120}, 20, 40), "rank1");
+        Path ds = tmp.resolve("ds");
+        for (var e : traces.entrySet()) {
+            Path part = tmp.resolve("job").resolve(e.getValue());
+            TraceImport.Outcome o = TraceImport.run(e.getKey(), e.getValue(), part, tmp.resolve("tmp"), 1);
+            assertEquals("ok", o.status(), o.reason());
+            org.hetscope.store.ParquetExport.merge(ds, List.of(part), false);
+        }
+        Map<String, Path> stores = TestTraces.stores(traces, tmp.resolve("stores"));
+        Map<String, Long> rows = new java.util.TreeMap<>();
+        Map<String, Integer> withRows = new java.util.TreeMap<>();
+        Map<String, String> columns = new java.util.TreeMap<>();
+        for (Path store : stores.values()) {
+            try (org.hetscope.store.Store s = org.hetscope.store.Store.open(store)) {
+                for (Object[] t : s.query("SELECT table_name FROM information_schema.tables WHERE table_schema = "
+                        + "'main' AND table_type = 'BASE TABLE'").rows()) {
+                    String table = (String) t[0];
+                    long n = ((Number) s.query("SELECT count(*) FROM " + table).rows().get(0)[0]).longValue();
+                    rows.merge(table, n, Long::sum);
+                    withRows.merge(table, n > 0 ? 1 : 0, Integer::sum);
+                    columns.put(table, TestTraces.dump(s.query("SELECT column_name, data_type FROM "
+                            + "information_schema.columns WHERE table_schema = 'main' AND table_name = '" + table
+                            + "' AND is_generated = 'NEVER' ORDER BY ordinal_position")) + "String:trace|String:VARCHAR|\n");
+                }
+            }
+        }
+        List<String> empty = rows.entrySet().stream().filter(e -> e.getValue() == 0).map(Map.Entry::getKey).toList();
+        assertTrue(empty.contains("task") && rows.get("slice") > 0, rows.toString());
+        try (org.hetscope.store.ParquetDataset d = org.hetscope.store.ParquetDataset.open(ds, null)) {
+            for (String table : rows.keySet()) {
+                assertEquals(rows.get(table), ((Number) d.query("SELECT count(*) FROM " + table).rows().get(0)[0])
+                        .longValue(), table);
+                assertEquals(columns.get(table), TestTraces.dump(d.query("SELECT column_name, data_type FROM "
+                        + "information_schema.columns WHERE table_name = '" + table + "' ORDER BY ordinal_position")),
+                        table);
+                // files of the traces with rows only; one file for a table without rows in any trace
+                assertEquals(Math.max(1, withRows.get(table)), (int) d.tables().get(table), table);
+            }
+        }
+    }
+
     private static Path run(Path tmp, String name, long[] nccl, long[] gemm) throws Exception {
         Path ds = tmp.resolve(name);
         List<Path> parts = new java.util.ArrayList<>();

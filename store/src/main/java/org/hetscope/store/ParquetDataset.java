@@ -87,12 +87,22 @@ public final class ParquetDataset implements AutoCloseable {
 
     /** Reads and checks the manifest; JSON is parsed by DuckDB from the text (no file access). */
     static Manifest readManifest(Path dir) throws IOException {
+        try (Connection c = plainConnection()) {
+            return readManifest(c, dir);
+        } catch (SQLException e) {
+            throw new IOException(dir.resolve(MANIFEST) + ": not a hetscope dataset manifest (" + firstLine(e.getMessage())
+                    + ")");
+        }
+    }
+
+    /** As {@link #readManifest(Path)}, parsing in {@code c}, a {@link #plainConnection()} (one for many manifests). */
+    static Manifest readManifest(Connection c, Path dir) throws IOException {
         Path file = dir.resolve(MANIFEST);
         if (Files.size(file) > 256L << 20) {
             throw new IOException(file + ": not a hetscope dataset manifest (larger than 256 MiB)");
         }
         String text = Files.readString(file);
-        try (Connection c = plainConnection()) {
+        try {
             String format;
             Long version;
             try (PreparedStatement ps = c.prepareStatement("SELECT json_extract_string(j, '$.format'), "

@@ -49,6 +49,11 @@ public final class ParquetExport {
     static final String STAGING_PREFIX = ".hetscope-export-";
     /** Folders of a job that exports traces in parallel into a dataset ({@link #merge}), e.g. hetscope spark import. */
     public static final String JOB_PREFIX = ".hetscope-job-";
+    /** The member of a job folder's manifest that lists its tables without rows and files ({@link #exportDatabase}). */
+    static final String EMPTY_TABLES = "empty_tables";
+    private static final boolean DEBUG = Boolean.getBoolean("hetscope.debug");
+    /** Column types an empty table's file is written from again ({@link #merge}): no quotes, nothing but a type. */
+    static final java.util.regex.Pattern SIMPLE_TYPE = java.util.regex.Pattern.compile("[A-Z][A-Z0-9_ ,()\\[\\]]{0,200}");
 
     private ParquetExport() {
     }
@@ -183,11 +188,65 @@ public final class ParquetExport {
                 Files.move(staging.resolve(table).resolve(ParquetDataset.PARTITION + name),
                         target.resolve(ParquetDataset.PARTITION + name), StandardCopyOption.ATOMIC_MOVE);
             }
-            traces.put(name, traceJson(name, store, facts, rows));
+            traces.put(name, traceJson(name, store.toString(), facts, rows));
             writeManifest(base, facts.version(), traces.values());
             return new Result(name, store, rows, skippedTables);
         } finally {
             deleteStaging(staging);
+        }
+    }
+
+    /**
+     * Writes the committed in-memory store {@code db} ({@link StoreWriter#inMemory}) as trace {@code name} into
+     * {@code dir}, a new dataset folder of its own, for a job that merges such folders ({@link #merge}): what
+     * {@link #export} writes for a store file, without the file. {@code label} is the manifest's {@code store}
+     * member (hetscope spark import gives the trace's path). No lock and no staging: nobody else writes {@code dir},
+     * and only a complete folder is merged. With {@code skipEmpty}, a table without rows gets no file: its columns
+     * and types go into the folder's manifest ({@value #EMPTY_TABLES}), and {@link #merge} writes one empty file for
+     * a table that no trace of the dataset has a file of, so that every table stays readable with its columns.
+     *
+     * @throws IOException when dir exists or a table cannot be written
+     */
+    public static Result exportDatabase(Connection db, Path dir, String name, String label, boolean skipEmpty)
+            throws IOException {
+        if (!ParquetDataset.NAME.matcher(name).matches()) {
+            throw new IOException("trace name '" + name + "': use letters, digits, '.', '_' and '-', starting with a "
+                    + "letter or digit (at most 200)");
+        }
+        if (dir.toAbsolutePath().getParent() != null) {
+            Files.createDirectories(dir.toAbsolutePath().getParent());
+        }
+        Files.createDirectory(dir);
+        try {
+            Map<String, String> info = new LinkedHashMap<>();
+            try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT key, value FROM trace_info")) {
+                while (rs.next()) {
+                    info.put(rs.getString(1), rs.getString(2));
+                }
+            }
+            long skipped;
+            long damaged;
+            try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT coalesce(sum(count), 0), "
+                    + "coalesce(sum(count) FILTER (WHERE " + Schema.SKIPPED_DAMAGE + "), 0) FROM skipped")) {
+                rs.next();
+                skipped = rs.getLong(1);
+                damaged = rs.getLong(2);
+            }
+            String catalog;
+            try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT current_database()")) {
+                rs.next();
+                catalog = rs.getString(1);
+            }
+            long version = Long.parseLong(info.getOrDefault("schema_version", "0").strip());
+            Facts facts = new Facts(info, version, skipped, damaged, false);
+            Map<String, Long> rows = new TreeMap<>();
+            List<String> skippedTables = new ArrayList<>();
+            Map<String, List<String[]>> empty = new TreeMap<>();
+            copyTables(db, catalog, dir, name, rows, skippedTables, skipEmpty ? empty : null);
+            writeManifest(dir, version, List.of(traceJson(name, label, facts, rows)), emptyJson(empty));
+            return new Result(name, Path.of(label), rows, skippedTables);
+        } catch (SQLException e) {
+            throw new IOException(label + ": Parquet export failed: " + ParquetDataset.firstLine(e.getMessage()), e);
         }
     }
 
@@ -217,26 +276,43 @@ public final class ParquetExport {
         // every check before the first move
         List<ParquetDataset.Manifest> manifests = new ArrayList<>();
         Map<String, Path> from = new LinkedHashMap<>();
-        for (Path src : sources) {
-            ParquetDataset.Manifest m = ParquetDataset.readManifest(src);
-            if (version != null && m.schemaVersion() != version) {
-                throw new IOException(dir + ": the dataset holds stores of schema version " + version + ", "
-                        + src + " holds version " + m.schemaVersion() + "; merge it into another folder");
+        // tables without rows, by table: the first trace (of a source that lists it) and the columns
+        Map<String, Map.Entry<String, List<String[]>>> empty = new TreeMap<>();
+        // one connection parses every source's manifest (a connection each took most of a merge of many traces)
+        Connection json;
+        try {
+            json = ParquetDataset.plainConnection();
+        } catch (SQLException e) {
+            throw new IOException(dir + ": cannot read the manifests (" + ParquetDataset.firstLine(e.getMessage()) + ")");
+        }
+        try (json) {
+            for (Path src : sources) {
+                ParquetDataset.Manifest m = ParquetDataset.readManifest(json, src);
+                if (!m.traces().isEmpty()) {
+                    String first = m.traces().keySet().iterator().next();
+                    emptyTables(json, src).forEach((t, cols) -> empty.putIfAbsent(t, Map.entry(first, cols)));
+                }
+                if (version != null && m.schemaVersion() != version) {
+                    throw new IOException(dir + ": the dataset holds stores of schema version " + version + ", "
+                            + src + " holds version " + m.schemaVersion() + "; merge it into another folder");
+                }
+                version = m.schemaVersion();
+                for (String name : m.traces().keySet()) {
+                    if (from.containsKey(name)) {
+                        throw new IOException(src + ": trace '" + name + "' also comes from " + from.get(name));
+                    }
+                    from.put(name, src);
+                    if (!force && (traces.containsKey(name) || !partitions(base, name).isEmpty())) {
+                        throw new IOException(dir + ": already holds trace '" + name + "'; --force replaces it");
+                    }
+                    for (Path p : partitions(base, name)) {
+                        checkOurs(p);
+                    }
+                }
+                manifests.add(m);
             }
-            version = m.schemaVersion();
-            for (String name : m.traces().keySet()) {
-                if (from.containsKey(name)) {
-                    throw new IOException(src + ": trace '" + name + "' also comes from " + from.get(name));
-                }
-                from.put(name, src);
-                if (!force && (traces.containsKey(name) || !partitions(base, name).isEmpty())) {
-                    throw new IOException(dir + ": already holds trace '" + name + "'; --force replaces it");
-                }
-                for (Path p : partitions(base, name)) {
-                    checkOurs(p);
-                }
-            }
-            manifests.add(m);
+        } catch (SQLException e) {
+            throw new IOException(dir + ": " + ParquetDataset.firstLine(e.getMessage()));
         }
         List<String> added = new ArrayList<>();
         for (int i = 0; i < manifests.size(); i++) {
@@ -258,6 +334,16 @@ public final class ParquetExport {
         if (version == null) {
             throw new IOException(dir + ": nothing to merge (no traces)");
         }
+        // a table without rows in every trace keeps one file, so that both readers see it with its columns
+        Map<String, List<Path>> files = empty.isEmpty() ? Map.of() : ParquetDataset.partFiles(base, traces.keySet());
+        Map<Path, List<String[]>> toWrite = new LinkedHashMap<>();
+        for (var e : empty.entrySet()) {
+            if (files.getOrDefault(e.getKey(), List.of()).isEmpty()) {
+                toWrite.put(base.resolve(e.getKey()).resolve(ParquetDataset.PARTITION + e.getValue().getKey())
+                        .resolve("part-0.parquet"), e.getValue().getValue());
+            }
+        }
+        writeEmpty(toWrite);
         writeManifest(base, version, traces.values());
         return added;
     }
@@ -276,56 +362,88 @@ public final class ParquetExport {
                 st.execute("SET lock_configuration = true");
                 st.execute("ATTACH " + literal(store.toString()) + " AS hs_source (READ_ONLY)");
             }
-            List<String> tables = new ArrayList<>();
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT table_name FROM "
-                    + "information_schema.tables WHERE table_catalog = 'hs_source' AND table_schema = 'main' AND "
-                    + "table_type = 'BASE TABLE' ORDER BY table_name")) {
-                while (rs.next()) {
-                    tables.add(rs.getString(1));
-                }
-            }
-            for (String table : tables) {
-                if (!ParquetDataset.TABLE.matcher(table).matches()) {
-                    skippedTables.add(table + " (name is not a lower-case SQL identifier)");
-                    continue;
-                }
-                List<String> columns = new ArrayList<>();
-                try (PreparedStatement ps = c.prepareStatement("SELECT column_name FROM information_schema.columns "
-                        + "WHERE table_catalog = 'hs_source' AND table_schema = 'main' AND table_name = ? AND "
-                        + "is_generated = 'NEVER' ORDER BY ordinal_position")) {
-                    ps.setString(1, table);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            columns.add(rs.getString(1));
-                        }
-                    }
-                }
-                if (columns.isEmpty() || columns.stream().anyMatch(col -> col.equalsIgnoreCase("trace"))) {
-                    skippedTables.add(table + (columns.isEmpty() ? " (no stored columns)"
-                            : " (has a column 'trace', the dataset's partition column)"));
-                    continue;
-                }
-                String from = "hs_source.main." + ident(table);
-                Path folder = staging.resolve(table).resolve(ParquetDataset.PARTITION + name);
-                Files.createDirectories(folder);
-                try (Statement st = c.createStatement()) {
-                    st.execute("COPY (SELECT " + String.join(", ", columns.stream().map(ParquetExport::ident).toList())
-                            + " FROM " + from + ") TO " + literal(folder.resolve("part-0.parquet").toString())
-                            + " (FORMAT parquet, COMPRESSION zstd)");
-                }
-                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM " + from)) {
-                    rs.next();
-                    rows.put(table, rs.getLong(1));
-                }
-            }
+            copyTables(c, "hs_source", staging, name, rows, skippedTables, null);
         } catch (SQLException e) {
             throw new IOException(store + ": Parquet export failed: " + Store.nameDamagedStore(
                     ParquetDataset.firstLine(e.getMessage())), e);
         }
     }
 
+    /**
+     * Writes the base tables of {@code catalog} into {@code folder/TABLE/trace=NAME/part-0.parquet}, recording their
+     * rows; with {@code empty} not null, a table without rows whose types {@link #SIMPLE_TYPE} can restate gets no
+     * file, its columns and types go into {@code empty} instead.
+     */
+    private static void copyTables(Connection c, String catalog, Path folderOf, String name, Map<String, Long> rows,
+            List<String> skippedTables, Map<String, List<String[]>> empty) throws SQLException, IOException {
+        long t0 = System.nanoTime();
+        // every base table with its stored columns, in one look at the catalog
+        Map<String, List<String[]>> tables = new TreeMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT t.table_name, c.column_name, c.data_type FROM "
+                + "information_schema.tables t LEFT JOIN information_schema.columns c ON c.table_catalog = "
+                + "t.table_catalog AND c.table_schema = t.table_schema AND c.table_name = t.table_name AND "
+                + "c.is_generated = 'NEVER' WHERE t.table_catalog = ? AND t.table_schema = 'main' AND t.table_type = "
+                + "'BASE TABLE' ORDER BY t.table_name, c.ordinal_position")) {
+            ps.setString(1, catalog);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    List<String[]> cols = tables.computeIfAbsent(rs.getString(1), k -> new ArrayList<>());
+                    if (rs.getString(2) != null) {
+                        cols.add(new String[] {rs.getString(2), rs.getString(3)});
+                    }
+                }
+            }
+        }
+        List<String> copied = new ArrayList<>();
+        for (var e : tables.entrySet()) {
+            String table = e.getKey();
+            List<String[]> typed = e.getValue();
+            if (!ParquetDataset.TABLE.matcher(table).matches()) {
+                skippedTables.add(table + " (name is not a lower-case SQL identifier)");
+            } else if (typed.isEmpty() || typed.stream().anyMatch(col -> col[0].equalsIgnoreCase("trace"))) {
+                skippedTables.add(table + (typed.isEmpty() ? " (no stored columns)"
+                        : " (has a column 'trace', the dataset's partition column)"));
+            } else {
+                copied.add(table);
+            }
+        }
+        if (copied.isEmpty()) {
+            return;
+        }
+        // the rows of every table, in one query
+        List<String> counts = new ArrayList<>();
+        for (int i = 0; i < copied.size(); i++) {
+            counts.add("SELECT " + i + " AS i, count(*) AS n FROM " + ident(catalog) + ".main." + ident(copied.get(i)));
+        }
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(String.join(" UNION ALL ", counts))) {
+            while (rs.next()) {
+                rows.put(copied.get(rs.getInt(1)), rs.getLong(2));
+            }
+        }
+        long t1 = System.nanoTime();
+        for (String table : copied) {
+            List<String[]> typed = tables.get(table);
+            if (empty != null && rows.get(table) == 0 && typed.stream().allMatch(
+                    t -> ParquetDataset.TABLE.matcher(t[0]).matches() && SIMPLE_TYPE.matcher(t[1]).matches())) {
+                empty.put(table, typed);
+                continue;
+            }
+            Path folder = folderOf.resolve(table).resolve(ParquetDataset.PARTITION + name);
+            Files.createDirectories(folder);
+            try (Statement st = c.createStatement()) {
+                st.execute("COPY (SELECT " + String.join(", ", typed.stream().map(col -> ident(col[0])).toList())
+                        + " FROM " + ident(catalog) + ".main." + ident(table) + ") TO "
+                        + literal(folder.resolve("part-0.parquet").toString()) + " (FORMAT parquet, COMPRESSION zstd)");
+            }
+        }
+        if (DEBUG) {
+            System.err.printf("hetscope: export %s: catalog and counts %.3f s, %d files %.3f s%n", name,
+                    (t1 - t0) / 1e9, copied.size() - (empty == null ? 0 : empty.size()), (System.nanoTime() - t1) / 1e9);
+        }
+    }
+
     /** The manifest entry of one trace, as JSON text. */
-    private static String traceJson(String name, Path store, Facts f, Map<String, Long> rows) {
+    private static String traceJson(String name, String store, Facts f, Map<String, Long> rows) {
         List<String> formats = new ArrayList<>();
         List<String> sources = new ArrayList<>();
         for (int i = 0; f.info().containsKey("source." + i + ".path") || f.info().containsKey("source." + i + ".format"); i++) {
@@ -339,7 +457,7 @@ public final class ParquetExport {
             }
         }
         StringBuilder b = new StringBuilder("{\"trace\":").append(json(name));
-        b.append(",\"store\":").append(json(store.toString()));
+        b.append(",\"store\":").append(json(store));
         b.append(",\"formats\":").append(jsonList(formats));
         b.append(",\"sources\":").append(jsonList(sources));
         b.append(",\"skipped\":").append(f.skipped());
@@ -355,6 +473,11 @@ public final class ParquetExport {
     }
 
     private static void writeManifest(Path base, long version, Collection<String> traces) throws IOException {
+        writeManifest(base, version, traces, null);
+    }
+
+    private static void writeManifest(Path base, long version, Collection<String> traces, String extra)
+            throws IOException {
         StringBuilder b = new StringBuilder("{\n  \"format\": ").append(json(ParquetDataset.FORMAT));
         b.append(",\n  \"schema_version\": ").append(version);
         b.append(",\n  \"layout\": \"TABLE/trace=TRACE/part-N.parquet\"");
@@ -364,7 +487,11 @@ public final class ParquetExport {
             b.append(first ? "\n    " : ",\n    ").append(t);
             first = false;
         }
-        b.append("\n  ]\n}\n");
+        b.append("\n  ]");
+        if (extra != null) {
+            b.append(",\n  ").append(json(EMPTY_TABLES)).append(": ").append(extra);
+        }
+        b.append("\n}\n");
         Path tmp = base.resolve(ParquetDataset.MANIFEST + ".tmp");
         Files.writeString(tmp, b);
         Files.move(tmp, base.resolve(ParquetDataset.MANIFEST), StandardCopyOption.ATOMIC_MOVE,
@@ -466,6 +593,89 @@ public final class ParquetExport {
             }
         }
         return b.append('"').toString();
+    }
+
+    /** The tables without rows of {@link #exportDatabase}: {"TABLE": [["column", "TYPE"], ...], ...}. */
+    private static String emptyJson(Map<String, List<String[]>> empty) {
+        StringBuilder b = new StringBuilder("{");
+        boolean first = true;
+        for (var e : empty.entrySet()) {
+            b.append(first ? "" : ",").append(json(e.getKey())).append(":[");
+            first = false;
+            for (int i = 0; i < e.getValue().size(); i++) {
+                String[] c = e.getValue().get(i);
+                b.append(i == 0 ? "" : ",").append(jsonList(List.of(c[0], c[1])));
+            }
+            b.append(']');
+        }
+        return b.append('}').toString();
+    }
+
+    /** The tables without rows a job folder's manifest lists ({@link #exportDatabase}), checked; none if absent. */
+    static Map<String, List<String[]>> emptyTables(Connection c, Path dir) throws IOException {
+        Path file = dir.resolve(ParquetDataset.MANIFEST);
+        String text = Files.readString(file);
+        Map<String, List<String[]>> out = new TreeMap<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT e.key, CAST(json_extract_string(e.value, '$[*][0]') AS VARCHAR[]), "
+                        + "CAST(json_extract_string(e.value, '$[*][1]') AS VARCHAR[]) FROM json_each(json_extract("
+                        + "CAST(? AS JSON), '$." + EMPTY_TABLES + "')) AS e")) {
+            ps.setString(1, text);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String table = rs.getString(1);
+                    Object[] names = (Object[]) rs.getArray(2).getArray();
+                    Object[] types = (Object[]) rs.getArray(3).getArray();
+                    List<String[]> columns = new ArrayList<>();
+                    for (int i = 0; i < names.length && i < types.length; i++) {
+                        columns.add(new String[] {String.valueOf(names[i]), String.valueOf(types[i])});
+                    }
+                    boolean valid = table != null && ParquetDataset.TABLE.matcher(table).matches() && !columns.isEmpty()
+                            && names.length == types.length && columns.stream().allMatch(
+                                    col -> ParquetDataset.TABLE.matcher(col[0]).matches()
+                                            && SIMPLE_TYPE.matcher(col[1]).matches());
+                    if (!valid) {
+                        throw new IOException(file + ": a table of \"" + EMPTY_TABLES + "\" is not a table name with "
+                                + "columns and types: " + table);
+                    }
+                    out.put(table, columns);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IOException(file + ": not a hetscope dataset manifest (" + ParquetDataset.firstLine(e.getMessage())
+                    + ")");
+        }
+        return out;
+    }
+
+    /** Writes Parquet files of no rows with the given columns and types (tables without rows in every trace). */
+    private static void writeEmpty(Map<Path, List<String[]>> files) throws IOException {
+        if (files.isEmpty()) {
+            return;
+        }
+        for (Path file : files.keySet()) {
+            Files.createDirectories(file.getParent());
+        }
+        Properties props = new Properties();
+        props.putAll(NO_EXTENSIONS);
+        Path file = null;
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:", props); Statement st = c.createStatement()) {
+            st.execute("SET allowed_paths = " + list(files.keySet().stream().map(Path::toString).toList()));
+            st.execute("SET enable_external_access = false");
+            st.execute("SET lock_configuration = true");
+            for (var e : files.entrySet()) {
+                file = e.getKey();
+                List<String> select = new ArrayList<>();
+                for (String[] col : e.getValue()) {
+                    select.add("CAST(NULL AS " + col[1] + ") AS " + ident(col[0]));
+                }
+                st.execute("COPY (SELECT " + String.join(", ", select) + " LIMIT 0) TO " + literal(file.toString())
+                        + " (FORMAT parquet, COMPRESSION zstd)");
+            }
+        } catch (SQLException e) {
+            throw new IOException((file == null ? "" : file + ": ") + "cannot write an empty table's file: "
+                    + ParquetDataset.firstLine(e.getMessage()), e);
+        }
     }
 
     private static String jsonList(List<String> items) {

@@ -55,6 +55,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     static final String COMPLETE_KEY = "import_complete";
 
     private final Path target;
+    /** Null for a writer into an in-memory database ({@link #inMemory}). */
     private final Path partial;
     private final DuckDBConnection connection;
     private final BatchLoader loader;
@@ -82,12 +83,16 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     private boolean finished;
     /** Held from creation to commit or abort: one import at a time writes a given target. */
     private final OutputLock lock;
+    /** Whether the database is in memory: committed, it stays open for {@link #database()} until {@link #close()}. */
+    private final boolean memory;
+    private boolean committed;
     private final List<Path> removedStale = new ArrayList<>();
     /** The traces read into this store, in order ({@link #beginSource}); empty for stores written otherwise. */
     private final List<Source> sources = new ArrayList<>();
     private Source currentSource;
 
     private StoreWriter(Path target) throws IOException {
+        this.memory = false;
         this.target = target.toAbsolutePath();
         if (Files.isDirectory(this.target)) {
             throw new IOException(this.target + ": is a folder; the store needs a file name");
@@ -129,6 +134,63 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             lock.release();
             throw new IOException("cannot create store " + partial + ": " + e.getMessage(), e);
         }
+    }
+
+    private StoreWriter(String label, Path spill, int threads) throws IOException {
+        this.memory = true;
+        this.target = Path.of(label);
+        this.partial = null;
+        this.lock = null;
+        DuckDBConnection opened = null;
+        try {
+            opened = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:", new Properties());
+            connection = opened;
+            try (Statement st = connection.createStatement()) {
+                st.execute("SET preserve_insertion_order = false");
+                String limit = System.getProperty("hetscope.duckdb.memory", "512MB");
+                st.execute("SET memory_limit = '" + limit.replace("'", "") + "'");
+                // DuckDB's temporary files (operators larger than memory) go here, not to the working folder
+                st.execute("SET temp_directory = '" + spill.toAbsolutePath().toString().replace("'", "''") + "'");
+                if (threads > 0) {
+                    st.execute("SET threads = " + threads);
+                }
+            }
+            Schema.create(connection);
+            CoreTables.ALL.forEach(t -> tables.put(t.name(), t));
+            loader = BatchLoader.choose(connection);
+            connection.setAutoCommit(false);
+        } catch (SQLException | RuntimeException e) {
+            if (opened != null) {
+                try {
+                    opened.close();
+                } catch (SQLException ignored) {
+                    // failing already
+                }
+            }
+            throw new IOException("cannot create an in-memory store for " + label + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A writer into an in-memory database instead of a file, for a trace whose rows go elsewhere at the end (hetscope
+     * spark import writes them as Parquet): {@link #commit()} finishes the tables as for a file and leaves the
+     * database open, read through {@link #database()} until {@link #close()}. The tables must fit DuckDB's memory
+     * limit ({@code -Dhetscope.duckdb.memory}, 512MB by default), as a file store's one import transaction must;
+     * DuckDB's temporary files go to {@code spill}. DuckDB runs at most {@code threads} threads (its default, one per
+     * core of the machine, when 0).
+     *
+     * @param label names the store in messages (the trace)
+     */
+    public static StoreWriter inMemory(String label, Path spill, int threads) throws IOException {
+        return new StoreWriter(label, spill, threads);
+    }
+
+    /** The committed in-memory database ({@link #inMemory}), the caller's to read, closed by {@link #close()}. */
+    public java.sql.Connection database() {
+        if (!memory || !committed) {
+            throw new IllegalStateException("only a committed in-memory store is read through its writer");
+        }
+        return connection;
     }
 
     /**
@@ -738,6 +800,11 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                 }
                 connection.commit();
                 connection.setAutoCommit(true);
+                if (memory) {
+                    committed = true;
+                    finished = true;
+                    return;
+                }
                 st.execute("CHECKPOINT");
             }
             phase("checkpoint");
@@ -850,10 +917,15 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
             // closing a broken connection; the file goes away below
         }
         deletePartial();
-        lock.release();
+        if (lock != null) {
+            lock.release();
+        }
     }
 
     private void deletePartial() {
+        if (partial == null) {
+            return;
+        }
         try {
             Files.deleteIfExists(partial);
             Files.deleteIfExists(partial.resolveSibling(partial.getFileName() + ".wal"));
@@ -864,6 +936,14 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
 
     @Override
     public void close() {
+        if (committed) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // an in-memory database: nothing is left behind
+            }
+            return;
+        }
         abort();
     }
 }
