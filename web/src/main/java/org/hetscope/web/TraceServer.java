@@ -32,6 +32,9 @@ public final class TraceServer implements AutoCloseable {
 
     public TraceServer(List<TraceView> traces, AccessPolicy policy) {
         this.traces = List.copyOf(traces);
+        for (TraceView t : this.traces) {
+            t.holdSlicesInMemory();
+        }
         this.policy = policy;
     }
 
