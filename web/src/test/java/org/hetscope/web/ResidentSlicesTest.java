@@ -108,6 +108,11 @@ class ResidentSlicesTest {
             for (int i = 0; i < 120; i++) {
                 long len = Math.max(1, span / (1 + r.nextInt(i % 2 == 0 ? 64 : 5000)));
                 long t0 = r.nextLong(span - len + 1);
+                if (i % 5 == 1) {
+                    // a window starting where a slice ends: that slice touches it and is drawn
+                    Raw edge = raw.get(r.nextInt(raw.size()));
+                    t0 = Math.min(span - len, Math.max(0, edge.ts() + edge.dur() - origin));
+                }
                 int px = new int[] {16, 120, 700, 1920}[i % 4];
                 String hl = i % 3 == 0 ? highlight : null;
                 // A random run of tracks; the squeezed view then loads them and drops others.
