@@ -11,6 +11,7 @@ import org.hetscope.web.TraceView;
  * Usage (classpath as bench/web/run.sh builds it): java -Xmx6g -cp CP bench/web/MediumZoomProbe.java STORE fixed|random 0,16000000
  */
 public class MediumZoomProbe {
+    static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
     public static void main(String[] a) throws Exception {
         Path file = Path.of(a[0]);
         boolean randomTracks = a[1].equals("random");
@@ -32,6 +33,7 @@ public class MediumZoomProbe {
             SplittableRandom r = new SplittableRandom(5);
             Map<Integer, List<Double>> ms = new TreeMap<>();
             Map<Integer, List<String>> json = new TreeMap<>();
+            Map<Integer, List<Double>> cpu = new TreeMap<>();
             List<Long> fixed = tr.subList(100, 148);
             for (int i = 0; i < 60; i++) {
                 int sh = 1 + (i % 6);
@@ -40,16 +42,21 @@ public class MediumZoomProbe {
                 int from = r.nextInt(tr.size() - 48);
                 List<Long> ids = randomTracks ? tr.subList(from, from + 48) : fixed;
                 long s = System.nanoTime();
+                long c = CPU.getCurrentThreadCpuTime();
                 var answer = v.window(ids, t0, t0 + w, 1920, null);
                 long j = System.nanoTime();
+                long jc = CPU.getCurrentThreadCpuTime();
                 int bytes = org.hetscope.web.WindowJson.write(t0, t0 + w, 1920, answer).length;
                 ms.computeIfAbsent(sh, k -> new ArrayList<>()).add((j - s) / 1e6);
-                json.computeIfAbsent(sh, k -> new ArrayList<>()).add(String.format("%.0f/%dk", (System.nanoTime() - j) / 1e6, bytes / 1000));
+                cpu.computeIfAbsent(sh, k -> new ArrayList<>()).add((jc - c) / 1e6);
+                json.computeIfAbsent(sh, k -> new ArrayList<>()).add(String.format("%.0f/%dk",
+                        (CPU.getCurrentThreadCpuTime() - jc) / 1e6, bytes / 1000));
             }
             for (var e : ms.entrySet()) {
                 List<Double> l = e.getValue();
-                System.out.printf("span/%d: %s ms; JSON ms/size %s%n", 1 << e.getKey(),
-                        l.stream().map(x -> String.format("%.0f", x)).toList(), json.get(e.getKey()));
+                System.out.printf("span/%d: wall %s ms, thread CPU %s ms; JSON thread CPU ms/size %s%n", 1 << e.getKey(),
+                        l.stream().map(x -> String.format("%.0f", x)).toList(),
+                        cpu.get(e.getKey()).stream().map(x -> String.format("%.0f", x)).toList(), json.get(e.getKey()));
             }
             v.close();
         }

@@ -17,8 +17,9 @@ import java.util.Set;
  * windows too narrow for the zoom cache's buckets (medium zooms at 100M slices read up to ~300,000 slices of a
  * screenful of tracks) are answered without a query.
  *
- * <p>Loading never delays a request: tracks are read from the cache's time-ordered copy by a background thread,
- * and until a track is held its windows are read from DuckDB as before. When every slice fits the budget, all
+ * <p>Loading never blocks a request: tracks are read from the cache's time-ordered copy by a background thread
+ * (starting a moment after the window that asked, so that it is answered first), and until a track is held its
+ * windows are read from DuckDB as before. When every slice fits the budget, all
  * tracks are loaded in one pass over the copy after the first window; otherwise the tracks asked for are loaded,
  * and the least recently used ones dropped beyond the budget. A track with a slice longer than an {@code int} of
  * nanoseconds (2.1 s) is never held.
@@ -146,7 +147,32 @@ final class ResidentSlices implements AutoCloseable {
         }
     }
 
+    /** The loader waits this long after being asked, so that the request that asked is answered first. */
+    private static final long START_DELAY_MS = 250;
+
     private void load() {
+        try {
+            Thread.sleep(START_DELAY_MS);
+            loadQueued();
+        } catch (InterruptedException e) {
+            // closing
+        } catch (SQLException | RuntimeException e) {
+            if (!closed) {
+                System.err.println("hetscope: cannot hold slices in memory (" + e.getMessage()
+                        + "); windows read them from the zoom cache");
+            }
+        } finally {
+            synchronized (this) {
+                loader = null;
+                if (!queue.isEmpty() && !closed) {
+                    startLoader();
+                }
+                notifyAll();
+            }
+        }
+    }
+
+    private void loadQueued() throws SQLException {
         try (Connection c = lod.newConnection()) {
             boolean all;
             synchronized (this) {
@@ -178,19 +204,6 @@ final class ResidentSlices implements AutoCloseable {
                     }
                     publish(built, batch);
                 }
-            }
-        } catch (SQLException | RuntimeException e) {
-            if (!closed) {
-                System.err.println("hetscope: cannot hold slices in memory (" + e.getMessage()
-                        + "); windows read them from the zoom cache");
-            }
-        } finally {
-            synchronized (this) {
-                loader = null;
-                if (!queue.isEmpty() && !closed) {
-                    startLoader();
-                }
-                notifyAll();
             }
         }
     }
@@ -383,6 +396,7 @@ final class ResidentSlices implements AutoCloseable {
             notifyAll();
         }
         if (t != null) {
+            t.interrupt();
             try {
                 // The loader stops after its current query (a few slabs or one batch of tracks).
                 t.join(10_000);

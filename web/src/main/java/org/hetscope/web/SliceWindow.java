@@ -325,6 +325,8 @@ final class SliceWindow {
                 // A slice starting before a minus the lane's longest duration ends before the window.
                 int i = t.firstAtOrAfter(k, Math.max(from, s.a - t.maxDur()[k]));
                 long gKey = Long.MIN_VALUE;
+                // Slices starting before this time fall in the group's pixel (no division per slice).
+                long gUntil = Long.MIN_VALUE;
                 long gFirst = 0;
                 long gLast = 0;
                 long gCount = 0;
@@ -348,13 +350,14 @@ final class SliceWindow {
                                 start + d - origin, 1, clipped, id[i], nc[0], nc[1], match)));
                         continue;
                     }
-                    long key = (Math.max(start, s.a) - s.a) * s.pixels / s.span;
-                    if (key != gKey) {
+                    if (start >= gUntil) {
                         if (gBest >= 0) {
                             list.add(group(depth, gKey, gFirst, gLast, gCount, gBusy, id[gBest], code[gBest],
                                     gMatches, names));
                         }
-                        gKey = key;
+                        gKey = (Math.max(start, s.a) - s.a) * s.pixels / s.span;
+                        // the first time whose pixel is gKey + 1: a + ceil((gKey + 1) * span / pixels)
+                        gUntil = s.a + Math.ceilDiv((gKey + 1) * s.span, s.pixels);
                         gFirst = start;
                         gLast = start + d;
                         gCount = 1;
