@@ -18,8 +18,8 @@ import java.util.Set;
  * screenful of tracks) are answered without a query.
  *
  * <p>Loading never blocks a request: tracks are read from the cache's time-ordered copy by a background thread
- * (starting a moment after the window that asked, so that it is answered first), and until a track is held its
- * windows are read from DuckDB as before. When every slice fits the budget, all
+ * (starting a moment after the window that asked, and between its queries waiting until no window is being
+ * answered), and until a track is held its windows are read from DuckDB as before. When every slice fits the budget, all
  * tracks are loaded in one pass over the copy after the first window; otherwise the tracks asked for are loaded,
  * and the least recently used ones dropped beyond the budget. A track with a slice longer than an {@code int} of
  * nanoseconds (2.1 s) is never held.
@@ -149,6 +149,29 @@ final class ResidentSlices implements AutoCloseable {
 
     /** The loader waits this long after being asked, so that the request that asked is answered first. */
     private static final long START_DELAY_MS = 250;
+    /** Between its queries the loader waits until no window has been asked for during this long. */
+    private static final long QUIET_NS = 50_000_000;
+
+    /** Windows being answered now, and when the last one ended: the loader yields to them. */
+    private final java.util.concurrent.atomic.AtomicInteger answering = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile long lastAnswered = System.nanoTime();
+
+    /** A window is being answered (its DuckDB reads must not share the cores with the loader's). */
+    void answering() {
+        answering.incrementAndGet();
+    }
+
+    void answered() {
+        lastAnswered = System.nanoTime();
+        answering.decrementAndGet();
+    }
+
+    /** Waits until no window is being answered and none was for {@link #QUIET_NS}. */
+    private void yieldToWindows() throws InterruptedException {
+        while (!closed && (answering.get() > 0 || System.nanoTime() - lastAnswered < QUIET_NS)) {
+            Thread.sleep(10);
+        }
+    }
 
     private void load() {
         try {
@@ -172,7 +195,7 @@ final class ResidentSlices implements AutoCloseable {
         }
     }
 
-    private void loadQueued() throws SQLException {
+    private void loadQueued() throws SQLException, InterruptedException {
         try (Connection c = lod.newConnection()) {
             boolean all;
             synchronized (this) {
@@ -191,6 +214,7 @@ final class ResidentSlices implements AutoCloseable {
                         return;
                     }
                 }
+                yieldToWindows();
                 Columns rows = Columns.read(c, "SELECT track_id, depth, id, ts, dur, code FROM lod_slices WHERE "
                         + SliceWindow.tracksWhere(batch));
                 Map<Long, Builder> built = new HashMap<>();
@@ -209,12 +233,13 @@ final class ResidentSlices implements AutoCloseable {
     }
 
     /** One pass over the time-ordered copy, a few slabs per query, then every track published at once. */
-    private void loadEveryTrack(Connection c) {
+    private void loadEveryTrack(Connection c) throws InterruptedException {
         Map<Long, Builder> built = new HashMap<>();
         for (Map.Entry<Long, Long> e : slicesPerTrack.entrySet()) {
             built.put(e.getKey(), new Builder(e.getValue()));
         }
         for (long s0 = 0; s0 < lod.slabs(); s0 += SLABS_PER_READ) {
+            yieldToWindows();
             if (closed) {
                 return;
             }

@@ -71,6 +71,18 @@ final class SliceWindow {
 
     /** The window; times relative to the origin, arguments already checked. */
     Map<Long, List<WindowItem>> window(List<Long> trackIds, long t0, long t1, int pixels, String highlight) {
+        if (held == null) {
+            return answer(trackIds, t0, t1, pixels, highlight);
+        }
+        held.answering();
+        try {
+            return answer(trackIds, t0, t1, pixels, highlight);
+        } finally {
+            held.answered();
+        }
+    }
+
+    private Map<Long, List<WindowItem>> answer(List<Long> trackIds, long t0, long t1, int pixels, String highlight) {
         Map<Long, List<WindowItem>> byTrack = new LinkedHashMap<>();
         for (Long id : trackIds) {
             byTrack.put(id, new ArrayList<>());
