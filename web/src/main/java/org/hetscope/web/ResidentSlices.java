@@ -234,6 +234,8 @@ final class ResidentSlices implements AutoCloseable {
 
     /** One pass over the time-ordered copy, a few slabs per query, then every track published at once. */
     private void loadEveryTrack(Connection c) throws InterruptedException {
+        // The arrays (2.8 GB at 100M slices) are allocated and zeroed only once no window is being answered.
+        yieldToWindows();
         Map<Long, Builder> built = new HashMap<>();
         for (Map.Entry<Long, Long> e : slicesPerTrack.entrySet()) {
             built.put(e.getKey(), new Builder(e.getValue()));
