@@ -22,7 +22,7 @@ import java.util.Set;
  * answered), and until a track is held its windows are read from DuckDB as before. When every slice fits the budget, all
  * tracks are loaded in one pass over the copy after the first window; otherwise the tracks asked for are loaded,
  * and the least recently used ones dropped beyond the budget. A track with a slice longer than an {@code int} of
- * nanoseconds (2.1 s) is never held.
+ * nanoseconds (2.1 s) is never held. The budget bounds the slices held by all stores of a server together.
  */
 final class ResidentSlices implements AutoCloseable {
     /** Bytes a held slice costs: start, duration, id, name code. */
@@ -57,6 +57,10 @@ final class ResidentSlices implements AutoCloseable {
             return lo;
         }
     }
+
+    /** Slices held by every instance (a server of several stores shares one heap): what the budget bounds. */
+    private static final java.util.concurrent.atomic.AtomicLong HELD_EVERYWHERE =
+            new java.util.concurrent.atomic.AtomicLong();
 
     private final LevelOfDetail lod;
     private final long budget;
@@ -236,6 +240,13 @@ final class ResidentSlices implements AutoCloseable {
     private void loadEveryTrack(Connection c) throws InterruptedException {
         // The arrays (2.8 GB at 100M slices) are allocated and zeroed only once no window is being answered.
         yieldToWindows();
+        synchronized (this) {
+            if (HELD_EVERYWHERE.get() + total > budget) {
+                // Other stores of this server hold slices already: load the tracks asked for instead.
+                loadAll = false;
+                return;
+            }
+        }
         Map<Long, Builder> built = new HashMap<>();
         for (Map.Entry<Long, Long> e : slicesPerTrack.entrySet()) {
             built.put(e.getKey(), new Builder(e.getValue()));
@@ -287,12 +298,15 @@ final class ResidentSlices implements AutoCloseable {
                 continue;
             }
             Track previous = held.put(id, t);
-            slicesHeld += t.size() - (previous == null ? 0 : previous.size());
+            long added = t.size() - (previous == null ? 0 : previous.size());
+            slicesHeld += added;
+            HELD_EVERYWHERE.addAndGet(added);
         }
         var it = held.entrySet().iterator();
-        while (slicesHeld > budget && it.hasNext()) {
+        while (HELD_EVERYWHERE.get() > budget && it.hasNext()) {
             Map.Entry<Long, Track> e = it.next();
             slicesHeld -= e.getValue().size();
+            HELD_EVERYWHERE.addAndGet(-e.getValue().size());
             it.remove();
         }
     }
@@ -418,6 +432,7 @@ final class ResidentSlices implements AutoCloseable {
             closed = true;
             queue.clear();
             held.clear();
+            HELD_EVERYWHERE.addAndGet(-slicesHeld);
             slicesHeld = 0;
             t = loader;
             notifyAll();
