@@ -28,8 +28,8 @@ for (const r of results) console.log(`| ${r.run} | ${r.pageMs} ms | ${r.driverMs
 
 // Window redraws, warm (after the reloads above): a fixed sequence of zooms and pans by keys, as a user drives the
 // timeline. For each step, "draw" = the canvas frame drawn at once with what is cached (Timeline.draw), and
-// "with data" = from the key press to the frame drawn with the new window's server data (the page waits 25 ms for
-// further input before asking, then one request per kind of track).
+// "with data" = from the key press to the frame drawn with the new window's server data (the page asks at once,
+// one request per kind of track; while one is on its way, further input waits for it).
 const browser2 = await chromium.launch({ executablePath: process.env.HETSCOPE_CHROMIUM || '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync'] });

@@ -20,5 +20,7 @@ STORE=bench/data/web-${SLICES}x${TRACKS}.duckdb
 if [ ! -f "$STORE" ]; then
   "$JAVA_HOME/bin/java" -Xmx4g --enable-native-access=ALL-UNNAMED -cp "$CP" bench/web/GenerateTrace.java "$STORE" "$SLICES" "$TRACKS"
 fi
-"$JAVA_HOME/bin/java" -Xmx6g --enable-native-access=ALL-UNNAMED -cp "$CP" bench/web/WindowBench.java "$STORE" "$REPEATS" bench/web/first-draw.mjs \
+# the heap `hetscope serve` gets (half the machine's memory): it bounds the slices the server holds in memory
+HEAP=$(HETSCOPE_JVM_OPTIONS_OF=serve ./hetscope)
+"$JAVA_HOME/bin/java" $HEAP ${BENCH_JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -cp "$CP" bench/web/WindowBench.java "$STORE" "$REPEATS" bench/web/first-draw.mjs \
   2>&1 | grep -v '^WARNING' | tee bench/out/web-$(date +%Y%m%dT%H%M%S).md

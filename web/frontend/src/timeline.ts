@@ -102,6 +102,10 @@ export class Timeline {
   private fetchSeq = 0;
   private fetchTimer: number | undefined;
   private pending = false;
+  /** A window request is on its way; a refresh meanwhile only marks the view stale. */
+  private inFlight = false;
+  private stale = false;
+  private firstDataSignalled = false;
   private drag: { x: number; y: number; t0: number; t1: number; moved: boolean; shift: boolean } | null = null;
   onSelect: (s: Selection | null) => void = () => {};
   onRange: (r: { t0: number; t1: number; tracks: number[] } | null) => void = () => {};
@@ -406,13 +410,21 @@ export class Timeline {
 
   // ---- data ---------------------------------------------------------------------------------------------------
 
-  /** Redraws now with what is cached and asks the server for the new window shortly after. */
+  /**
+   * Redraws now with what is cached and asks the server for the new window once the events of this task are
+   * handled. While a request is on its way, the next one leaves when it returns, for the window shown then: requests
+   * never queue up behind each other, and a single key press waits for nothing but its own.
+   */
   refresh(): void {
     if (this.destroyed) return;
     this.draw();
-    if (this.fetchTimer !== undefined) clearTimeout(this.fetchTimer);
     this.pending = true;
-    this.fetchTimer = window.setTimeout(() => void this.fetchWindow(), 25);
+    this.stale = true;
+    if (this.inFlight || this.fetchTimer !== undefined) return;
+    this.fetchTimer = window.setTimeout(() => {
+      this.fetchTimer = undefined;
+      void this.fetchWindow();
+    }, 0);
   }
 
   /** True while a window request is outstanding or scheduled (tests wait for this to clear). */
@@ -441,6 +453,8 @@ export class Timeline {
   }
 
   private async fetchWindow(): Promise<void> {
+    this.inFlight = true;
+    this.stale = false;
     const seq = ++this.fetchSeq;
     const t0 = this.t0;
     const t1 = this.t1;
@@ -474,11 +488,20 @@ export class Timeline {
     } catch (e) {
       if (!this.destroyed) console.error(e);
     } finally {
+      this.inFlight = false;
       if (seq === this.fetchSeq && !this.destroyed) {
-        this.pending = false;
         this.draw();
-        if (this.fetchCount === 1) this.onFirstData();
-        this.onData();
+        if (this.stale) {
+          // The view moved meanwhile: what came is drawn where it lies, and the window shown now is asked for.
+          void this.fetchWindow();
+        } else {
+          this.pending = false;
+          if (!this.firstDataSignalled && this.fetchCount > 0) {
+            this.firstDataSignalled = true;
+            this.onFirstData();
+          }
+          this.onData();
+        }
       }
     }
   }

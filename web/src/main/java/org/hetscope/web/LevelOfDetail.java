@@ -357,6 +357,11 @@ public final class LevelOfDetail implements AutoCloseable {
         }
     }
 
+    /** Another connection to the cache (and the store it attaches), for a thread of its own. */
+    Connection newConnection() throws SQLException {
+        return connection.unwrap(org.duckdb.DuckDBConnection.class).duplicate();
+    }
+
     /** Rows of a query on the cache, read column-wise. */
     Columns query(String sql, Object... params) {
         return Columns.read(connection, sql, params);

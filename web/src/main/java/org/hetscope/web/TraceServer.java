@@ -46,6 +46,10 @@ public final class TraceServer implements AutoCloseable {
         }
         boundHost = host;
         warmUp();
+        // After the warm-up: slices start loading into memory once a page asks for a window.
+        for (TraceView t : traces) {
+            t.holdSlicesInMemory();
+        }
         boolean hasAssets = TraceServer.class.getResource(ASSETS + "/index.html") != null;
         app = Javalin.create(config -> {
             config.showJavalinBanner = false;

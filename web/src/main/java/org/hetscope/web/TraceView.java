@@ -52,6 +52,8 @@ public final class TraceView implements AutoCloseable {
     /** {@link #declaredColours()}: the store does not change while it is served. */
     private final Map<String, String> declaredColours;
     private final SliceWindow slices;
+    /** Single slices held in memory, or null without a zoom cache. */
+    private final ResidentSlices held;
     /** A second connection to the store for windows and flows, so that they never queue behind other queries. */
     private final java.sql.Connection windowConnection;
 
@@ -62,7 +64,7 @@ public final class TraceView implements AutoCloseable {
     /** @param lodMinSlices the slice count from which zoomed-out windows read a pre-aggregated cache */
     public TraceView(String name, Store store, long lodMinSlices) {
         this(name, store, lodMinSlices, LevelOfDetail.DEFAULT, ResidentLevel.defaultBudgetRows(),
-                ResidentLevel.defaultFineBudgetRows());
+                ResidentLevel.defaultFineBudgetRows(), ResidentSlices.defaultBudget());
     }
 
     /** As below, with the finer levels read from the cache file. */
@@ -77,6 +79,15 @@ public final class TraceView implements AutoCloseable {
      */
     TraceView(String name, Store store, long lodMinSlices, LevelOfDetail.Settings lodSettings, long residentRows,
               long residentFineRows) {
+        this(name, store, lodMinSlices, lodSettings, residentRows, residentFineRows, 0);
+    }
+
+    /**
+     * @param residentSlices most single slices held in memory once {@link #holdSlicesInMemory} is called
+     *     ({@link ResidentSlices}); 0: none
+     */
+    TraceView(String name, Store store, long lodMinSlices, LevelOfDetail.Settings lodSettings, long residentRows,
+              long residentFineRows, long residentSlices) {
         this.name = name;
         this.store = store;
         // The trace's bounds as the standard library defines them (docs/stdlib.md), as info and the report show.
@@ -139,8 +150,31 @@ public final class TraceView implements AutoCloseable {
                 throw new org.hetscope.store.StoreException("cannot keep the sub-lanes: " + e.getMessage(), e);
             }
         }
-        this.slices = new SliceWindow(windowConnection, origin, cache, inMemory, perTrack,
+        this.held = cache == null ? null : new ResidentSlices(cache, residentSlices, perTrack);
+        this.slices = new SliceWindow(windowConnection, origin, cache, inMemory, held, perTrack,
                 drawn.slicesAsDrawn("slice", DrawnLanes.TABLE));
+    }
+
+    /**
+     * Lets this view hold the single slices of the tracks it is asked for in memory, loaded in the background
+     * (all of them when they fit the budget); a server calls it, a one-off report does not.
+     */
+    public void holdSlicesInMemory() {
+        if (held != null) {
+            held.enable();
+        }
+    }
+
+    /** Waits until the slices being loaded into memory are held (benchmarks, tests). */
+    public void awaitSlicesInMemory(long timeoutMs) throws InterruptedException {
+        if (held != null) {
+            held.awaitLoaded(timeoutMs);
+        }
+    }
+
+    /** Single slices held in memory now. */
+    public long slicesInMemory() {
+        return held == null ? 0 : held.slicesHeld();
     }
 
     /** Rows of a cache level held in memory now (0 when that level is read from the cache file). */
@@ -586,6 +620,9 @@ public final class TraceView implements AutoCloseable {
 
     @Override
     public void close() {
+        if (held != null) {
+            held.close();
+        }
         synchronized (slices) {
             if (lod != null) {
                 lod.close();

@@ -15,7 +15,7 @@ import java.util.Map;
  * <p>The response is almost all integers, so it is written directly as bytes: a general JSON generator spends
  * most of its time on per-token bookkeeping here. Strings go through Jackson's escaping.
  */
-final class WindowJson {
+public final class WindowJson {
     private static final String[] COLUMNS = {"depth", "start", "end", "count", "busy", "id", "name", "category",
         "matches"};
 
@@ -29,7 +29,7 @@ final class WindowJson {
     private WindowJson() {
     }
 
-    static byte[] write(long t0, long t1, int px, Map<Long, List<WindowItem>> window) {
+    public static byte[] write(long t0, long t1, int px, Map<Long, List<WindowItem>> window) {
         return new WindowJson().response(t0, t1, px, window);
     }
 
