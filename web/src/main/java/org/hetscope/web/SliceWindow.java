@@ -1,5 +1,6 @@
 package org.hetscope.web;
 
+import java.math.BigInteger;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -223,14 +224,42 @@ final class SliceWindow {
     }
 
     /** The window in the forms the queries need: absolute bounds a, b, relative start, span and pixels. */
-    private record Shape(long a, long b, long t0, long span, int pixels) {
+    private record Shape(long a, long b, long t0, long span, int pixels, boolean wide) {
+        Shape(long a, long b, long t0, long span, int pixels) {
+            // span * pixels past a long: windows over months (traces merged from runs days apart)
+            this(a, b, t0, span, pixels, Math.multiplyHigh(span, pixels) != 0 || span * pixels < 0);
+        }
+
         /** Slices at least this long are a pixel wide or more and stay single items. */
         long minWide() {
             return Math.ceilDiv(span, pixels);
         }
 
         long key(long id, long ts, long dur) {
-            return dur >= minWide() ? -1 - id : (Math.max(ts, a) - a) * pixels / span;
+            return dur >= minWide() ? -1 - id : pixelOf(Math.max(ts, a));
+        }
+
+        /** The pixel column of absolute time {@code t} in [a, b]: floor((t - a) * pixels / span), exact. */
+        long pixelOf(long t) {
+            long x = t - a;
+            return wide ? BigInteger.valueOf(x).multiply(BigInteger.valueOf(pixels))
+                    .divide(BigInteger.valueOf(span)).longValueExact() : x * pixels / span;
+        }
+
+        /** The first absolute time whose pixel is {@code k}: a + ceil(k * span / pixels), exact. */
+        long startOf(long k) {
+            if (!wide) {
+                return a + Math.ceilDiv(k * span, pixels);
+            }
+            BigInteger[] qr = BigInteger.valueOf(k).multiply(BigInteger.valueOf(span))
+                    .divideAndRemainder(BigInteger.valueOf(pixels));
+            return a + qr[0].longValueExact() + (qr[1].signum() > 0 ? 1 : 0);
+        }
+
+        /** SQL for the pixel column of {@code ts} clipped to the window (HUGEINT only where a long overflows). */
+        String pixelSql() {
+            String x = wide ? "(greatest(ts, %1$d) - %1$d)::HUGEINT" : "(greatest(ts, %1$d) - %1$d)";
+            return ("CAST(" + x + " * %2$d // %3$d AS BIGINT)").formatted(a, pixels, span);
         }
 
         long clipped(long ts, long dur) {
@@ -367,9 +396,8 @@ final class SliceWindow {
                             list.add(group(depth, gKey, gFirst, gLast, gCount, gBusy, id[gBest], code[gBest],
                                     gMatches, names));
                         }
-                        gKey = (Math.max(start, s.a) - s.a) * s.pixels / s.span;
-                        // the first time whose pixel is gKey + 1: a + ceil((gKey + 1) * span / pixels)
-                        gUntil = s.a + Math.ceilDiv((gKey + 1) * s.span, s.pixels);
+                        gKey = s.pixelOf(Math.max(start, s.a));
+                        gUntil = s.startOf(gKey + 1);
                         gFirst = start;
                         gLast = start + d;
                         gCount = 1;
@@ -438,12 +466,12 @@ final class SliceWindow {
                        %4$s, %5$s
                 FROM (
                   SELECT track_id, depth, id, ts, dur, %6$s,
-                         CASE WHEN dur >= %7$d THEN -1 - id ELSE (greatest(ts, %8$d) - %8$d) * %9$d // %10$d END AS k
+                         CASE WHEN dur >= %7$d THEN -1 - id ELSE %9$s END AS k
                   FROM %1$s
-                  WHERE %2$s AND ts < %11$d AND ts + dur >= %8$d)
+                  WHERE %2$s AND ts < %10$d AND ts + dur >= %8$d)
                 GROUP BY track_id, depth, k""".formatted(table, where,
                 "greatest(0, least(ts + dur, %d) - greatest(ts, %d))".formatted(s.b, s.a), names, matches,
-                table.equals("lod_slices") ? "code" : "name, category", s.minWide(), s.a, (long) s.pixels, s.span, s.b);
+                table.equals("lod_slices") ? "code" : "name, category", s.minWide(), s.a, s.pixelSql(), s.b);
     }
 
     private void collectCodes(Map<Long, List<Keyed>> out, Columns rows) {
@@ -512,7 +540,7 @@ final class SliceWindow {
                 continue;
             }
             int depth = tb.depth()[i];
-            long pixel = (tb.first()[i] - s.a) * s.pixels / s.span;
+            long pixel = s.pixelOf(tb.first()[i]);
             long first = tb.first()[i];
             long last = tb.lastEnd()[i];
             long count = tb.count()[i];
@@ -522,7 +550,7 @@ final class SliceWindow {
             for (; j < n && tb.depth()[j] == depth; j++) {
                 int bj = tb.bucket()[j];
                 if (bj > range.to || range.isCut(bj) || BucketRange.placement(tb, j, s) < 0
-                        || (tb.first()[j] - s.a) * s.pixels / s.span != pixel) {
+                        || s.pixelOf(tb.first()[j]) != pixel) {
                     break;
                 }
                 first = Math.min(first, tb.first()[j]);

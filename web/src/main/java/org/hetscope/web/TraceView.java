@@ -596,7 +596,7 @@ public final class TraceView implements AutoCloseable {
         try {
             Math.addExact(origin, t0);
             Math.addExact(origin, t1);
-            Math.multiplyExact(t1 - t0, (long) pixels);
+            Math.subtractExact(t1, t0);
         } catch (ArithmeticException e) {
             throw new BadQueryException("window [" + t0 + ", " + t1 + ") cannot be represented in nanoseconds");
         }
