@@ -4,7 +4,8 @@ import org.hetscope.model.SkipReason;
 
 /**
  * What the body lines of a Paje file say, once decoded: the {@link LineDecoder} hands each line's operation here.
- * The reader applies them at once, in file order.
+ * The reader applies them at once when it decodes in file order; a block decoded on another thread keeps them
+ * ({@link BlockLog}) until the reader applies them in file order.
  */
 interface BodyOperations {
     void event(PajeEvent event);

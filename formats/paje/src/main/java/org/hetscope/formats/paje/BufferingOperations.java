@@ -4,7 +4,8 @@ import java.util.function.IntFunction;
 
 /**
  * Body operations whose states and variables wait in per-(container, type) buffers for the replay at the end of the
- * trace, counted as they come toward the reader's spill budget.
+ * trace, counted as they come toward the reader's spill budget. The reader's own (in file order) and a block's
+ * ({@link BlockLog}) differ only in where the buffers are kept.
  */
 abstract class BufferingOperations implements BodyOperations {
     /** Operations buffered, and their estimated heap. */

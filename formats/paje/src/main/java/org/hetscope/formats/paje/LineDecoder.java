@@ -7,7 +7,8 @@ import org.hetscope.model.SkipReason;
 /**
  * Decodes the body lines of a Paje file: splits a line into its fields, parses times and numbers, resolves type,
  * container and value texts against the {@link PajeDictionary}, and hands the line's operation to
- * {@link BodyOperations}. It never changes the dictionary: header lines and definition lines go back to its caller.
+ * {@link BodyOperations}. A decoder belongs to one thread (its field positions, string tables and tallies are its
+ * own) and never changes the dictionary: header lines and definition lines go back to its caller.
  */
 final class LineDecoder {
     /** {@link #decode} decoded the line, skipped it (blank, comment) or reported it as damage. */
@@ -24,7 +25,7 @@ final class LineDecoder {
     int timeShift = 9;
     /** Number of the line being decoded: the caller counts every line, blank and comment lines included. */
     long line;
-    final Tally tally = new Tally();
+    Tally tally = new Tally();
 
     private int[] fs = new int[32];
     private int[] fe = new int[32];
@@ -42,16 +43,37 @@ final class LineDecoder {
         long roundedTimes;
         long firstRoundedLine = -1;
         final long[] kindCounts = new long[PajeEventKind.values().length];
+
+        /** Adds another tally whose line numbers start after {@code lineBase}. */
+        void add(Tally o, long lineBase) {
+            minTime = Math.min(minTime, o.minTime);
+            maxTime = Math.max(maxTime, o.maxTime);
+            roundedTimes += o.roundedTimes;
+            if (firstRoundedLine < 0 && o.firstRoundedLine >= 0) {
+                firstRoundedLine = o.firstRoundedLine + lineBase;
+            }
+            for (int k = 0; k < kindCounts.length; k++) {
+                kindCounts[k] += o.kindCounts[k];
+            }
+        }
     }
 
-    LineDecoder(PajeDictionary dictionary) {
+    /** @param share which part of a reader's string allowance this decoder may use (1 / decoders) */
+    LineDecoder(PajeDictionary dictionary, int share) {
         this.dictionary = dictionary;
-        this.allowance = new ByteStrings.Allowance(ByteStrings.MAX_ENTRIES);
+        this.allowance = new ByteStrings.Allowance(ByteStrings.MAX_ENTRIES / share);
     }
 
     /** The definition of the line that {@link #decode} last returned {@link #DEFINITION} for. */
     EventDefinition definition() {
         return definition;
+    }
+
+    /** Gives the tally so far and starts a new one. */
+    Tally takeTally() {
+        Tally t = tally;
+        tally = new Tally();
+        return t;
     }
 
     /**
@@ -209,6 +231,7 @@ final class LineDecoder {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("bad time '" + text(buf, fs[f], fe[f]) + "'");
         }
+        // min/max rather than ifs: a branch taken only on a block's first line would make the JIT recompile this
         tally.minTime = Math.min(tally.minTime, t);
         tally.maxTime = Math.max(tally.maxTime, t);
         return t;

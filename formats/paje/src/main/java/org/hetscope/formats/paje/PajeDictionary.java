@@ -1,28 +1,45 @@
 package org.hetscope.formats.paje;
 
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the header and the definition lines of a Paje file have declared so far: event definitions by id, types
- * and containers by alias and by name, added in file order.
+ * and containers by alias and by name. One thread adds to it, in file order; the block decoders of other threads
+ * read it, and {@link #epoch()} tells them whether it changed while they worked.
  */
 final class PajeDictionary {
-    private EventDefinition[] byId = new EventDefinition[64];
-    final Map<String, PajeType> types = new HashMap<>();
-    final Map<String, PajeContainer> containers = new HashMap<>();
+    private volatile EventDefinition[] byId = new EventDefinition[64];
+    final Map<String, PajeType> types = new ConcurrentHashMap<>();
+    final Map<String, PajeContainer> containers = new ConcurrentHashMap<>();
     /** Set when the first body line was read: the event definitions are final from then on (until a '%' line). */
-    boolean announced;
+    volatile boolean announced;
+    private volatile long epoch;
 
     /** The definition of an event id, or null. */
     EventDefinition definition(int id) {
-        return id < byId.length ? byId[id] : null;
+        EventDefinition[] a = byId;
+        return id < a.length ? a[id] : null;
     }
 
     void define(EventDefinition d) {
-        if (d.id() >= byId.length) {
-            byId = java.util.Arrays.copyOf(byId, Math.max(d.id() + 1, byId.length * 2));
+        EventDefinition[] a = byId;
+        if (d.id() >= a.length) {
+            a = java.util.Arrays.copyOf(a, Math.max(d.id() + 1, a.length * 2));
         }
-        byId[d.id()] = d;
+        a[d.id()] = d;
+        byId = a;
+    }
+
+    /**
+     * Counts the changes: the writer calls {@link #changed()} after each one, so that a decoder that read the
+     * epoch before reading the dictionary knows, by reading it again, that what it read still holds.
+     */
+    long epoch() {
+        return epoch;
+    }
+
+    void changed() {
+        epoch++;
     }
 }

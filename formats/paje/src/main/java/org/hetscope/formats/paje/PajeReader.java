@@ -12,6 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.hetscope.formats.paje.EventDefinition.Field;
 import org.hetscope.model.SkipReason;
@@ -37,19 +41,23 @@ public final class PajeReader {
     private final PajeDictionary dictionary = new PajeDictionary();
     private final List<PajeType> typeList = new ArrayList<>();
     private final List<PajeContainer> containerList = new ArrayList<>();
-    /** One end of a link, waiting for the other. */
-    private record LinkEnd(PajeType type, String key, boolean start, long time, PajeContainer container,
-                           PajeContainer other, String value, long line) {}
-
-    private final Map<String, ArrayDeque<LinkEnd>> pendingLinkStarts = new HashMap<>();
-    private final Map<String, ArrayDeque<LinkEnd>> pendingLinkEnds = new HashMap<>();
+    private final Map<String, ArrayDeque<BlockLog.LinkEnd>> pendingLinkStarts = new HashMap<>();
+    private final Map<String, ArrayDeque<BlockLog.LinkEnd>> pendingLinkEnds = new HashMap<>();
     private final Map<PajeEventKind, Long> counts = new java.util.EnumMap<>(PajeEventKind.class);
 
-    /** Decodes the lines in file order and keeps the tallies. */
-    private final LineDecoder decoder = new LineDecoder(dictionary);
+    /** Threads that decode blocks of a file besides the reading thread (0: the reading thread decodes alone). */
+    private int blockThreads = threads();
+    /** Bytes of a block; a file of fewer than two blocks is read on one thread. */
+    private long blockBytes = Long.getLong("hetscope.paje.blockBytes", 8 << 20);
+    /** Decodes in file order (the header, definitions, what blocks leave over) and keeps the tallies. */
+    private final LineDecoder decoder = new LineDecoder(dictionary, 1 + blockThreads);
     private final InOrder inOrder = new InOrder();
     /** Cuts lines for this thread. */
     private LineCutter cutter;
+    /** The block threads, while a file is read in blocks. */
+    private ExecutorService pool;
+    /** What killed a block thread, if anything did (see {@link Outcome#await(Future, java.util.function.Supplier)}). */
+    private volatile Throwable poolThreadDied;
 
     // Header parsing state.
     private String defName;
@@ -80,9 +88,27 @@ public final class PajeReader {
         this.timeShift = timeShift == null ? 9 : timeShift;
     }
 
+    /**
+     * Threads that may work beside the reading thread: {@code hetscope.paje.threads}, by default the processors (at
+     * most 8); 0 keeps all the work of an import on the reading thread.
+     */
+    public static int threads() {
+        return Math.max(0, Integer.getInteger("hetscope.paje.threads",
+                Math.min(8, Runtime.getRuntime().availableProcessors())));
+    }
+
     /** Spills the buffered state and variable operations to disk every {@code ops} operations (for tests). */
     void spillEvery(long ops) {
         this.opBudget = ops;
+    }
+
+    /**
+     * Decodes files in blocks of {@code bytes} on {@code threads} threads besides the reading one (for tests;
+     * 0 threads: in file order on the reading thread). Must be called before reading.
+     */
+    void blocks(long bytes, int threads) {
+        this.blockBytes = bytes;
+        this.blockThreads = threads;
     }
 
     /** The decimal exponent to nanoseconds that was used (known after the header). */
@@ -132,10 +158,30 @@ public final class PajeReader {
         long size = Files.size(file);
         progress.start("Paje " + file.getFileName(), size);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            inFileOrder(LineCutter.Source.of(channel), progress);
+            LineCutter.Source source = LineCutter.Source.of(channel);
+            if (blockThreads > 0 && size >= 2 * blockBytes) {
+                AtomicInteger names = new AtomicInteger();
+                pool = Executors.newFixedThreadPool(blockThreads, r -> {
+                    Thread t = new Thread(r, "paje-blocks-" + names.incrementAndGet());
+                    t.setDaemon(true);
+                    t.setUncaughtExceptionHandler((dead, e) -> {
+                        if (poolThreadDied == null) {
+                            poolThreadDied = e;
+                        }
+                    });
+                    return t;
+                });
+                readBlocks(source, size, progress);
+            } else {
+                inFileOrder(source, 0, Long.MAX_VALUE, progress);
+            }
             progress.advance(size);
             finish();
         } finally {
+            if (pool != null) {
+                pool.shutdownNow();
+                pool = null;
+            }
             closeSpill();
         }
     }
@@ -143,7 +189,7 @@ public final class PajeReader {
     /** Reads a whole stream and finishes the replay. */
     public void read(InputStream in, Progress progress) throws IOException {
         try {
-            inFileOrder(LineCutter.Source.of(in), progress);
+            inFileOrder(LineCutter.Source.of(in), 0, Long.MAX_VALUE, progress);
             finish();
         } finally {
             closeSpill();
@@ -184,13 +230,13 @@ public final class PajeReader {
         inOrder.bytes = 0;
     }
 
-    /** Reads every line, in file order. */
-    private void inFileOrder(LineCutter.Source source, Progress progress) throws IOException {
-        long[] nextReport = {1 << 20};
+    /** Reads the lines that start in [from, to) on this thread, in file order. */
+    private void inFileOrder(LineCutter.Source source, long from, long to, Progress progress) throws IOException {
+        long[] nextReport = {from + (1 << 20)};
         if (cutter == null) {
             cutter = new LineCutter(1 << 22);
         }
-        cutter.cut(source, 0, Long.MAX_VALUE, (buf, start, end, last, offset) -> {
+        cutter.cut(source, from, to, (buf, start, end, last, offset) -> {
             decoder.line++;
             if (cutter.overlong) {
                 damage(SkipReason.LINE_TOO_LONG, overlong(), overlongDetail(cutter, offset));
@@ -230,16 +276,141 @@ public final class PajeReader {
             }
             int e = end > i && buf[end - 1] == '\r' ? end - 1 : end;
             headerLine(LineDecoder.text(buf, i, e));
+            dictionary.changed();
         } else if (r == LineDecoder.DEFINITION) {
             try {
                 define(decoder.definition(), buf);
             } catch (IllegalArgumentException e) {
                 damage(SkipReason.DAMAGED_RECORD, "bad field value", e.getMessage());
             }
+            dictionary.changed();
         }
     }
 
-    /** Applies decoded lines at once, in file order; its counts are those of the reader's buffers. */
+    /**
+     * Reads a file in blocks decoded on other threads and applied here in file order. The first block is read
+     * here (the header and the definitions that open a trace); a block whose decoder meets a header or definition
+     * line leaves the rest of its lines to this thread, and a block decoded while the dictionary changed is read
+     * again here, so that every line sees the definitions of the lines before it, as in a reading in file order.
+     */
+    private void readBlocks(LineCutter.Source source, long size, Progress progress) throws IOException {
+        long next = 0;
+        do {
+            long to = Math.min(size, next + blockBytes);
+            inFileOrder(source, next, to, progress);
+            next = to;
+        } while (!dictionary.announced && next < size);
+        ThreadLocal<LineDecoder> decoders = ThreadLocal.withInitial(() -> new LineDecoder(dictionary,
+                1 + blockThreads));
+        ThreadLocal<LineCutter> cutters = ThreadLocal.withInitial(() -> new LineCutter(1 << 20));
+        ThreadLocal<BlockLog.Sizes> sizes = ThreadLocal.withInitial(BlockLog.Sizes::new);
+        int shift = timeShift;
+        ArrayDeque<Future<BlockLog>> pending = new ArrayDeque<>();
+        try {
+            while (next < size || !pending.isEmpty()) {
+                while (next < size && pending.size() < 2 * blockThreads) {
+                    long from = next;
+                    long to = Math.min(size, next + blockBytes);
+                    pending.add(pool.submit(() -> decodeBlock(source, from, to, decoders.get(), cutters.get(),
+                            sizes.get(), shift)));
+                    next = to;
+                }
+                BlockLog log = Outcome.await(pending.poll(), () -> poolThreadDied);
+                if (log.epoch != dictionary.epoch()) {
+                    inFileOrder(source, log.from, log.to, progress);
+                } else {
+                    apply(log);
+                    if (log.stop >= 0) {
+                        inFileOrder(source, log.stop, log.to, progress);
+                    }
+                }
+                progress.advance(log.to);
+            }
+        } finally {
+            for (Future<BlockLog> f : pending) {
+                f.cancel(true);
+            }
+        }
+    }
+
+    /** Decodes the lines of [from, to) on a block thread, up to the first header or definition line. */
+    private BlockLog decodeBlock(LineCutter.Source source, long from, long to, LineDecoder d, LineCutter cutter,
+                                 BlockLog.Sizes sizes, int shift) throws IOException {
+        BlockLog log = new BlockLog(from, to, dictionary.epoch(), sizes);
+        d.timeShift = shift;
+        d.line = 0;
+        log.stop = cutter.cut(source, from, to, (buf, start, end, last, offset) -> {
+            d.line++;
+            if (cutter.overlong) {
+                d.damage(log, SkipReason.LINE_TOO_LONG, overlong(), overlongDetail(cutter, offset));
+                return true;
+            }
+            if (d.decode(buf, start, end, last, log) != LineDecoder.DONE) {
+                d.line--;
+                return false;
+            }
+            return true;
+        });
+        log.lines = d.line;
+        log.tally = d.takeTally();
+        log.recordSizes();
+        return log;
+    }
+
+
+    /** Applies a block's operations as if its lines were read here, after the lines read so far. */
+    private void apply(BlockLog log) throws IOException {
+        long base = decoder.line;
+        deliver(log.inOrder, base);
+        adopt(log.buffers, base);
+        // the block's buffers are now the reader's: they count toward its spill budget
+        inOrder.ops += log.ops;
+        inOrder.bytes += log.bytes;
+        decoder.tally.add(log.tally, base);
+        decoder.line = base + log.lines;
+        spillPastBudget();
+    }
+
+    /** Hands a block's events, link ends, destructions and problems on in line order. */
+    private void deliver(List<Object> inOrderOfBlock, long base) {
+        for (Object o : inOrderOfBlock) {
+            if (o instanceof PajeEvent e) {
+                listener.event(new PajeEvent(e.container(), e.type(), e.time(), e.value(), e.definition(), e.extras(),
+                        e.line() + base));
+            } else if (o instanceof BlockLog.LinkEnd l) {
+                inOrder.link(l.type(), l.key(), l.start(), l.time(), l.container(), l.other(), l.value(),
+                        l.line() + base);
+            } else if (o instanceof BlockLog.Destroy d) {
+                inOrder.destroy(d.container(), d.time(), d.line() + base);
+            } else {
+                BlockLog.Problem p = (BlockLog.Problem) o;
+                listener.problem(p.reason(), p.what(), p.line() + base, p.detail());
+            }
+        }
+    }
+
+    /** Adopts a block's state and variable buffers into the reader's, per (container, type). */
+    private void adopt(Object[][] blockBuffers, long base) {
+        for (int ci = 0; ci < blockBuffers.length; ci++) {
+            Object[] row = blockBuffers[ci];
+            if (row == null) {
+                continue;
+            }
+            PajeContainer c = containerList.get(ci);
+            for (int slot = 0; slot < row.length; slot++) {
+                if (row[slot] instanceof StateBuffer sb) {
+                    inOrder.buffer(c, typeList.get(slot), StateBuffer::new).adopt(sb, base);
+                } else if (row[slot] instanceof VariableBuffer vb) {
+                    inOrder.buffer(c, typeList.get(slot), VariableBuffer::new).adopt(vb, base);
+                }
+            }
+        }
+    }
+
+    /**
+     * Applies decoded lines at once, in file order. Its counts are those of all the reader's buffers, the adopted
+     * blocks' included, toward the spill budget.
+     */
     private final class InOrder extends BufferingOperations {
         @Override
         public void event(PajeEvent event) {
@@ -264,17 +435,17 @@ public final class PajeReader {
         @Override
         public void link(PajeType type, String key, boolean start, long time, PajeContainer c, PajeContainer other,
                          String value, long line) {
-            LinkEnd half = new LinkEnd(type, key, start, time, c, other, value, line);
+            BlockLog.LinkEnd half = new BlockLog.LinkEnd(type, key, start, time, c, other, value, line);
             String k = type.alias() + '\u0000' + key;
-            Map<String, ArrayDeque<LinkEnd>> waiting = start ? pendingLinkEnds : pendingLinkStarts;
-            ArrayDeque<LinkEnd> q = waiting.get(k);
+            Map<String, ArrayDeque<BlockLog.LinkEnd>> waiting = start ? pendingLinkEnds : pendingLinkStarts;
+            ArrayDeque<BlockLog.LinkEnd> q = waiting.get(k);
             if (q != null && !q.isEmpty()) {
-                LinkEnd o = q.poll();
+                BlockLog.LinkEnd o = q.poll();
                 if (q.isEmpty()) {
                     waiting.remove(k);
                 }
-                LinkEnd s = start ? half : o;
-                LinkEnd e = start ? o : half;
+                BlockLog.LinkEnd s = start ? half : o;
+                BlockLog.LinkEnd e = start ? o : half;
                 listener.link(new PajeLink(type, s.container(), s.other(), e.other(), s.time(), e.time(),
                         s.value() != null ? s.value() : e.value(), key, s.line(), e.line()));
             } else {
@@ -452,6 +623,25 @@ public final class PajeReader {
 
     // ---- end of trace: replay states and variables ----
 
+    /**
+     * With block threads: has them gather and sort every buffer ahead of the replay, in the replay's order, so that
+     * the replay mostly finds its buffers ready. Null without block threads.
+     */
+    private ArrayDeque<Future<?>> prepareReplay() {
+        if (pool == null) {
+            return null;
+        }
+        ArrayDeque<Future<?>> prepared = new ArrayDeque<>();
+        for (PajeContainer c : containerList) {
+            for (Object b : c.buffers) {
+                if (b instanceof OperationBuffer<?> ob) {
+                    prepared.add(pool.submit(ob::prepare));
+                }
+            }
+        }
+        return prepared;
+    }
+
     private void finish() throws IOException {
         if (!dictionary.announced) {
             announceHeader();
@@ -460,10 +650,14 @@ public final class PajeReader {
         long minTime = decoder.tally.minTime;
         long end = maxTime == Long.MIN_VALUE ? 0 : maxTime;
         long start = minTime == Long.MAX_VALUE ? 0 : minTime;
+        ArrayDeque<Future<?>> prepared = prepareReplay();
         listener.bodyRead(start, end);
         for (PajeContainer c : containerList) {
             for (int slot = 0; slot < c.buffers.length; slot++) {
                 Object b = c.buffers[slot];
+                if (b != null && prepared != null) {
+                    Outcome.await(prepared.poll(), () -> poolThreadDied);
+                }
                 if (b instanceof StateBuffer sb) {
                     replayStates(c, typeList.get(slot), sb, end);
                 } else if (b instanceof VariableBuffer vb) {
@@ -472,13 +666,13 @@ public final class PajeReader {
                 c.buffers[slot] = null;
             }
         }
-        for (ArrayDeque<LinkEnd> q : pendingLinkEnds.values()) {
-            for (LinkEnd o : q) {
+        for (ArrayDeque<BlockLog.LinkEnd> q : pendingLinkEnds.values()) {
+            for (BlockLog.LinkEnd o : q) {
                 listener.problem(SkipReason.UNMATCHED_FLOW, "link end without start", o.line(), "key never started");
             }
         }
-        for (ArrayDeque<LinkEnd> q : pendingLinkStarts.values()) {
-            for (LinkEnd o : q) {
+        for (ArrayDeque<BlockLog.LinkEnd> q : pendingLinkStarts.values()) {
+            for (BlockLog.LinkEnd o : q) {
                 listener.problem(SkipReason.UNMATCHED_FLOW, "link start without end", o.line(), "key never ended");
             }
         }

@@ -40,6 +40,16 @@ final class StateBuffer extends OperationBuffer<StateBuffer> {
     }
 
     @Override
+    void copyValues(StateBuffer from, int at) {
+        System.arraycopy(from.value, 0, value, at, from.n);
+        if (from.def != null) {
+            extrasColumns();
+            System.arraycopy(from.def, 0, def, at, from.n);
+            System.arraycopy(from.extras, 0, extras, at, from.n);
+        }
+    }
+
+    @Override
     void clearValues() {
         value = new PajeValue[INITIAL];
         def = null;

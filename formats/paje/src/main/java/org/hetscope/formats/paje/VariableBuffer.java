@@ -25,6 +25,11 @@ final class VariableBuffer extends OperationBuffer<VariableBuffer> {
     }
 
     @Override
+    void copyValues(VariableBuffer from, int at) {
+        System.arraycopy(from.value, 0, value, at, from.n);
+    }
+
+    @Override
     void clearValues() {
         value = new double[INITIAL];
     }

@@ -182,7 +182,7 @@ class StarpuDamageTest {
                 assertEquals(intact.tasks.size(), s.tasks.size(), file);
                 deleteTree(folder);
             }
-            // paje.trace read as a file, long lines crossing several reads, the last without its '\n'
+            // paje.trace in blocks on threads, long lines crossing several of them, the last without its '\n'
             Path f = dir.resolve("long.trace");
             List<String> lines = new ArrayList<>(Files.readAllLines(PajeFormatTest.fixture("chol-dmda-nb6")
                     .resolve("paje.trace")));
@@ -190,14 +190,16 @@ class StarpuDamageTest {
             lines.add(at, "# " + "y".repeat(100_000));
             byte[] trace = (String.join("\n", lines) + "\n#" + "w".repeat(50_000)).getBytes(StandardCharsets.UTF_8);
             Files.write(f, trace);
-            String reference = ReaderTranscriptTest.inFileOrder(trace, Long.MAX_VALUE);
+            String reference = BlockDecodingTest.inFileOrder(trace, Long.MAX_VALUE);
             List<String> problems = reference.lines().filter(l -> l.contains("line longer")).toList();
             assertEquals(List.of("problem @" + (at + 1) + " line_too_long line longer than 4096 bytes "
                     + "(the limit: -Dhetscope.maxTokenBytes=N): 100002 bytes from byte "
                     + (String.join("\n", lines.subList(0, at)).length() + 1), "problem @" + (lines.size() + 1) + " "
                     + "line_too_long line longer than 4096 bytes (the limit: -Dhetscope.maxTokenBytes=N):"
                     + " 50001 bytes from byte " + (trace.length - 50_001)), problems);
-            assertEquals(reference, ReaderTranscriptTest.asFile(f, Long.MAX_VALUE));
+            for (int threads : new int[] {0, 3}) {
+                assertEquals(reference, BlockDecodingTest.inBlocks(f, 4096, threads, Long.MAX_VALUE));
+            }
         } finally {
             if (old == null) {
                 System.clearProperty(InputLimits.MAX_TOKEN_PROPERTY);

@@ -19,13 +19,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A file read from its channel, with its states and variables spilled to disk or not, must tell the listener exactly
- * what the same bytes read as a stream from memory tell it: every call, in the same order, with the same fields and
- * line numbers, the same counts. On the StarPU fixtures and on random traces that define types, values and
- * containers between their body lines, destroy containers twice, carry damaged and header lines in the body, and
- * links whose ends lie far apart. The listener's transcript also serves other tests.
+ * A file read in blocks decoded on other threads must tell the listener exactly what a reading in file order on
+ * one thread tells it: every call, in the same order, with the same fields and line numbers, the same counts. The
+ * reference is the reader on the same bytes as a stream (which never uses blocks), on the StarPU fixtures and on
+ * random traces that define types, values and containers between their body lines, destroy containers twice,
+ * carry damaged and header lines in the body, and links whose ends fall in different blocks.
  */
-class ReaderTranscriptTest {
+class BlockDecodingTest {
     private static final Path FIXTURES = Path.of(System.getProperty("hetscope.root", "."))
             .resolve("../shared/fixtures/starpu");
 
@@ -90,7 +90,7 @@ class ReaderTranscriptTest {
                 + " types " + r.types().size() + "\n";
     }
 
-    /** What the reader says of a trace read as a stream. */
+    /** What the reader says of a trace read as a stream, in file order on this thread. */
     static String inFileOrder(byte[] trace, long spillEvery) throws IOException {
         Transcript t = new Transcript();
         PajeReader r = new PajeReader(t, null);
@@ -99,43 +99,48 @@ class ReaderTranscriptTest {
         return t.text + summary(r);
     }
 
-    /** What the reader says of the same trace read as a file. */
-    static String asFile(Path file, long spillEvery) throws IOException {
+    /** What the reader says of the same trace as a file read in blocks of {@code bytes} on {@code threads}. */
+    static String inBlocks(Path file, long bytes, int threads, long spillEvery) throws IOException {
         Transcript t = new Transcript();
         PajeReader r = new PajeReader(t, null);
+        r.blocks(bytes, threads);
         r.spillEvery(spillEvery);
         r.read(file, Progress.NONE);
         return t.text + summary(r);
     }
 
-    private void sameEveryWay(String what, byte[] trace) throws IOException {
+    private void sameBothWays(String what, byte[] trace, long[] blockBytes) throws IOException {
         Path file = dir.resolve("trace.paje");
         Files.write(file, trace);
         String reference = inFileOrder(trace, Long.MAX_VALUE);
-        assertEquals(reference, asFile(file, Long.MAX_VALUE), what + ", as a file");
-        for (long every : new long[] {1, 37}) {
-            assertEquals(reference, asFile(file, every), what + ", as a file, spilling every " + every);
-            assertEquals(reference, inFileOrder(trace, every), what + ", as a stream, spilling every " + every);
+        for (long bytes : blockBytes) {
+            for (int threads : new int[] {1, 3}) {
+                assertEquals(reference, inBlocks(file, bytes, threads, Long.MAX_VALUE),
+                        what + ", blocks of " + bytes + " bytes on " + threads + " threads");
+            }
         }
+        assertEquals(reference, inBlocks(file, 700, 2, 37), what + ", blocks of 700 bytes, spilling every 37");
     }
 
     @Test
-    void starpuFixturesAreReadTheSameEveryWay() throws Exception {
+    void starpuFixturesAreReadTheSameInBlocks() throws Exception {
         for (String name : List.of("chol-lws-nb12", "chol-dmda-nb6")) {
             byte[] trace = Files.readAllBytes(FIXTURES.resolve(name).resolve("paje.trace"));
             String reference = inFileOrder(trace, Long.MAX_VALUE);
             assertTrue(reference.lines().filter(l -> l.startsWith("event ")).count() > 500, name);
             assertTrue(reference.lines().filter(l -> l.startsWith("state ")).count() > 500, name);
-            sameEveryWay(name, trace);
+            // Blocks of 5000 bytes put the definitions that open the trace in several blocks.
+            sameBothWays(name, trace, new long[] {5000, 65536});
         }
     }
 
     @Test
-    void randomTracesWithDefinitionsAndDamageAmongTheirLinesAreReadTheSameEveryWay() throws Exception {
+    void randomTracesWithDefinitionsAndDamageAmongTheirLinesAreReadTheSameInBlocks() throws Exception {
         Random random = new Random(20261126);
         for (int round = 0; round < 30; round++) {
             byte[] trace = randomTrace(random);
-            sameEveryWay("round " + round, trace);
+            // Blocks of 1 byte hold at most one line start each.
+            sameBothWays("round " + round, trace, new long[] {round < 3 ? 1 : 7, 1 + random.nextInt(300), 2048});
         }
     }
 
