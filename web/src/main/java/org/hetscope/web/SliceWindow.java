@@ -226,7 +226,7 @@ final class SliceWindow {
     /** The window in the forms the queries need: absolute bounds a, b, relative start, span and pixels. */
     private record Shape(long a, long b, long t0, long span, int pixels, boolean wide) {
         Shape(long a, long b, long t0, long span, int pixels) {
-            // span * pixels past a long: windows over months (traces merged from runs days apart)
+            // span * pixels past a long: windows over months (traces merged from runs recorded months apart)
             this(a, b, t0, span, pixels, Math.multiplyHigh(span, pixels) != 0 || span * pixels < 0);
         }
 
