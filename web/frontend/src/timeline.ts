@@ -6,6 +6,7 @@ import {
 import { colourFor } from './colours';
 import { formatDuration, rulerLabels, tickStep } from './format';
 import { sizeCanvas } from './canvas';
+import { LaneRaster, rgba } from './raster';
 
 const LANE_H = 17;
 const COUNTER_H = 44;
@@ -95,6 +96,9 @@ export class Timeline {
   private lastFill: string | null = null;
   /** The canvas global alpha drawItem set last (1 between rows and for everything else drawn). */
   private lastAlpha = 1;
+  /** Slices as one fillRect each, the way the pixel rows are checked against (tests set it). */
+  referenceDraw = false;
+  private readonly raster = new LaneRaster();
   /** How long the last frame took to draw on the canvas, in ms (for the redraw benchmark). */
   lastDrawMs = 0;
   /** Milliseconds from navigation start to the first frame drawn with server data (performance.now()). */
@@ -537,9 +541,41 @@ export class Timeline {
       this.treeKey = treeKey;
       this.renderTree(rows);
     }
-    for (const r of rows) {
+    // Slices of each row's lanes are composed as pixel rows first (raster.ts); items outside the row's lanes (more
+    // depths than the track declares) and the reference drawing for tests go through fillRect one by one.
+    const dpr = window.devicePixelRatio || 1;
+    const raster = this.referenceDraw ? null : this.raster;
+    const firstLane: number[] = [];
+    if (raster) {
+      raster.begin(this.canvas.width);
+      for (const r of rows) {
+        const items = this.items.get(r.track.id);
+        if (!items) {
+          firstLane.push(-1);
+          continue;
+        }
+        const lanes = Math.max(1, r.track.lanes);
+        const first = raster.addLanes(lanes, rgba(this.rowBackground(r)));
+        firstLane.push(first);
+        for (const it of items) {
+          const depth = it[0];
+          if (depth >= lanes) continue;
+          const x0 = this.x(it[1], w);
+          const x1 = this.x(it[2], w);
+          if (x1 < 0 || x0 > w) continue;
+          const xa = Math.max(-1, x0);
+          const width = Math.max(1, Math.min(w + 1, x1) - xa);
+          raster.fill(first + depth, xa * dpr, (xa + width) * dpr, rgba(colourFor(it[6], it[7], this.colourMode)),
+            this.itemAlpha(it));
+        }
+      }
+      raster.upload();
+      ctx.imageSmoothingEnabled = false;
+    }
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
       const y = this.sy(r);
-      ctx.fillStyle = r.level % 2 ? '#fcfcfd' : '#ffffff';
+      ctx.fillStyle = this.rowBackground(r);
       ctx.fillRect(0, y, w, r.h);
       ctx.strokeStyle = '#eef0f3';
       ctx.beginPath();
@@ -549,9 +585,19 @@ export class Timeline {
       const items = this.items.get(r.track.id);
       this.lastFill = null;
       if (items) {
+        const lanes = raster ? Math.max(1, r.track.lanes) : 0;
+        if (raster) {
+          ctx.setTransform(1, 0, 0, 1, 0, 0);
+          for (let d = 0; d < lanes; d++) {
+            const top = y + 2 + d * LANE_H;
+            raster.draw(ctx, firstLane[i] + d, Math.round(top * dpr), Math.round((top + LANE_H - 2) * dpr));
+          }
+          ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+        }
         this.lastAlpha = 1;
         for (const it of items) {
-          if (this.drawItem(ctx, it, y, w)) {
+          const shown = it[0] < lanes ? this.decorateItem(ctx, it, y, w) : this.drawItem(ctx, it, y, w);
+          if (shown) {
             drawn++;
             if (it[3] === 1) singles++;
           }
@@ -591,18 +637,73 @@ export class Timeline {
       `${formatDuration(this.t0)} … ${formatDuration(this.t1)}  (${formatDuration(this.t1 - this.t0)})`;
   }
 
+  private rowBackground(r: Row): string {
+    return r.level % 2 ? '#fcfcfd' : '#ffffff';
+  }
+
+  /** A single slice is opaque; a merged run as opaque as its slices fill it; everything but matches dims under search. */
+  private itemAlpha(it: Item): number {
+    const [, start, end, count, busy, , , , matches] = it;
+    if (this.highlight !== null && matches === 0) return 0.15;
+    return count === 1 ? 1 : 0.35 + 0.65 * Math.min(1, busy / Math.max(1, end - start));
+  }
+
+  /**
+   * What drawItem draws over an item's fill (already in the lane's pixel row): the search outline, the selection
+   * outline and the label. Returns whether the item lies in the window.
+   */
+  private decorateItem(ctx: CanvasRenderingContext2D, it: Item, rowY: number, w: number): boolean {
+    const [depth, start, end, count, , id, , , matches] = it;
+    const x0 = this.x(start, w);
+    const x1 = this.x(end, w);
+    if (x1 < 0 || x0 > w) return false;
+    const xa = Math.max(-1, x0);
+    const width = Math.max(1, Math.min(w + 1, x1) - xa);
+    const matched = this.highlight !== null && matches > 0;
+    const selected = this.selection !== null && count === 1 && id === this.selection.id;
+    if (!matched && !selected && width <= 36) return true;
+    const y = rowY + 2 + depth * LANE_H;
+    if (matched) {
+      ctx.strokeStyle = '#f59e0b';
+      ctx.lineWidth = 2;
+      ctx.strokeRect(xa, y, width, LANE_H - 2);
+      ctx.lineWidth = 1;
+    }
+    if (selected) {
+      ctx.strokeStyle = '#111827';
+      ctx.lineWidth = 2;
+      ctx.strokeRect(xa + 1, y + 1, Math.max(1, width - 2), LANE_H - 4);
+      ctx.lineWidth = 1;
+    }
+    if (width > 36) this.drawLabel(ctx, it, xa, y, width);
+    return true;
+  }
+
+  private drawLabel(ctx: CanvasRenderingContext2D, it: Item, xa: number, y: number, width: number): void {
+    const count = it[3];
+    const name = it[6];
+    const dimmed = this.highlight !== null && it[8] === 0;
+    const label = count === 1 ? name : `${count.toLocaleString('en-US')} × ${name}`;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(xa, y, width, LANE_H - 2);
+    ctx.clip();
+    ctx.fillStyle = dimmed ? '#9ca3af' : '#ffffff';
+    ctx.fillText(label, Math.max(xa, 0) + 3, y + (LANE_H - 2) / 2 + 0.5);
+    ctx.restore();
+  }
+
   private drawItem(ctx: CanvasRenderingContext2D, it: Item, rowY: number, w: number): boolean {
-    const [depth, start, end, count, busy, id, name, category, matches] = it;
+    const [depth, start, end, count, , id, name, category, matches] = it;
     const x0 = this.x(start, w);
     const x1 = this.x(end, w);
     if (x1 < 0 || x0 > w) return false;
     const xa = Math.max(-1, x0);
     const width = Math.max(1, Math.min(w + 1, x1) - xa);
     const y = rowY + 2 + depth * LANE_H;
-    const dimmed = this.highlight !== null && matches === 0;
     // Each canvas call costs even when it changes nothing (tens of thousands per zoomed-out frame): the alpha and
     // the colour are only set when they differ from the previous item's.
-    const alpha = dimmed ? 0.15 : count === 1 ? 1 : 0.35 + 0.65 * Math.min(1, busy / Math.max(1, end - start));
+    const alpha = this.itemAlpha(it);
     if (alpha !== this.lastAlpha) {
       ctx.globalAlpha = alpha;
       this.lastAlpha = alpha;
@@ -632,16 +733,7 @@ export class Timeline {
       ctx.strokeRect(xa + 1, y + 1, Math.max(1, width - 2), LANE_H - 4);
       ctx.lineWidth = 1;
     }
-    if (width > 36) {
-      const label = count === 1 ? name : `${count.toLocaleString('en-US')} × ${name}`;
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(xa, y, width, LANE_H - 2);
-      ctx.clip();
-      ctx.fillStyle = dimmed ? '#9ca3af' : '#ffffff';
-      ctx.fillText(label, Math.max(xa, 0) + 3, y + (LANE_H - 2) / 2 + 0.5);
-      ctx.restore();
-    }
+    if (width > 36) this.drawLabel(ctx, it, xa, y, width);
     return true;
   }
 
