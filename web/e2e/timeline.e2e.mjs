@@ -35,6 +35,39 @@ await finish(result, browser, async () => {
     return match() || windows[windows.length - 1];
   };
 
+
+  // The slices are drawn as composed pixel rows per lane (raster.ts); the page keeps the plain drawing (one fillRect
+  // per item) as the reference. Both pictures of the same frame must agree up to the canvas's 8-bit rounding; labels
+  // and outlines (drawn over both) may differ where a neighbour's anti-aliased edge covers them in the reference.
+  result.pictures = [];
+  const samePicture = async (label) => {
+    const r = await page.evaluate(() => {
+      const t = window.__hetscope.timeline;
+      const c = document.getElementById('timeline');
+      const g = c.getContext('2d');
+      t.referenceDraw = true;
+      t.draw();
+      const ref = g.getImageData(0, 0, c.width, c.height).data;
+      t.referenceDraw = false;
+      t.draw();
+      const got = g.getImageData(0, 0, c.width, c.height).data;
+      let off = 0;
+      let max = 0;
+      let painted = 0;
+      for (let i = 0; i < ref.length; i += 4) {
+        const d = Math.max(Math.abs(ref[i] - got[i]), Math.abs(ref[i + 1] - got[i + 1]), Math.abs(ref[i + 2] - got[i + 2]));
+        if (d > max) max = d;
+        if (d > 6) off++;
+        if (ref[i] < 250 || ref[i + 1] < 250 || ref[i + 2] < 250) painted++;
+      }
+      return { lanes: t.lanesComposed, items: t.itemsDrawn, pixels: c.width * c.height, painted, off, max };
+    });
+    result.pictures.push({ label, ...r });
+    check(r.lanes > 0 && r.items > 0, `${label}: slices drawn as pixel rows`);
+    check(r.painted > 1000 && r.off <= r.pixels * 0.002,
+      `${label}: pixel rows look like one fillRect per item (${r.off} of ${r.pixels} pixels differ by more than 6 levels)`);
+  };
+
   const opened = Date.now();
   const tracksResponse = page.waitForResponse((r) => /\/api\/t\/0\/tracks$/.test(new URL(r.url()).pathname));
   await page.goto(url);
@@ -46,6 +79,7 @@ await finish(result, browser, async () => {
   result.domTracks = await page.$$eval('.track-row .track-name', (els) => els.map((e) => e.textContent));
   const wide = await page.evaluate(() => ({ view: window.__hetscope.view(), frame: window.__hetscope.frame() }));
   check(wide.frame.items > 0, 'the first frame drew slices');
+  await samePicture('whole trace');
   const wideResponse = await responseFor(wide.view);
   check(wideResponse && wideResponse.tracks.every((t) => t.items.length <= wideResponse.px),
     'no track got more items than pixels');
@@ -75,6 +109,7 @@ await finish(result, browser, async () => {
   };
   check(result.singlesInZoomedRegion.after > result.singlesInZoomedRegion.before,
     'zooming in made more individual slices visible');
+  await samePicture('zoomed in');
   await page.screenshot({ path: `${outDir}/timeline-zoomed.png` });
 
   // Click a kernel and read the details panel.
@@ -97,6 +132,8 @@ await finish(result, browser, async () => {
   const highlighted = page.waitForResponse((r) => r.url().includes('/window?') && r.url().includes('highlight='));
   await row.click();
   const hl = await (await highlighted).json();
+  await page.waitForFunction(() => !window.__hetscope.frame().busy, null, { timeout: 20000 });
+  await samePicture('search highlight');
   result.highlightMatches = hl.tracks.reduce((n, t) => n + t.items.reduce((m, it) => m + it[8], 0), 0);
   result.highlightName = rowName;
   check(result.highlightMatches > 0 || true, 'highlight request answered');

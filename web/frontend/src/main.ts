@@ -282,7 +282,7 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     view: () => ({ t0: view.t0, t1: view.t1 }),
     frame: () => ({ drawCount: view.drawCount, items: view.itemsDrawn, singles: view.singlesDrawn,
       instants: view.instantsDrawn, fetches: view.fetchCount, busy: view.busy(), drawMs: view.lastDrawMs,
-      firstDataDrawMs: view.firstDataDrawMs }),
+      firstDataDrawMs: view.firstDataDrawMs, lanes: view.lanesComposed }),
     locate: (category: string) => view.locate(category),
     locateInstant: (alone = true) => view.locateInstant(alone),
     screenOf: (id: number) => view.screenOf(id),

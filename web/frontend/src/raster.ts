@@ -118,6 +118,10 @@ export class LaneRaster {
     b[i + 2] = b[i + 2] + (c[2] - b[i + 2]) * q;
   }
 
+  lanesUsed(): number {
+    return this.lanes;
+  }
+
   /** Uploads the frame's rows (after the last addLanes/fill, before the first draw). */
   upload(): void {
     if (this.lanes === 0 || !this.image) return;

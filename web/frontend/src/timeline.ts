@@ -98,6 +98,8 @@ export class Timeline {
   private lastAlpha = 1;
   /** Slices as one fillRect each, the way the pixel rows are checked against (tests set it). */
   referenceDraw = false;
+  /** Lanes the last frame drew as pixel rows. */
+  lanesComposed = 0;
   private readonly raster = new LaneRaster();
   /** How long the last frame took to draw on the canvas, in ms (for the redraw benchmark). */
   lastDrawMs = 0;
@@ -572,6 +574,7 @@ export class Timeline {
       raster.upload();
       ctx.imageSmoothingEnabled = false;
     }
+    this.lanesComposed = raster ? raster.lanesUsed() : 0;
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i];
       const y = this.sy(r);
