@@ -11,11 +11,29 @@ await finish(result, browser, async () => {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const windows = [];
+  // The page reads windows in the compact form (window.bin); the JSON form of the same query is what these checks
+  // read, and the two are compared item by item below.
+  const asJson = (u) => u.replace('/window.bin?', '/window?');
   page.on('response', async (r) => {
-    if (r.url().includes('/window?')) {
-      try { windows.push(await r.json()); } catch { /* page navigated */ }
+    if (r.url().includes('/window.bin?')) {
+      try { windows.push(await (await fetch(asJson(r.url()))).json()); } catch { /* page navigated */ }
     }
   });
+  const lastWindowUrl = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)
+    .filter((n) => n.includes('/window.bin?')).pop());
+  const sameAsJson = async (label, u) => {
+    const r = await page.evaluate(async (u) => {
+      const [bin, json] = await Promise.all([fetch(u).then((x) => x.arrayBuffer()),
+        fetch(u.replace('/window.bin?', '/window?')).then((x) => x.json())]);
+      const decoded = window.__hetscope.decodeWindow(bin);
+      const items = json.tracks.reduce((n, t) => n + t.items.length, 0);
+      const resolved = json.tracks.map((t) => ({ track: t.track, items: t.items.map((it) =>
+        [it[0], it[1], it[2], it[3], it[4], it[5], json.names[it[6]], json.categories[it[7]], it[8]]) }));
+      return { items, bytes: bin.byteLength, equal: JSON.stringify(resolved) === JSON.stringify(decoded.tracks) };
+    }, u);
+    result.binary = [...(result.binary ?? []), { label, ...r }];
+    check(r.items > 0 && r.equal, `${label}: window.bin decodes to the items of the JSON window (${r.items} items)`);
+  };
   const idle = async () => {
     await page.waitForFunction(() => {
       const h = window.__hetscope;
@@ -80,6 +98,7 @@ await finish(result, browser, async () => {
   const wide = await page.evaluate(() => ({ view: window.__hetscope.view(), frame: window.__hetscope.frame() }));
   check(wide.frame.items > 0, 'the first frame drew slices');
   await samePicture('whole trace');
+  await sameAsJson('whole trace', await lastWindowUrl());
   const wideResponse = await responseFor(wide.view);
   check(wideResponse && wideResponse.tracks.every((t) => t.items.length <= wideResponse.px),
     'no track got more items than pixels');
@@ -110,6 +129,7 @@ await finish(result, browser, async () => {
   check(result.singlesInZoomedRegion.after > result.singlesInZoomedRegion.before,
     'zooming in made more individual slices visible');
   await samePicture('zoomed in');
+  await sameAsJson('zoomed in', await lastWindowUrl());
   await page.screenshot({ path: `${outDir}/timeline-zoomed.png` });
 
   // Click a kernel and read the details panel.
@@ -129,9 +149,11 @@ await finish(result, browser, async () => {
   // A statistics row highlights its slices: the next window request carries the name.
   const row = page.locator('#table-body tr.clickable').first();
   const rowName = await row.getAttribute('data-name');
-  const highlighted = page.waitForResponse((r) => r.url().includes('/window?') && r.url().includes('highlight='));
+  const highlighted = page.waitForResponse((r) => r.url().includes('/window.bin?') && r.url().includes('highlight='));
   await row.click();
-  const hl = await (await highlighted).json();
+  const hlUrl = (await highlighted).url();
+  const hl = await (await fetch(asJson(hlUrl))).json();
+  await sameAsJson('search highlight', hlUrl);
   await page.waitForFunction(() => !window.__hetscope.frame().busy, null, { timeout: 20000 });
   await samePicture('search highlight');
   result.highlightMatches = hl.tracks.reduce((n, t) => n + t.items.reduce((m, it) => m + it[8], 0), 0);

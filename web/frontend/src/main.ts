@@ -1,7 +1,7 @@
 import './style.css';
 import 'uplot/dist/uPlot.min.css';
 import uPlot from 'uplot';
-import { Flow, TableJson, TraceSummary, TrackInfo, getJson } from './api';
+import { Flow, TableJson, TraceSummary, TrackInfo, decodeWindow, getJson } from './api';
 import { escapeHtml, formatDuration, formatNumber, headerCells } from './format';
 import { GESTURES, Hover, InstantSelection, SHORTCUTS, Selection, Timeline } from './timeline';
 import { LegendSection, legendFor, setDeclaredColours } from './colours';
@@ -283,6 +283,7 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     frame: () => ({ drawCount: view.drawCount, items: view.itemsDrawn, singles: view.singlesDrawn,
       instants: view.instantsDrawn, fetches: view.fetchCount, busy: view.busy(), drawMs: view.lastDrawMs,
       firstDataDrawMs: view.firstDataDrawMs, lanes: view.lanesComposed }),
+    decodeWindow,
     locate: (category: string) => view.locate(category),
     locateInstant: (alone = true) => view.locateInstant(alone),
     screenOf: (id: number) => view.screenOf(id),

@@ -1,7 +1,7 @@
 // The canvas timeline: track rows beside a DOM track tree, server-aggregated slices, counters as step lines,
 // flow arrows, a ruler, and zoom/pan/select interaction.
 import {
-  CounterResponse, Flow, InstantItem, InstantResponse, Item, TrackInfo, WindowResponse, getJson, resolveNames,
+  CounterResponse, Flow, InstantItem, InstantResponse, Item, TrackInfo, getJson, getWindow,
 } from './api';
 import { colourFor } from './colours';
 import { formatDuration, rulerLabels, tickStep } from './format';
@@ -475,7 +475,7 @@ export class Timeline {
       const params: Record<string, string | number> = { t0, t1, px, tracks: sliceTracks.join(',') };
       if (this.highlight) params.highlight = this.highlight;
       const [win, flows, inst, ...counters] = await Promise.all([
-        sliceTracks.length ? getJson<WindowResponse>(`${this.base}/window`, params, signal) : null,
+        sliceTracks.length ? getWindow(`${this.base}/window.bin`, params, signal) : null,
         getJson<{ flows: Flow[]; truncated: boolean }>(`${this.base}/flows`, { t0, t1 }, signal),
         instantTracks.length ? getJson<InstantResponse>(`${this.base}/instants`,
           { t0, t1, px, tracks: instantTracks.join(',') }, signal) : null,
@@ -486,7 +486,7 @@ export class Timeline {
       this.instants = new Map();
       if (inst) for (const t of inst.tracks) this.instants.set(t.track, t.items);
       this.items = new Map();
-      if (win) for (const t of resolveNames(win).tracks) this.items.set(t.track, t.items);
+      if (win) for (const t of win.tracks) this.items.set(t.track, t.items);
       this.flows = flows.truncated ? [] : flows.flows;
       this.counters = new Map();
       for (const c of counters) this.counters.set(c.track, c);

@@ -89,9 +89,28 @@ public final class TraceServer implements AutoCloseable {
             List<Long> ids = t.tracks().stream().filter(x -> x.slices() > 0).map(TraceView.TrackInfo::id)
                     .limit(64).toList();
             if (!ids.isEmpty()) {
-                WindowJson.write(0, t.span(), 1920, t.window(ids, 0, t.span(), 1920, null));
+                Map<Long, List<WindowItem>> w = t.window(ids, 0, t.span(), 1920, null);
+                WindowJson.write(0, t.span(), 1920, w);
+                WindowBinary.write(0, t.span(), 1920, w);
             }
         }
+    }
+
+    private void window(Context ctx, boolean binary) throws java.io.IOException {
+        TraceView t = trace(ctx);
+        long t0 = longParam(ctx, "t0");
+        long t1 = longParam(ctx, "t1");
+        int px = intParam(ctx, "px");
+        List<Long> ids = idsParam(ctx, "tracks");
+        Map<Long, List<WindowItem>> w = t.window(ids, t0, t1, px, ctx.queryParam("highlight"));
+        byte[] body = binary ? WindowBinary.write(t0, t1, px, w) : WindowJson.write(t0, t1, px, w);
+        if (isLoopbackClient(ctx)) {
+            // Compressing a whole-trace response (~1 MB) takes longer than handing it over on this machine.
+            ctx.disableCompression();
+        }
+        ctx.contentType(binary ? "application/octet-stream" : "application/json");
+        ctx.header("Content-Length", Integer.toString(body.length));
+        ctx.outputStream().write(body);
     }
 
     private static boolean isLoopbackClient(Context ctx) {
@@ -179,22 +198,9 @@ public final class TraceServer implements AutoCloseable {
             ctx.json(out);
         });
         app.get("/api/t/{trace}/tracks", ctx -> ctx.json(trace(ctx).tracks()));
-        app.get("/api/t/{trace}/window", ctx -> {
-            TraceView t = trace(ctx);
-            long t0 = longParam(ctx, "t0");
-            long t1 = longParam(ctx, "t1");
-            int px = intParam(ctx, "px");
-            List<Long> ids = idsParam(ctx, "tracks");
-            Map<Long, List<WindowItem>> w = t.window(ids, t0, t1, px, ctx.queryParam("highlight"));
-            byte[] body = WindowJson.write(t0, t1, px, w);
-            if (isLoopbackClient(ctx)) {
-                // Compressing a whole-trace response (~1 MB) takes longer than handing it over on this machine.
-                ctx.disableCompression();
-            }
-            ctx.contentType("application/json");
-            ctx.header("Content-Length", Integer.toString(body.length));
-            ctx.outputStream().write(body);
-        });
+        app.get("/api/t/{trace}/window", ctx -> window(ctx, false));
+        // The same items in the compact form the page reads (WindowBinary).
+        app.get("/api/t/{trace}/window.bin", ctx -> window(ctx, true));
         app.get("/api/t/{trace}/counter", ctx -> ctx.json(trace(ctx).counter(longParam(ctx, "track"),
                 longParam(ctx, "t0"), longParam(ctx, "t1"), intParam(ctx, "px"))));
         app.get("/api/t/{trace}/instants", ctx -> ctx.json(trace(ctx).instants(idsParam(ctx, "tracks"),
