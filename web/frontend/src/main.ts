@@ -169,21 +169,23 @@ function showTooltip(h: Hover | null, x: number, y: number): void {
 }
 
 /** Rebuilds the legend from what the timeline draws now, in the colouring in use. */
+/** The legend's HTML as last put in the page: a window that draws the same names leaves the DOM alone. */
+let legendHtml = '';
+
 function updateLegend(): void {
   if (!timeline) return;
   const mode = timeline.colourMode;
   legendShown = legendFor(timeline.visibleNames(), mode);
   $('legend-mode').textContent = `(by ${mode})`;
+  const html = legendShown.length ? legendShown.map((s) =>
+    `<div class="legend-section" data-kind="${escapeHtml(s.kind)}"><h5>${escapeHtml(s.title)}</h5>` + s.entries.map((e) =>
+      `<div class="legend-entry" title="${escapeHtml(e.name)}"><span class="legend-swatch" style="background:${e.colour}"></span><span class="legend-name">${escapeHtml(e.name)}</span></div>`).join('')
+    + '</div>').join('') : '<span class="muted">nothing drawn</span>';
   const body = $('legend-body');
-  body.replaceChildren(...legendShown.map((s) => {
-    const sec = document.createElement('div');
-    sec.className = 'legend-section';
-    sec.dataset.kind = s.kind;
-    sec.innerHTML = `<h5>${escapeHtml(s.title)}</h5>` + s.entries.map((e) =>
-      `<div class="legend-entry" title="${escapeHtml(e.name)}"><span class="legend-swatch" style="background:${e.colour}"></span><span class="legend-name">${escapeHtml(e.name)}</span></div>`).join('');
-    return sec;
-  }));
-  if (!legendShown.length) body.innerHTML = '<span class="muted">nothing drawn</span>';
+  if (html !== legendHtml || body.innerHTML === '') {
+    body.innerHTML = html;
+    legendHtml = html;
+  }
 }
 
 function bindHelp(): void {
@@ -282,7 +284,7 @@ async function openTrace(index: number, restore: UrlState | null = null): Promis
     view: () => ({ t0: view.t0, t1: view.t1 }),
     frame: () => ({ drawCount: view.drawCount, items: view.itemsDrawn, singles: view.singlesDrawn,
       instants: view.instantsDrawn, fetches: view.fetchCount, busy: view.busy(), drawMs: view.lastDrawMs,
-      firstDataDrawMs: view.firstDataDrawMs, lanes: view.lanesComposed }),
+      firstDataDrawMs: view.firstDataDrawMs, lanes: view.lanesComposed, keyToDataMs: view.keyToDataMs }),
     decodeWindow,
     locate: (category: string) => view.locate(category),
     locateInstant: (alone = true) => view.locateInstant(alone),

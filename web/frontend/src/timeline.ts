@@ -103,6 +103,10 @@ export class Timeline {
   private readonly raster = new LaneRaster();
   /** How long the last frame took to draw on the canvas, in ms (for the redraw benchmark). */
   lastDrawMs = 0;
+  /** When the last key that moved the view was pressed (event time), until the frame with its window's data. */
+  private keyAt: number | null = null;
+  /** From the last such key press to the frame drawn with that window's data, in ms (for the redraw benchmark). */
+  keyToDataMs: number | null = null;
   /** Milliseconds from navigation start to the first frame drawn with server data (performance.now()). */
   firstDataDrawMs: number | null = null;
   private fetchSeq = 0;
@@ -507,6 +511,11 @@ export class Timeline {
             this.onFirstData();
           }
           this.onData();
+          // After the legend too: all of it is done before the browser shows the frame.
+          if (this.keyAt !== null) {
+            this.keyToDataMs = performance.now() - this.keyAt;
+            this.keyAt = null;
+          }
         }
       }
     }
@@ -936,6 +945,10 @@ export class Timeline {
         case 'Escape': this.range = null; this.onRange(null); this.draw(); break;
         default: return;
       }
+      if (e.key !== 'f' && e.key !== 'Escape') {
+        this.keyAt = e.timeStamp;
+        this.keyToDataMs = null;
+      }
       this.onHover(null, 0, 0);
       e.preventDefault();
     }, opts);
@@ -1005,17 +1018,29 @@ export class Timeline {
 
   /** (name, category) of the drawn items of the visible rows with their drawn time, for the legend. */
   visibleNames(): { name: string; category: string; time: number }[] {
-    const w = new Map<string, { name: string; category: string; time: number }>();
+    // By category, then name: tens of thousands of items per frame, and a joined key string per item showed.
+    const byCategory = new Map<string, Map<string, { name: string; category: string; time: number }>>();
+    const t0 = this.t0;
+    const t1 = this.t1;
     for (const r of this.visibleRows()) {
       for (const it of this.items.get(r.track.id) ?? []) {
-        if (it[2] < this.t0 || it[1] > this.t1) continue;
-        const k = `${it[7]}\u0000${it[6]}`;
-        const e = w.get(k) ?? { name: it[6], category: it[7], time: 0 };
-        e.time += Math.min(it[2], this.t1) - Math.max(it[1], this.t0);
-        w.set(k, e);
+        if (it[2] < t0 || it[1] > t1) continue;
+        let names = byCategory.get(it[7]);
+        if (names === undefined) {
+          names = new Map();
+          byCategory.set(it[7], names);
+        }
+        let e = names.get(it[6]);
+        if (e === undefined) {
+          e = { name: it[6], category: it[7], time: 0 };
+          names.set(it[6], e);
+        }
+        e.time += Math.min(it[2], t1) - Math.max(it[1], t0);
       }
     }
-    return [...w.values()];
+    const out: { name: string; category: string; time: number }[] = [];
+    for (const names of byCategory.values()) for (const e of names.values()) out.push(e);
+    return out;
   }
 
   /** The instant tick nearest a point of the canvas within 3 px, if any. */

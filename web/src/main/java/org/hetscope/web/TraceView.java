@@ -51,6 +51,11 @@ public final class TraceView implements AutoCloseable {
     private final LevelOfDetail lod;
     /** {@link #declaredColours()}: the store does not change while it is served. */
     private final Map<String, String> declaredColours;
+    /**
+     * Whether the store has any flow: without, the flows the page asks for with every window are answered without a
+     * query (which would wait for the window's lock).
+     */
+    private final boolean anyFlows;
     private final SliceWindow slices;
     /** Single slices held in memory, or null without a zoom cache. */
     private final ResidentSlices held;
@@ -142,6 +147,8 @@ public final class TraceView implements AutoCloseable {
         // Read once: the page asks for them before its first draw, and under the view's lock that request would
         // wait for the previous page's statistics queries (seconds on a reload of a large store).
         this.declaredColours = readDeclaredColours();
+        Long flowCount = store.scalarLong("SELECT count(*) FROM (SELECT 1 FROM flow LIMIT 1)");
+        this.anyFlows = flowCount == null || flowCount > 0;
         this.windowConnection = store.newConnection();
         if (drawn.any()) {
             try {
@@ -406,6 +413,12 @@ public final class TraceView implements AutoCloseable {
     /** Flows with at least one end in the window, capped at {@link #MAX_FLOWS}. */
     public Map<String, Object> flows(long t0, long t1) {
         checkWindow(t0, t1, 1);
+        if (!anyFlows) {
+            Map<String, Object> none = new LinkedHashMap<>();
+            none.put("flows", List.of());
+            none.put("truncated", false);
+            return none;
+        }
         long a = origin + t0;
         long b = origin + t1;
         Columns t;
