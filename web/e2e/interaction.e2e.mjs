@@ -203,9 +203,9 @@ await finish(result, browser, async () => {
   await idle(1);
   const after = requests.slice(mark).map((u) => u.pathname);
   result.afterSwitchRequests = after;
-  check(after.some((p) => /\/api\/t\/1\/window$/.test(p)), 'a key press asks trace 1 for a window');
+  check(after.some((p) => /\/api\/t\/1\/window\.bin$/.test(p)), 'a key press asks trace 1 for a window');
   check(!after.some((p) => p.includes('/api/t/0/')), 'the previous trace\'s view sends nothing after the switch');
-  check(after.filter((p) => /\/window$/.test(p)).length === 1, 'one window request per key press');
+  check(after.filter((p) => /\/window\.bin$/.test(p)).length === 1, 'one window request per key press');
   // Shift-drag a range: the request carries trace 1's tracks only and the pane shows the range table.
   const rangeMark = requests.length;
   const tl = await page.locator('#timeline').boundingBox();
