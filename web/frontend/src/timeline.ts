@@ -601,8 +601,24 @@ export class Timeline {
         if (raster) {
           ctx.setTransform(1, 0, 0, 1, 0, 0);
           for (let d = 0; d < lanes; d++) {
-            const top = y + 2 + d * LANE_H;
-            raster.draw(ctx, firstLane[i] + d, Math.round(top * dpr), Math.round((top + LANE_H - 2) * dpr));
+            // Whole device rows get the lane's pixels; a row the lane covers in part (a fractional pixel ratio or
+            // scroll position) gets them in proportion, as the edge of a fillRect would.
+            const top = (y + 2 + d * LANE_H) * dpr;
+            const bottom = (y + 2 + d * LANE_H + LANE_H - 2) * dpr;
+            const a = Math.ceil(top);
+            const b = Math.floor(bottom);
+            raster.draw(ctx, firstLane[i] + d, a, b);
+            if (a > top || bottom > b) {
+              if (a > top) {
+                ctx.globalAlpha = a - top;
+                raster.draw(ctx, firstLane[i] + d, a - 1, a);
+              }
+              if (bottom > b) {
+                ctx.globalAlpha = bottom - b;
+                raster.draw(ctx, firstLane[i] + d, b, b + 1);
+              }
+              ctx.globalAlpha = 1;
+            }
           }
           ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
         }
