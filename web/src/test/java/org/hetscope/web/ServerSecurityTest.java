@@ -150,6 +150,10 @@ class ServerSecurityTest {
             {"/api/t/0/search?q=", "q"},
             {"/api/t/0/tables/nope", "nope"},
             {"/api/t/0/window?t0=99999999999999999999999&t1=10&px=5&tracks=1", "t0"},
+            // the compact form the page reads: the same checks, answered as JSON errors
+            {"/api/t/0/window.bin?t0=0&t1=10&px=0&tracks=1", "px"},
+            {"/api/t/0/window.bin?t0=50&t1=10&px=5&tracks=1", "t1"},
+            {"/api/t/0/window.bin?t0=0&t1=1000&px=100&tracks=424242", "424242"},
         };
         for (String[] c : cases) {
             HttpResponse<String> r = get(openPort, c[0]);
