@@ -236,7 +236,7 @@ public final class ImportCommand implements Callable<Integer> {
         }
     }
 
-    private static void printSkipped(StoreWriter writer) {
+    static void printSkipped(StoreWriter writer) {
         List<SkipTally.Entry> skipped = writer.skips();
         if (!skipped.isEmpty()) {
             System.err.println("hetscope: kept generically or skipped (see 'hetscope info'):");

@@ -76,8 +76,11 @@ public final class Main implements Runnable {
             }
             return 1;
         });
+        TemporaryImport.reset();
         try {
-            return cl.execute(args);
+            int code = cl.execute(args);
+            // a trace read into a temporary store was damaged: the command worked on what was intact
+            return code == 0 && TemporaryImport.damaged() ? 3 : code;
         } catch (OutOfMemoryError e) {
             // picocli hands Errors on; an import says more itself (ImportCommand), any other command gets this
             System.err.println("hetscope: out of memory; " + OutOfMemory.advice(null));
