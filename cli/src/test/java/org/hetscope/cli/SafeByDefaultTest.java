@@ -149,6 +149,20 @@ class SafeByDefaultTest {
         }
     }
 
+    /** Before: a trace folder given to a store command was "no such store file", as if the path were wrong. */
+    @Test
+    void aTraceFolderWhereAStoreIsReadIsNamedAFolder() throws Exception {
+        Path starpu = DamagedTraceInputTest.STARPU;
+        for (String command : List.of("info", "stats", "gpu", "flows", "lanes", "advise")) {
+            CliRun r = CliRun.of(command, starpu.toString());
+            assertEquals(1, r.exitCode(), command + ": " + r.err());
+            assertEquals("hetscope: " + starpu + ": a folder, not a store file (a trace folder is read with "
+                    + "'hetscope import FOLDER -o STORE' first)", r.err().strip(), command);
+        }
+        CliRun missing = CliRun.of("info", dir.resolve("nope.hets").toString());
+        assertTrue(missing.err().contains("nope.hets: no such store file"), missing.err());
+    }
+
     @Test
     void aFolderAsOutputFailsBeforeReading() throws Exception {
         Path folder = Files.createDirectory(dir.resolve("out"));
