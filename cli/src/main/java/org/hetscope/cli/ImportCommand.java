@@ -90,6 +90,10 @@ public final class ImportCommand implements Callable<Integer> {
         StoreWriter writer;
         try {
             writer = StoreWriter.create(output);
+        } catch (java.nio.file.FileSystemException e) {
+            // the store's lock or partial file beside it could not be made: name the store and the reason
+            System.err.println("hetscope: " + output + ": cannot be written (" + ErrorText.of(e) + ")");
+            return 1;
         } catch (java.io.IOException e) {
             System.err.println("hetscope: " + e.getMessage());
             return 1;

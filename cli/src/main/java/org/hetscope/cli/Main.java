@@ -69,8 +69,7 @@ public final class Main implements Runnable {
         org.hetscope.store.Store.setWarnings(w -> System.err.println("hetscope: warning: " + w));
         CommandLine cl = commandLine(args.length > 0 ? args[0] : null);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            cmd.getErr().println("hetscope: " + org.hetscope.store.Store.nameDamagedStore(
-                    ex.getMessage() == null ? ex.toString() : ex.getMessage()));
+            cmd.getErr().println("hetscope: " + org.hetscope.store.Store.nameDamagedStore(ErrorText.of(ex)));
             if (Boolean.getBoolean("hetscope.debug")) {
                 ex.printStackTrace(cmd.getErr());
             }

@@ -44,11 +44,18 @@ public final class OutputFile {
     public static void write(Path output, Writer writer) throws IOException {
         Path target = output.toAbsolutePath();
         Path dir = target.getParent();
-        Files.createDirectories(dir);
         String name = target.getFileName().toString();
         int dot = name.lastIndexOf('.');
         String suffix = dot > 0 ? name.substring(dot) : ".tmp";
-        Path tmp = freshSibling(dir, name, suffix);
+        Path tmp;
+        try {
+            Files.createDirectories(dir);
+            tmp = freshSibling(dir, name, suffix);
+        } catch (java.nio.file.FileSystemException e) {
+            // the temporary file's name means nothing to the user: name the output and its folder
+            throw new IOException(output + ": cannot be written (" + org.hetscope.cli.ErrorText.reason(e) + " in "
+                    + (e.getFile() == null ? dir.toString() : Path.of(e.getFile()).getParent()) + ")", e);
+        }
         try {
             writer.write(tmp);
             try {
