@@ -53,8 +53,9 @@ public final class OutputFile {
             tmp = freshSibling(dir, name, suffix);
         } catch (java.nio.file.FileSystemException e) {
             // the temporary file's name means nothing to the user: name the output and its folder
-            throw new IOException(output + ": cannot be written (" + org.hetscope.cli.ErrorText.reason(e) + " in "
-                    + (e.getFile() == null ? dir.toString() : Path.of(e.getFile()).getParent()) + ")", e);
+            boolean ours = e.getFile() != null && Path.of(e.getFile()).getFileName().toString().startsWith("." + name);
+            throw new IOException(output + ": cannot be written (" + (ours ? org.hetscope.cli.ErrorText.reason(e)
+                    + " in " + dir : org.hetscope.cli.ErrorText.of(e)) + ")", e);
         }
         try {
             writer.write(tmp);
