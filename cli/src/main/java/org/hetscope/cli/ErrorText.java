@@ -16,13 +16,23 @@ public final class ErrorText {
     }
 
     public static String of(Throwable e) {
+        String m = e.getMessage();
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof FileSystemException f && (e.getMessage() == null || e.getMessage().equals(t.getMessage())
-                    || e.getMessage().equals(f.getFile()) || e.getMessage().endsWith(t.getMessage()))) {
-                return describe(f);
+            if (t instanceof FileSystemException f) {
+                String bare = t.getMessage();
+                if (m == null || m.equals(bare) || m.equals(f.getFile()) || m.equals(t.toString())) {
+                    return describe(f);
+                }
+                // a wrapper that says more and ends in the bare exception: keep what it says, add the reason
+                if (m.endsWith(t.toString())) {
+                    return m.substring(0, m.length() - t.toString().length()) + describe(f);
+                }
+                if (f.getReason() == null && bare != null && m.endsWith(": " + bare)) {
+                    return m.substring(0, m.length() - bare.length()) + describe(f);
+                }
             }
         }
-        return e.getMessage() == null ? e.toString() : e.getMessage();
+        return m == null ? e.toString() : m;
     }
 
     private static String describe(FileSystemException f) {

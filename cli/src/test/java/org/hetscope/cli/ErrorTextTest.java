@@ -37,6 +37,12 @@ class ErrorTextTest {
         assertEquals("/d/t.json at byte 3: bad", ErrorText.of(new IOException("/d/t.json at byte 3: bad",
                 new AccessDeniedException("/d/other"))));
         assertEquals("java.lang.IllegalStateException", ErrorText.of(new IllegalStateException()));
+        // a wrapper that ends in the bare exception keeps its words and gets the reason
+        java.nio.file.NoSuchFileException gone = new java.nio.file.NoSuchFileException("/d/s/x.spill");
+        assertEquals("cannot create a spill file in /d/s: /d/s/x.spill: no such file or folder",
+                ErrorText.of(new IOException("cannot create a spill file in /d/s: " + gone, gone)));
+        assertEquals("reading /d/x: /d/x: permission denied", ErrorText.of(new IOException("reading /d/x: /d/x",
+                new AccessDeniedException("/d/x"))));
     }
 
     @Test
