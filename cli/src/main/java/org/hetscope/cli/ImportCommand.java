@@ -73,7 +73,7 @@ public final class ImportCommand implements Callable<Integer> {
                 requests.put(ClockOptions.resolve(e.getKey(), inputs), e.getValue());
             }
         } catch (IllegalArgumentException | java.io.IOException e) {
-            System.err.println("hetscope: " + e.getMessage());
+            System.err.println("hetscope: " + ErrorText.of(e));
             return 2;
         }
         for (Path in : inputs) {

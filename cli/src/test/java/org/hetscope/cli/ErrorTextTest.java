@@ -55,6 +55,16 @@ class ErrorTextTest {
         assertFalse(Files.exists(dir.resolve("t.hets")), "no store written");
     }
 
+    /** Before: "hetscope: /d/clocks.json" and nothing else. */
+    @Test
+    void aMissingClockManifestIsNamedMissing() {
+        Path manifest = dir.resolve("clocks.json");
+        CliRun r = CliRun.of("import", ImportCommandTest.SIMPLE_ADD.toString(), "--clock-manifest", manifest.toString(),
+                "-o", dir.resolve("m.hets").toString());
+        assertEquals(2, r.exitCode(), r.err());
+        assertEquals("hetscope: " + manifest + ": no such file or folder", r.err().strip());
+    }
+
     @Test
     void aReportUnderAFileInsteadOfAFolderSaysSo() throws Exception {
         Path store = dir.resolve("s.hets");
