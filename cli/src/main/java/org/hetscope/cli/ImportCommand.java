@@ -73,7 +73,7 @@ public final class ImportCommand implements Callable<Integer> {
                 requests.put(ClockOptions.resolve(e.getKey(), inputs), e.getValue());
             }
         } catch (IllegalArgumentException | java.io.IOException e) {
-            System.err.println("hetscope: " + e.getMessage());
+            System.err.println("hetscope: " + ErrorText.of(e));
             return 2;
         }
         for (Path in : inputs) {
@@ -90,6 +90,10 @@ public final class ImportCommand implements Callable<Integer> {
         StoreWriter writer;
         try {
             writer = StoreWriter.create(output);
+        } catch (java.nio.file.FileSystemException e) {
+            // the store's lock or partial file beside it could not be made: name the store and the reason
+            System.err.println("hetscope: " + output + ": cannot be written (" + ErrorText.of(e) + ")");
+            return 1;
         } catch (java.io.IOException e) {
             System.err.println("hetscope: " + e.getMessage());
             return 1;
@@ -236,7 +240,7 @@ public final class ImportCommand implements Callable<Integer> {
         }
     }
 
-    private static void printSkipped(StoreWriter writer) {
+    static void printSkipped(StoreWriter writer) {
         List<SkipTally.Entry> skipped = writer.skips();
         if (!skipped.isEmpty()) {
             System.err.println("hetscope: kept generically or skipped (see 'hetscope info'):");

@@ -69,15 +69,17 @@ public final class Main implements Runnable {
         org.hetscope.store.Store.setWarnings(w -> System.err.println("hetscope: warning: " + w));
         CommandLine cl = commandLine(args.length > 0 ? args[0] : null);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            cmd.getErr().println("hetscope: " + org.hetscope.store.Store.nameDamagedStore(
-                    ex.getMessage() == null ? ex.toString() : ex.getMessage()));
+            cmd.getErr().println("hetscope: " + org.hetscope.store.Store.nameDamagedStore(ErrorText.of(ex)));
             if (Boolean.getBoolean("hetscope.debug")) {
                 ex.printStackTrace(cmd.getErr());
             }
             return 1;
         });
+        TemporaryImport.reset();
         try {
-            return cl.execute(args);
+            int code = cl.execute(args);
+            // a trace read into a temporary store was damaged: the command worked on what was intact
+            return code == 0 && TemporaryImport.damaged() ? 3 : code;
         } catch (OutOfMemoryError e) {
             // picocli hands Errors on; an import says more itself (ImportCommand), any other command gets this
             System.err.println("hetscope: out of memory; " + OutOfMemory.advice(null));

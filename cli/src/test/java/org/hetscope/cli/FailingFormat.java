@@ -13,7 +13,7 @@ import org.hetscope.model.TrackKind;
 /**
  * A test-only format (chosen with {@code --format test-error}, never detected) whose reader stores some rows and
  * then ends in the Error its input file names: how an import ends when a reader fails with something that is
- * neither an Exception nor an OutOfMemoryError.
+ * neither an Exception nor an OutOfMemoryError; or, for "denied", with a file it may not read.
  */
 public final class FailingFormat implements TraceFormat {
     @Override
@@ -43,6 +43,8 @@ public final class FailingFormat implements TraceFormat {
         switch (kind) {
             case "stack" -> overflow(0);
             case "assertion" -> throw new AssertionError("a reader's broken invariant");
+            // a file of the trace the reader may not open: the JDK's message is the bare path
+            case "denied" -> throw new java.nio.file.AccessDeniedException(input.resolveSibling("part-0").toString());
             default -> throw new LinkageError("missing class " + kind);
         }
     }

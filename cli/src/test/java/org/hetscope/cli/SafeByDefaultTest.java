@@ -149,6 +149,20 @@ class SafeByDefaultTest {
         }
     }
 
+    /** Before: a trace folder given to a store command was "no such store file", as if the path were wrong. */
+    @Test
+    void aTraceFolderWhereAStoreIsReadIsNamedAFolder() throws Exception {
+        Path starpu = DamagedTraceInputTest.STARPU;
+        for (String command : List.of("info", "stats", "gpu", "flows", "lanes", "advise")) {
+            CliRun r = CliRun.of(command, starpu.toString());
+            assertEquals(1, r.exitCode(), command + ": " + r.err());
+            assertEquals("hetscope: " + starpu + ": a folder, not a store file (a trace folder is read with "
+                    + "'hetscope import FOLDER -o STORE' first)", r.err().strip(), command);
+        }
+        CliRun missing = CliRun.of("info", dir.resolve("nope.hets").toString());
+        assertTrue(missing.err().contains("nope.hets: no such store file"), missing.err());
+    }
+
     @Test
     void aFolderAsOutputFailsBeforeReading() throws Exception {
         Path folder = Files.createDirectory(dir.resolve("out"));
@@ -159,6 +173,77 @@ class SafeByDefaultTest {
         try (Stream<Path> left = Files.list(dir)) {
             assertEquals(List.of(folder), left.toList(), "no folder.partial");
         }
+    }
+
+    /** Before: {@code report S -o S} wrote HTML over the store, and any existing file was replaced silently. */
+    @Test
+    void reportAndPlotNeverReplaceTheirInputsNorAnExistingFileWithoutForce() throws Exception {
+        Path store = importStore("run.hets");
+        Path trace = dir.resolve("run.json.gz");
+        Files.copy(SIMPLE_ADD, trace);
+        byte[] storeBytes = Files.readAllBytes(store);
+        byte[] traceBytes = Files.readAllBytes(trace);
+        List<String[]> onInputs = List.of(
+                new String[] {"report", store.toString(), "-o", store.toString()},
+                new String[] {"report", store.toString(), "-o", store.toString(), "--force"},
+                new String[] {"report", trace.toString(), "-o", trace.toString(), "--force"},
+                new String[] {"report", store.toString(), "--diff", trace.toString(), "-o", trace.toString(),
+                        "--force"},
+                new String[] {"report", store.toString(), "-o", dir.resolve("x/../run.hets").toString(), "--force"});
+        for (String[] args : onInputs) {
+            CliRun r = CliRun.of(args);
+            assertEquals(2, r.exitCode(), String.join(" ", args) + "\n" + r.err());
+            assertTrue(r.err().contains("is one of the inputs"), r.err());
+        }
+        assertArrayEquals(storeBytes, Files.readAllBytes(store), "the store is intact");
+        assertArrayEquals(traceBytes, Files.readAllBytes(trace), "the trace is intact");
+
+        Path notes = dir.resolve("notes.html");
+        Files.writeString(notes, "my notes");
+        Path picture = dir.resolve("mine.svg");
+        Files.writeString(picture, "my picture");
+        CliRun report = CliRun.of("report", store.toString(), "-o", notes.toString());
+        assertEquals(2, report.exitCode(), report.err());
+        assertTrue(report.err().contains(notes + ": exists; not replacing it (use --force"), report.err());
+        assertEquals("my notes", Files.readString(notes));
+        for (String view : List.of("timeline", "kernels")) {
+            CliRun plot = CliRun.of("plot", store.toString(), view, "-o", picture.toString());
+            assertEquals(2, plot.exitCode(), plot.err());
+            assertTrue(plot.err().contains(picture + ": exists; not replacing it"), plot.err());
+        }
+        assertEquals("my picture", Files.readString(picture));
+        assertEquals(0, CliRun.of("report", store.toString(), "-o", notes.toString(), "--force").exitCode());
+        assertTrue(Files.readString(notes).contains("<title>hetscope report"));
+        assertEquals(0, CliRun.of("plot", store.toString(), "kernels", "-o", picture.toString(), "--force")
+                .exitCode());
+        assertTrue(Files.readString(picture).contains("<svg"));
+        CliRun folder = CliRun.of("report", store.toString(), "-o", dir.toString(), "--force");
+        assertEquals(2, folder.exitCode(), folder.err());
+        assertTrue(folder.err().contains(dir + ": is a folder"), folder.err());
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of("mine.svg", "notes.html", "run.hets", "run.json.gz"),
+                    left.map(p -> p.getFileName().toString()).sorted().toList(), "no temporary file left");
+        }
+    }
+
+    /** Before: a PNG into a missing folder printed ImageIO's stack trace and "Can't create an ImageOutputStream!". */
+    @Test
+    void reportAndPlotIntoAMissingFolderMakeItLikeImport() throws Exception {
+        Path store = importStore("run.hets");
+        for (String out : List.of("a/r.html", "b/p.png", "c/p.svg")) {
+            Path target = dir.resolve(out);
+            CliRun r = out.endsWith(".html") ? CliRun.of("report", store.toString(), "-o", target.toString())
+                    : CliRun.of("plot", store.toString(), "kernels", "-o", target.toString());
+            assertEquals(0, r.exitCode(), out + ": " + r.err());
+            assertFalse(r.err().contains("\tat ") || r.err().contains("Exception"), r.err());
+            assertTrue(Files.size(target) > 100, out);
+            try (Stream<Path> left = Files.list(target.getParent())) {
+                assertEquals(1, left.count(), "no temporary file left beside " + out);
+            }
+        }
+        byte[] png = Files.readAllBytes(dir.resolve("b/p.png"));
+        assertEquals((byte) 0x89, png[0]);
+        assertEquals('P', png[1]);
     }
 
     @Test

@@ -50,15 +50,13 @@ class StandardLibraryDefectsTest {
     void starpuWorkersAreBusyWithTheirTasks() throws Exception {
         JsonNode gpu = cliJson("gpu", starpu.toString(), "--json");
         JsonNode tasks = cliJson("tasks", starpu.toString(), "critical-path", "--json");
-        JsonNode idle = null;
-        for (var it = tasks.fieldNames(); it.hasNext(); ) {
-            String title = it.next();
-            if (title.startsWith("Idle time per worker")) {
-                idle = tasks.get(title);
-            }
-        }
+        // one key on every trace (it held the run's length: "... over the run of 20723882 ns")
+        JsonNode idle = tasks.get("Idle time per worker over the run");
         assertNotNull(idle, tasks.toString());
         long makespan = tasks.get("Critical path vs makespan").get(0).get("makespan_ns").asLong();
+        for (JsonNode w : idle) {
+            assertEquals(makespan, w.get("run_ns").asLong(), w.toString());
+        }
         Map<String, JsonNode> byDevice = new HashMap<>();
         gpu.get("utilisation per device").forEach(r -> byDevice.put(r.get("device").asText(), r));
         assertEquals(2, idle.size());

@@ -4,6 +4,7 @@ import static org.hetscope.e2e.Hetscope.FIXTURES;
 import static org.hetscope.e2e.Hetscope.ROOT;
 import static org.hetscope.e2e.Hetscope.run;
 import static org.hetscope.e2e.Hetscope.storeLong;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -563,6 +564,15 @@ class EndToEndTest {
         long kernels = storeLong(store("kineto"), "select count(*) from slice where category = 'kernel'");
         assertTrue(text.contains("<th>kernels</th><td>" + String.format("%,d", kernels) + "</td>"), "kernel count");
         assertTrue(text.contains("<svg"));
+        // the output never replaces an input, nor an existing file without --force
+        byte[] storeBytes = Files.readAllBytes(store("kineto"));
+        assertTrue(run(work, "report", s("kineto"), "-o", s("kineto"), "--force").exit(2).err()
+                .contains("is one of the inputs"));
+        assertArrayEquals(storeBytes, Files.readAllBytes(store("kineto")), "the store is intact");
+        assertTrue(run(work, "report", s("nsys"), "-o", html.toString()).exit(2).err().contains("--force"));
+        assertEquals(text, Files.readString(html), "the first report is intact");
+        run(work, "report", s("nsys"), "-o", html.toString(), "--force").ok();
+        assertTrue(Files.readString(html).contains("<h1>hetscope report: nsys"), "replaced with --force");
         // a StarPU folder, as import/memory/tasks take it
         Path starpu = work.resolve("starpu.html");
         run(work, "report", STARPU.toString(), "-o", starpu.toString()).ok();
@@ -600,6 +610,11 @@ class EndToEndTest {
         BufferedImage img = ImageIO.read(png.toFile());
         assertNotNull(img, "PNG readable");
         assertEquals(1800, img.getWidth(), "PNG at twice the width asked for");
+        // into a folder that does not exist yet: made, as import makes it (before: ImageIO's stack trace, exit 1)
+        Path deeper = work.resolve("new-folder/kernels.png");
+        Hetscope.Result made = run(work, "plot", s("kineto"), "kernels", "-o", deeper.toString()).ok();
+        assertFalse(made.err().contains("\tat ") || made.err().contains("Exception"), made::toString);
+        assertNotNull(ImageIO.read(deeper.toFile()), "PNG readable");
         Path util = work.resolve("utilisation.svg");
         run(work, "plot", s("nsys"), "utilisation", "-o", util.toString()).ok();
         svg(util);

@@ -77,6 +77,11 @@ public final class Store implements AutoCloseable {
     }
 
     private static Store open(Path file, boolean warn) throws IOException {
+        if (Files.isDirectory(file)) {
+            // a trace folder (StarPU, CTF, OTF2) given where a store is read: "no such store file" misled
+            throw new IOException(file + ": a folder, not a store file (a trace folder is read with 'hetscope import "
+                    + "FOLDER -o STORE' first)");
+        }
         if (!Files.isRegularFile(file)) {
             throw new IOException(file + ": no such store file");
         }

@@ -102,7 +102,7 @@ public final class CaptureCommand implements Callable<Integer> {
             writer.commit();
         } catch (TraceFormatException | IOException | RuntimeException e) {
             writer.abort();
-            System.err.println("hetscope: importing " + dir + " failed: " + e.getMessage());
+            System.err.println("hetscope: importing " + dir + " failed: " + org.hetscope.cli.ErrorText.of(e));
             return 1;
         }
         List<SkipTally.Entry> skipped = writer.skips();

@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.hetscope.formats.paje.PajeFormat;
-import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormatException;
 import org.hetscope.store.Store;
-import org.hetscope.store.StoreWriter;
 
 /**
  * Opens the FILE argument of the task-runtime commands: a store made by {@code hetscope import}, or directly a
@@ -25,17 +23,6 @@ public final class StoreInput {
             // a store, or a trace of any other format: the same inputs as report, plot and serve
             return org.hetscope.cli.web.StoreOpener.open(file);
         }
-        Path tmp = Files.createTempFile("hetscope-", ".hets");
-        Files.delete(tmp);
-        tmp.toFile().deleteOnExit();
-        StoreWriter w = StoreWriter.create(tmp);
-        try {
-            paje.read(file, w, Progress.NONE);
-            w.commit();
-        } catch (IOException | TraceFormatException | RuntimeException e) {
-            w.abort();
-            throw e;
-        }
-        return Store.open(tmp);
+        return org.hetscope.cli.TemporaryImport.open(file, paje, false);
     }
 }

@@ -20,8 +20,11 @@ public final class PlotCommand implements Callable<Integer> {
     String view;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
-            description = "Picture to write; .svg or .png.")
+            description = "Picture to write; .svg or .png (never the input; an existing file only with --force).")
     Path output;
+
+    @Option(names = "--force", description = "Replace the output file if it exists.")
+    boolean force;
 
     @Option(names = "--width", defaultValue = "1400", description = "Width in pixels (default ${DEFAULT-VALUE}).")
     int width;
@@ -41,6 +44,11 @@ public final class PlotCommand implements Callable<Integer> {
             System.err.println("hetscope: --width must be between 300 and 20000");
             return 2;
         }
+        String refused = OutputFile.refusal(output, force, file);
+        if (refused != null) {
+            System.err.println("hetscope: " + output + ": " + refused);
+            return 2;
+        }
         try (TraceView v = new TraceView(file.getFileName().toString(), StoreOpener.open(file))) {
             String missing = missing(v);
             if (missing != null) {
@@ -48,7 +56,8 @@ public final class PlotCommand implements Callable<Integer> {
                 System.err.println("hetscope: " + file + " has no " + missing + "; no " + view + " plot written");
                 return 1;
             }
-            Plots.write(Plots.view(v, view, width), output);
+            Plots.Picture picture = Plots.view(v, view, width);
+            OutputFile.write(output, to -> Plots.write(picture, to));
         }
         System.err.println("hetscope: wrote " + output);
         return 0;

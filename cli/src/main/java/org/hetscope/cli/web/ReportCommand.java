@@ -15,8 +15,12 @@ public final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "Store file (or a trace file to import first).")
     Path file;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "HTML", description = "Report file to write.")
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "HTML", description = "Report file to write "
+            + "(never an input; an existing file only with --force).")
     Path output;
+
+    @Option(names = "--force", description = "Replace the output file if it exists.")
+    boolean force;
 
     @Option(names = "--diff", paramLabel = "B", description = "Add a section comparing FILE (A) with this second "
             + "run (a store or a trace): the tables of 'hetscope diff A B', with the same figures.")
@@ -32,12 +36,18 @@ public final class ReportCommand implements Callable<Integer> {
             System.err.println("hetscope: --alpha must lie between 0 and 1, not " + alpha);
             return 2;
         }
+        String refused = OutputFile.refusal(output, force, file, diff);
+        if (refused != null) {
+            System.err.println("hetscope: " + output + ": " + refused);
+            return 2;
+        }
         try (TraceView view = new TraceView(file.getFileName().toString(), StoreOpener.open(file))) {
             if (diff == null) {
-                ReportWriter.write(view, output);
+                OutputFile.write(output, to -> ReportWriter.write(view, to));
             } else {
                 try (org.hetscope.store.Store other = StoreOpener.open(diff)) {
-                    ReportWriter.write(view, diff.getFileName().toString(), other, alpha, output);
+                    OutputFile.write(output, to -> ReportWriter.write(view, diff.getFileName().toString(), other,
+                            alpha, to));
                 }
             }
         }

@@ -4,15 +4,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ServiceLoader;
-import org.hetscope.model.Progress;
 import org.hetscope.model.TraceFormat;
 import org.hetscope.model.TraceFormatException;
 import org.hetscope.store.Store;
-import org.hetscope.store.StoreWriter;
 
 /**
  * Opens what the web commands are given: a store file as it is, or a trace file of a known format, imported first
- * into a temporary store next to the system's temp files (deleted when the JVM exits).
+ * into a temporary store next to the system's temp files (deleted when the JVM exits) as {@code import} reads it
+ * ({@link org.hetscope.cli.TemporaryImport}).
  */
 public final class StoreOpener {
     private StoreOpener() {
@@ -28,26 +27,11 @@ public final class StoreOpener {
         }
         for (TraceFormat f : ServiceLoader.load(TraceFormat.class)) {
             if (f.accepts(file)) {
-                Path tmp = Files.createTempFile("hetscope-", ".duckdb");
-                Files.delete(tmp);
-                tmp.toFile().deleteOnExit();
-                StoreWriter w = StoreWriter.create(tmp);
                 try {
-                    w.info("source.0.path", file.toAbsolutePath().normalize().toString());
-                    w.info("source.0.format", f.name());
-                    w.beginSource(file.toAbsolutePath().normalize().toString(), f.name());
-                    f.read(file, w, Progress.NONE);
-                    w.endSource();
-                    w.commit();
-                } catch (IOException | RuntimeException e) {
-                    w.abort();
-                    throw e;
+                    return org.hetscope.cli.TemporaryImport.open(file, f, true);
                 } catch (TraceFormatException e) {
-                    w.abort();
                     throw new IOException(e.getMessage(), e);
                 }
-                System.err.println("hetscope: imported " + file + " (" + f.name() + ") into a temporary store");
-                return Store.open(tmp);
             }
         }
         throw new IOException(file + ": neither a hetscope store nor a trace format hetscope knows");

@@ -38,7 +38,7 @@ public final class Scheduling {
                             FROM per_thread GROUP BY track_id)
                 SELECT t.name AS cpu, coalesce(p.stretches, 0) AS stretches, coalesce(p.threads, 0) AS threads,
                        coalesce(p.busy_ns, 0) AS busy_ns,
-                       round(100.0 * coalesce(p.busy_ns, 0) / nullif(span.t1 - span.t0, 0), 2) AS busy_pct,
+                       100.0 * coalesce(p.busy_ns, 0) / nullif(span.t1 - span.t0, 0) AS busy_pct,
                        p.top_thread, p.top_thread_ns
                 FROM track t LEFT JOIN per_cpu p ON p.track_id = t.id, span
                 WHERE t.kind = 'cpu' ORDER BY t.sort_index, t.name""");

@@ -57,6 +57,10 @@ class WorkerIdleReadsLibraryTest {
             assertEquals(1_000L, idle.get(0, "busy_ns"));
             assertEquals(3_000L, idle.get(0, "idle_ns"));
             assertEquals(75.0, (Double) idle.get(0, "idle_percent"), 1e-12);
+            // the run it is idle in, as a column: the title is the table's --json key and stays the same on every
+            // trace (it was "Idle time per worker over the run of 4000 ns")
+            assertEquals(4_000L, idle.get(0, "run_ns"));
+            assertEquals("Idle time per worker over the run", idle.title());
             Object[] lib = store.query(null, "SELECT busy_ns, idle_ns, idle_pct FROM hs_device_utilisation "
                     + "WHERE level = 'worker'").rows().get(0);
             assertEquals(lib[0], idle.get(0, "busy_ns"));
