@@ -61,13 +61,15 @@ public final class StarpuImport implements PajeListener {
     private final StarpuProblems problems = new StarpuProblems();
     private final PajeSinkBasics basics;
 
-    /** A buffered MSI event or memory-manager event (PajeNewEvent with Handle/Info/Size/Tid). */
+    /** A buffered memory-manager event (PajeNewEvent with Handle/Info/Size/Tid). */
     record MemEvent(long time, long line, String type, int node, String handle, String info, String size,
                     String tid) {}
 
     private final MemEventLog managerEvents = new MemEventLog("manager", SortedLongRecords.budget(MemEventLog.WIDTH));
-    /** The handles the MSI and manager events name, in file order, each once: blocks for them need no pass over
-     * the events. */
+    /**
+     * The handles the MSI and manager events name, in file order, each once: blocks for them need no pass over the
+     * events.
+     */
     private final Set<String> msiHandles = new LinkedHashSet<>();
     private final Set<String> managerHandles = new LinkedHashSet<>();
     /** Registered handles, in file order, each once (blocks for them are made in this order). */
