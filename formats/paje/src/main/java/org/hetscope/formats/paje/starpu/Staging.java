@@ -19,11 +19,13 @@ final class Staging {
     final TableSpec taskState;
     /** The executed records of tasks.rec, in file order. */
     final TableSpec taskRecord;
-    /** The MSI events (SI, SS, SO, WU on a memory manager), in file order. */
+    /** The MSI events (SI, SS, SO, WU on a memory manager), in file order; handles by number. */
     final TableSpec msiEvent;
-    /** The unregister events, by handle. */
+    /** The unregister events, handles by number. */
     final TableSpec unregister;
-    /** The read's blocks by handle, and its memory nodes by number: what the events name, resolved. */
+    /** The handles those events name, by number, with their blocks (none for handle 0). */
+    final TableSpec handle;
+    /** The read's blocks by handle, and its memory nodes by number. */
     final TableSpec block;
     final TableSpec node;
     /** The residency intervals before they go to {@code residency}: the checks read them too. */
@@ -74,12 +76,16 @@ final class Staging {
         msiEvent = TableSpec.of("starpu_stage_msi_" + suffix, "a read's MSI events, until replayed");
         msiEvent.bigint("ts", "time of the event");
         msiEvent.bigint("line", "line of the event in paje.trace");
-        msiEvent.varchar("type", "SI, SS, SO or WU");
+        msiEvent.integer("type", "0 SI, 1 SS, 2 SO, 3 WU");
         msiEvent.bigint("node", "number of the memory manager");
-        msiEvent.varchar("handle", "the data handle");
+        msiEvent.bigint("handle", "number of the data handle");
         unregister = TableSpec.of("starpu_stage_unregister_" + suffix, "a read's unregister events, until used");
-        unregister.varchar("handle", "the data handle");
+        unregister.bigint("handle", "number of the data handle");
         unregister.bigint("ts", "time of the event");
+        handle = TableSpec.of("starpu_stage_handle_" + suffix, "the handles a read's events name, until resolved");
+        handle.bigint("number", "the handle's number in the events");
+        handle.varchar("handle", "the data handle");
+        handle.bigint("block_id", "its memory_block row, if it has one");
         block = TableSpec.of("starpu_stage_block_" + suffix, "a read's blocks, until the events are resolved");
         block.varchar("handle", "the data handle");
         block.bigint("block_id", "its memory_block row");
@@ -117,7 +123,7 @@ final class Staging {
     }
 
     private TableSpec[] all() {
-        return new TableSpec[] {fetchLink, copyTransfer, taskState, taskRecord, msiEvent, unregister, block, node,
+        return new TableSpec[] {fetchLink, copyTransfer, taskState, taskRecord, msiEvent, unregister, handle, block, node,
             residency, check};
     }
 

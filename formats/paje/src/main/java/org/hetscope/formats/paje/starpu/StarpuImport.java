@@ -72,6 +72,8 @@ public final class StarpuImport implements PajeListener {
      */
     private final Set<String> msiHandles = new LinkedHashSet<>();
     private final Set<String> managerHandles = new LinkedHashSet<>();
+    /** The handles of the MSI and unregister events, numbered as they come (the staged events name them so). */
+    private final Map<String, Long> handleNumbers = new HashMap<>();
     /** Registered handles, in file order, each once (blocks for them are made in this order). */
     private final Set<String> registers = new LinkedHashSet<>();
     /** Handle to {first register, last unregister} time (null when none): starpu_block_lifetime. */
@@ -250,7 +252,8 @@ public final class StarpuImport implements PajeListener {
             int node = number(c.alias());
             switch (type) {
                 case "SI", "SS", "SO", "WU" -> {
-                    sink.row(staging().msiEvent, e.time(), e.line(), type, (long) node, e.value().alias());
+                    sink.row(staging().msiEvent, e.time(), e.line(), MSI_TYPES.indexOf(type), (long) node,
+                            handleNumber(e.value().alias()));
                     msiHandles.add(e.value().alias());
                     return;
                 }
@@ -269,11 +272,23 @@ public final class StarpuImport implements PajeListener {
             Long[] life = lifetimes.computeIfAbsent(e.value().alias(), k -> new Long[2]);
             life[0] = life[0] == null ? e.time() : Math.min(life[0], e.time());
         } else if (type.equals("unregister")) {
-            sink.row(staging().unregister, e.value().alias(), e.time());
+            sink.row(staging().unregister, handleNumber(e.value().alias()), e.time());
             Long[] life = lifetimes.computeIfAbsent(e.value().alias(), k -> new Long[2]);
             life[1] = life[1] == null ? e.time() : Math.max(life[1], e.time());
         }
         basics.event(e);
+    }
+
+    /** The MSI event types in the order of their staged codes. */
+    private static final List<String> MSI_TYPES = List.of("SI", "SS", "SO", "WU");
+
+    private long handleNumber(String handle) {
+        Long n = handleNumbers.get(handle);
+        if (n == null) {
+            n = (long) handleNumbers.size();
+            handleNumbers.put(handle, n);
+        }
+        return n;
     }
 
     @Override
@@ -420,19 +435,21 @@ public final class StarpuImport implements PajeListener {
     private void residency(Map<String, Long> blocks) {
         Staging st = staging();
         blocks.forEach((h, id) -> sink.row(st.block, h, id));
+        handleNumbers.forEach((h, n) -> sink.row(st.handle, n, h, blocks.get(h)));
         nodeIds.forEach((n, id) -> sink.row(st.node, (long) n, id));
         String msi = st.msiEvent.name();
         String block = st.block.name();
         String node = st.node.name();
         String res = st.residency.name();
         String ordered = " OVER (PARTITION BY block_id, node_id ORDER BY ts, ord)";
-        sink.derive("INSERT INTO " + res + " WITH ev AS (SELECT b.block_id, n.node_id, m.ts, m.line AS ord, "
-                + "CASE m.type WHEN 'SO' THEN 'owner' WHEN 'SS' THEN 'shared' END AS state FROM " + msi + " m JOIN "
-                + block + " b ON b.handle = m.handle JOIN " + node + " n ON n.number = m.node WHERE m.type <> 'WU'), "
+        sink.derive("INSERT INTO " + res + " WITH ev AS (SELECT h.number AS handle, h.block_id, n.node_id, m.ts, "
+                + "m.line AS ord, CASE m.type WHEN 2 THEN 'owner' WHEN 1 THEN 'shared' END AS state FROM " + msi
+                + " m JOIN " + st.handle.name() + " h ON h.number = m.handle AND h.block_id IS NOT NULL JOIN " + node
+                + " n ON n.number = m.node WHERE m.type <> 3), "
                 // an unregister is an SI of each node the handle has events on, after every event of its instant
-                + "items AS (SELECT * FROM ev UNION ALL SELECT p.block_id, p.node_id, u.ts, " + Long.MAX_VALUE
-                + ", NULL FROM (SELECT DISTINCT block_id, node_id FROM ev) p JOIN " + block + " b ON b.block_id = "
-                + "p.block_id JOIN " + st.unregister.name() + " u ON u.handle = b.handle), "
+                + "items AS (SELECT block_id, node_id, ts, ord, state FROM ev UNION ALL SELECT p.block_id, "
+                + "p.node_id, u.ts, " + Long.MAX_VALUE + ", NULL FROM (SELECT DISTINCT handle, block_id, node_id "
+                + "FROM ev) p JOIN " + st.unregister.name() + " u ON u.handle = p.handle), "
                 + "changes AS (SELECT * FROM (SELECT *, lag(state)" + ordered + " AS prev FROM items) "
                 + "WHERE state IS DISTINCT FROM prev) "
                 + "SELECT block_id, node_id, ts, coalesce(next_ts, greatest(" + traceEnd + ", ts)) - ts, state, ord "
@@ -440,10 +457,10 @@ public final class StarpuImport implements PajeListener {
         sink.derive("INSERT INTO residency (block_id, node_id, ts, dur, state) SELECT block_id, node_id, ts, dur, "
                 + "state FROM " + res + " ORDER BY block_id, node_id, ts, ord");
         sink.deriveSkipped("SELECT '" + SkipReason.UNKNOWN_REFERENCE.id() + "', 'MSI event for an unknown handle or "
-                + "memory node', first(" + Staging.text(trace + ":") + " || m.line || ' (' || m.type || ' ' || "
-                + "coalesce(m.handle, 'null') || ')' ORDER BY m.ts, m.line), count(*) FROM " + msi + " m LEFT JOIN "
-                + block + " b ON b.handle = m.handle LEFT JOIN " + node + " n ON n.number = m.node "
-                + "WHERE b.block_id IS NULL OR n.node_id IS NULL");
+                + "memory node', first(" + Staging.text(trace + ":") + " || m.line || ' (' || ['SI', 'SS', 'SO', "
+                + "'WU'][m.type + 1] || ' ' || coalesce(h.handle, 'null') || ')' ORDER BY m.ts, m.line), count(*) "
+                + "FROM " + msi + " m JOIN " + st.handle.name() + " h ON h.number = m.handle LEFT JOIN " + node
+                + " n ON n.number = m.node WHERE h.block_id IS NULL OR n.node_id IS NULL");
         String check = st.check.name();
         sink.derive("INSERT INTO " + check + " WITH iv AS (SELECT * FROM " + res + " WHERE dur > 0), "
                 // the boundaries of each block's intervals, with the change in valid replicas and owners there
