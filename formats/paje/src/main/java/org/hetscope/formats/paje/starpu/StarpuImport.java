@@ -412,8 +412,8 @@ public final class StarpuImport implements PajeListener {
                 sink.row(StarpuTables.BLOCK_LIFETIME, b.getValue(), life[0], life[1]);
             }
         }
-        // the residency statements come first: their problem, anomalies and trace_info rows then come where the
-        // replay in Java put them (after the problems told here, before those of the links and tasks)
+        // the residency statements are declared first: their problem then comes after those told here and before
+        // those of the links and tasks, their anomalies before the task state mismatches
         residency(blocks);
         managerActions(blocks);
         tasks(tasks, side.executed(), blocks);
