@@ -6,8 +6,8 @@ import org.hetscope.model.TraceSink;
 /**
  * The tables one StarPU read writes its raw decoded rows to (links, copies, task states, tasks.rec records, MSI and
  * unregister events), for the store to join into the derived tables once every row is in ({@link TraceSink#derive}):
- * the database sorts and joins out of core, so the reader keeps nothing per transfer, task or MSI event. Each read has its own (a suffix per read) and drops
- * them with its last statement.
+ * the database sorts and joins out of core, so the reader keeps nothing per transfer, task or MSI event. Each read
+ * has its own (a suffix per read) and drops them with its last statement.
  */
 final class Staging {
     private final TraceSink sink;
@@ -123,8 +123,8 @@ final class Staging {
     }
 
     private TableSpec[] all() {
-        return new TableSpec[] {fetchLink, copyTransfer, taskState, taskRecord, msiEvent, unregister, handle, block, node,
-            residency, check};
+        return new TableSpec[] {fetchLink, copyTransfer, taskState, taskRecord, msiEvent, unregister, handle, block,
+            node, residency, check};
     }
 
     /** {@code s} as an SQL string literal. */

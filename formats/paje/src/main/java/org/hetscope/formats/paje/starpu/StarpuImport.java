@@ -254,6 +254,7 @@ public final class StarpuImport implements PajeListener {
                 case "SI", "SS", "SO", "WU" -> {
                     sink.row(staging().msiEvent, e.time(), e.line(), MSI_TYPES.indexOf(type), (long) node,
                             handleNumber(e.value().alias()));
+                    msiEvents++;
                     msiHandles.add(e.value().alias());
                     return;
                 }
@@ -278,6 +279,13 @@ public final class StarpuImport implements PajeListener {
         }
         basics.event(e);
     }
+
+    private long msiEvents;
+    /**
+     * MSI events per statement at most, about: the store's window functions hold a statement's rows in memory, so the
+     * residency statements run per group of blocks ({@code block_id % groups}).
+     */
+    private static final long EVENTS_PER_STATEMENT = Long.getLong("hetscope.starpu.msiPerStatement", 1_000_000);
 
     /** The MSI event types in the order of their staged codes. */
     private static final List<String> MSI_TYPES = List.of("SI", "SS", "SO", "WU");
@@ -442,18 +450,23 @@ public final class StarpuImport implements PajeListener {
         String node = st.node.name();
         String res = st.residency.name();
         String ordered = " OVER (PARTITION BY block_id, node_id ORDER BY ts, ord)";
-        sink.derive("INSERT INTO " + res + " WITH ev AS (SELECT h.number AS handle, h.block_id, n.node_id, m.ts, "
-                + "m.line AS ord, CASE m.type WHEN 2 THEN 'owner' WHEN 1 THEN 'shared' END AS state FROM " + msi
-                + " m JOIN " + st.handle.name() + " h ON h.number = m.handle AND h.block_id IS NOT NULL JOIN " + node
-                + " n ON n.number = m.node WHERE m.type <> 3), "
-                // an unregister is an SI of each node the handle has events on, after every event of its instant
-                + "items AS (SELECT block_id, node_id, ts, ord, state FROM ev UNION ALL SELECT p.block_id, "
-                + "p.node_id, u.ts, " + Long.MAX_VALUE + ", NULL FROM (SELECT DISTINCT handle, block_id, node_id "
-                + "FROM ev) p JOIN " + st.unregister.name() + " u ON u.handle = p.handle), "
-                + "changes AS (SELECT * FROM (SELECT *, lag(state)" + ordered + " AS prev FROM items) "
-                + "WHERE state IS DISTINCT FROM prev) "
-                + "SELECT block_id, node_id, ts, coalesce(next_ts, greatest(" + traceEnd + ", ts)) - ts, state, ord "
-                + "FROM (SELECT *, lead(ts)" + ordered + " AS next_ts FROM changes) WHERE state IS NOT NULL");
+        long groups = Math.max(1, (msiEvents + EVENTS_PER_STATEMENT - 1) / EVENTS_PER_STATEMENT);
+        for (long g = 0; g < groups; g++) {
+            sink.derive("INSERT INTO " + res + " WITH ev AS (SELECT h.number AS handle, h.block_id, n.node_id, "
+                    + "m.ts, m.line AS ord, CASE m.type WHEN 2 THEN 'owner' WHEN 1 THEN 'shared' END AS state FROM "
+                    + msi + " m JOIN " + st.handle.name() + " h ON h.number = m.handle AND h.block_id IS NOT NULL "
+                    + "JOIN " + node + " n ON n.number = m.node WHERE m.type <> 3 AND h.block_id % " + groups
+                    + " = " + g + "), "
+                    // an unregister is an SI of each node the handle has events on, after every event of its instant
+                    + "items AS (SELECT block_id, node_id, ts, ord, state FROM ev UNION ALL SELECT p.block_id, "
+                    + "p.node_id, u.ts, " + Long.MAX_VALUE + ", NULL FROM (SELECT DISTINCT handle, block_id, "
+                    + "node_id FROM ev) p JOIN " + st.unregister.name() + " u ON u.handle = p.handle), "
+                    + "changes AS (SELECT * FROM (SELECT *, lag(state)" + ordered + " AS prev FROM items) "
+                    + "WHERE state IS DISTINCT FROM prev) "
+                    + "SELECT block_id, node_id, ts, coalesce(next_ts, greatest(" + traceEnd + ", ts)) - ts, "
+                    + "state, ord FROM (SELECT *, lead(ts)" + ordered + " AS next_ts FROM changes) "
+                    + "WHERE state IS NOT NULL");
+        }
         sink.derive("INSERT INTO residency (block_id, node_id, ts, dur, state) SELECT block_id, node_id, ts, dur, "
                 + "state FROM " + res + " ORDER BY block_id, node_id, ts, ord");
         sink.deriveSkipped("SELECT '" + SkipReason.UNKNOWN_REFERENCE.id() + "', 'MSI event for an unknown handle or "
@@ -462,31 +475,37 @@ public final class StarpuImport implements PajeListener {
                 + "FROM " + msi + " m JOIN " + st.handle.name() + " h ON h.number = m.handle LEFT JOIN " + node
                 + " n ON n.number = m.node WHERE h.block_id IS NULL OR n.node_id IS NULL");
         String check = st.check.name();
-        sink.derive("INSERT INTO " + check + " WITH iv AS (SELECT * FROM " + res + " WHERE dur > 0), "
-                // the boundaries of each block's intervals, with the change in valid replicas and owners there
-                + "cut AS (SELECT block_id, ts AS t, 1 AS dv, CASE WHEN state = 'owner' THEN 1 ELSE 0 END AS dow "
-                + "FROM iv UNION ALL SELECT block_id, ts + dur, -1, CASE WHEN state = 'owner' THEN -1 ELSE 0 END "
-                + "FROM iv), "
-                + "seg AS (SELECT block_id, t, lead(t) OVER w AS next_t, sum(dv) OVER w AS valid, sum(dow) OVER w "
-                + "AS owners FROM (SELECT block_id, t, sum(dv) AS dv, sum(dow) AS dow FROM cut GROUP BY block_id, t) "
-                + "WINDOW w AS (PARTITION BY block_id ORDER BY t)), "
-                // intervals of one (block, node) never overlap: only the latest starting by a copy's end can hold
-                // it (of those starting together, the longest)
-                + "valid AS (SELECT block_id, node_id, ts, max(ts + dur) AS until FROM " + res
-                + " GROUP BY block_id, node_id, ts), "
-                + "landing AS (SELECT c.*, v.ts AS valid_ts, v.until FROM (SELECT * FROM " + st.copyTransfer.name()
-                + " WHERE block_id IS NOT NULL) c ASOF LEFT JOIN valid v ON v.block_id = c.block_id "
-                + "AND v.node_id = c.dst_node_id AND c.end_ns >= v.ts) "
-                + "SELECT s.block_id, 0, s.t, CASE WHEN valid = 0 THEN 'no_valid_replica' ELSE 'owner_not_exclusive' "
-                + "END, s.t, s.next_t - s.t, 'handle ' || b.handle || CASE WHEN valid = 0 THEN '' ELSE ': ' || owners "
-                + "|| ' owner(s), ' || valid || ' valid replicas' END FROM seg s JOIN " + block + " b ON b.block_id "
-                + "= s.block_id WHERE next_t IS NOT NULL AND (valid = 0 OR owners > 0 AND valid > 1) "
-                + "UNION ALL SELECT c.block_id, 1, c.transfer_id, CASE WHEN valid_ts IS NULL OR end_ns > until "
-                + "THEN 'transfer_not_landing' ELSE 'transfer_to_valid_replica' END, start_ns, end_ns - start_ns, "
-                + "'transfer ' || transfer_id || ' of handle ' || b.handle || CASE WHEN valid_ts IS NULL OR end_ns > "
-                + "until THEN ': block not valid on the destination when the copy ends' ELSE ': destination replica "
-                + "already valid before the copy started' END FROM landing c JOIN " + block + " b ON b.block_id = "
-                + "c.block_id WHERE valid_ts IS NULL OR end_ns > until OR valid_ts < start_ns");
+        for (long g = 0; g < groups; g++) {
+            String group = "block_id % " + groups + " = " + g;
+            sink.derive("INSERT INTO " + check + " WITH iv AS (SELECT * FROM " + res + " WHERE dur > 0 AND "
+                    + group + "), "
+                    // the boundaries of each block's intervals, with the change in valid replicas and owners there
+                    + "cut AS (SELECT block_id, ts AS t, 1 AS dv, CASE WHEN state = 'owner' THEN 1 ELSE 0 END "
+                    + "AS dow FROM iv UNION ALL SELECT block_id, ts + dur, -1, CASE WHEN state = 'owner' THEN -1 "
+                    + "ELSE 0 END FROM iv), "
+                    + "seg AS (SELECT block_id, t, lead(t) OVER w AS next_t, sum(dv) OVER w AS valid, "
+                    + "sum(dow) OVER w AS owners FROM (SELECT block_id, t, sum(dv) AS dv, sum(dow) AS dow FROM cut "
+                    + "GROUP BY block_id, t) WINDOW w AS (PARTITION BY block_id ORDER BY t)), "
+                    // intervals of one (block, node) never overlap: only the latest starting by a copy's end can
+                    // hold it (of those starting together, the longest)
+                    + "valid AS (SELECT block_id, node_id, ts, max(ts + dur) AS until FROM " + res + " WHERE "
+                    + group + " GROUP BY block_id, node_id, ts), "
+                    + "landing AS (SELECT c.*, v.ts AS valid_ts, v.until FROM (SELECT * FROM "
+                    + st.copyTransfer.name() + " WHERE block_id IS NOT NULL AND " + group + ") c ASOF LEFT JOIN "
+                    + "valid v ON v.block_id = c.block_id AND v.node_id = c.dst_node_id AND c.end_ns >= v.ts) "
+                    + "SELECT s.block_id, 0, s.t, CASE WHEN valid = 0 THEN 'no_valid_replica' "
+                    + "ELSE 'owner_not_exclusive' END, s.t, s.next_t - s.t, 'handle ' || b.handle || CASE WHEN "
+                    + "valid = 0 THEN '' ELSE ': ' || owners || ' owner(s), ' || valid || ' valid replicas' END "
+                    + "FROM seg s JOIN " + block + " b ON b.block_id = s.block_id WHERE next_t IS NOT NULL AND "
+                    + "(valid = 0 OR owners > 0 AND valid > 1) "
+                    + "UNION ALL SELECT c.block_id, 1, c.transfer_id, CASE WHEN valid_ts IS NULL OR end_ns > until "
+                    + "THEN 'transfer_not_landing' ELSE 'transfer_to_valid_replica' END, start_ns, "
+                    + "end_ns - start_ns, 'transfer ' || transfer_id || ' of handle ' || b.handle || CASE WHEN "
+                    + "valid_ts IS NULL OR end_ns > until THEN ': block not valid on the destination when the copy "
+                    + "ends' ELSE ': destination replica already valid before the copy started' END FROM landing c "
+                    + "JOIN " + block + " b ON b.block_id = c.block_id WHERE valid_ts IS NULL OR end_ns > until "
+                    + "OR valid_ts < start_ns");
+        }
         sink.derive("INSERT INTO " + ANOMALY_TABLE.name() + " (" + ANOMALY_TABLE.columnList() + ") SELECT kind, "
                 + "block_id, ts, dur, detail FROM " + check + " ORDER BY block_id, phase, k");
         StringBuilder counts = new StringBuilder();
