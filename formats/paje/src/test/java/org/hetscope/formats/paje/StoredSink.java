@@ -32,9 +32,9 @@ import org.hetscope.store.StoreWriter;
 
 /**
  * A {@link CollectingSink} that also writes everything to a store, so that what the store derives from a reader's
- * rows ({@code derive}: the StarPU tasks, residencies, transfer links, anomalies and the problems those joins count)
- * is in the lists too once {@link #read} is done: {@code tasks}, {@code residencies}, the rows of
- * {@code starpu_transfer} and {@code starpu_anomaly}, {@code info} and the skipped items. The store gives the ids.
+ * rows ({@code derive}: the StarPU tasks, transfer links, state mismatches and the problems those joins count) is
+ * in the lists too once {@link #read} is done: {@code tasks}, the rows of {@code starpu_transfer} and
+ * {@code starpu_anomaly}, {@code info} and the skipped items. The store gives the ids.
  */
 public class StoredSink extends CollectingSink {
     private static final List<String> DERIVED_TABLES = List.of("starpu_transfer", "starpu_anomaly");
@@ -83,11 +83,6 @@ public class StoredSink extends CollectingSink {
                 + "start_ts, end_ts, priority FROM task ORDER BY id").rows()) {
             tasks.add(new Task((Long) r[0], (Long) r[1], (Long) r[2], (String) r[3], (Long) r[4], (Long) r[5],
                     (Long) r[6], (Long) r[7], (Long) r[8], r[9] == null ? null : ((Number) r[9]).intValue()));
-        }
-        residencies.clear();
-        for (Object[] r : store.query("SELECT block_id, node_id, ts, dur, state FROM residency ORDER BY rowid")
-                .rows()) {
-            residencies.add(new Residency((Long) r[0], (Long) r[1], (Long) r[2], (Long) r[3], (String) r[4]));
         }
         for (String t : DERIVED_TABLES) {
             TableSpec spec = extraTables.get(t);

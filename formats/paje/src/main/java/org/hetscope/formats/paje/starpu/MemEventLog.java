@@ -9,10 +9,9 @@ import org.hetscope.formats.paje.IdTable;
 import org.hetscope.formats.paje.starpu.StarpuImport.MemEvent;
 
 /**
- * The memory-manager events of a StarPU trace, which are paired into actions in (time, line) order once the whole
- * file is read (the actions' slices and transfers take their ids then, one by one, so this stays in the reader).
- * They are records of longs sorted on disk past a budget ({@link SortedLongRecords}), so a trace of any size needs
- * at most one budget of heap for them. Each iteration reads them again from the start.
+ * The MSI or memory-manager events of a StarPU trace, which are replayed in (time, line) order once the whole file
+ * is read. They are records of longs sorted on disk past a budget ({@link SortedLongRecords}), so a trace of any
+ * size needs at most one budget of heap for them. Each iteration reads them again from the start.
  *
  * <p>A record: time, line, node, then type, handle and tid as indices into the strings kept here (-1 for null),
  * since types, handles and threads repeat across millions of events; then info and size: the number itself when

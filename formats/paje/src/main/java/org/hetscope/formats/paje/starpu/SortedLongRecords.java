@@ -11,7 +11,7 @@ import org.hetscope.formats.paje.SpillFile;
 
 /**
  * Records of a fixed number of longs that the StarPU import needs sorted by their leading columns once the trace is
- * read (the memory-manager events by time and line). Past a budget, the
+ * read (residencies by block, node and start; task executions by JobId; transfers by block). Past a budget, the
  * records held in memory are sorted and written to a temporary file as one run; reading merges the runs with what
  * is left in memory, so any number of records needs at most one budget of heap. Records with equal keys come out
  * in the order they were added.

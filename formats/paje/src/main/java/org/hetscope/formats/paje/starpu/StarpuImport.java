@@ -61,21 +61,18 @@ public final class StarpuImport implements PajeListener {
     private final StarpuProblems problems = new StarpuProblems();
     private final PajeSinkBasics basics;
 
-    /** A buffered memory-manager event (PajeNewEvent with Handle/Info/Size/Tid). */
+    /** A buffered MSI event or memory-manager event (PajeNewEvent with Handle/Info/Size/Tid). */
     record MemEvent(long time, long line, String type, int node, String handle, String info, String size,
                     String tid) {}
 
+    private final MemEventLog msi = new MemEventLog("msi", SortedLongRecords.budget(MemEventLog.WIDTH));
     private final MemEventLog managerEvents = new MemEventLog("manager", SortedLongRecords.budget(MemEventLog.WIDTH));
-    /**
-     * The handles the MSI and manager events name, in file order, each once: blocks for them need no pass over the
-     * events.
-     */
+    /** The handles those events name, in file order, each once: blocks for them need no pass over the events. */
     private final Set<String> msiHandles = new LinkedHashSet<>();
     private final Set<String> managerHandles = new LinkedHashSet<>();
-    /** The handles of the MSI and unregister events, numbered as they come (the staged events name them so). */
-    private final Map<String, Long> handleNumbers = new HashMap<>();
     /** Registered handles, in file order, each once (blocks for them are made in this order). */
     private final Set<String> registers = new LinkedHashSet<>();
+    private final Map<String, List<Long>> unregisters = new HashMap<>();
     /** Handle to {first register, last unregister} time (null when none): starpu_block_lifetime. */
     private final Map<String, Long[]> lifetimes = new HashMap<>();
     /**
@@ -123,7 +120,7 @@ public final class StarpuImport implements PajeListener {
         StarpuImport imp = new StarpuImport(traceFile, sink);
         // what the import spilled goes with its files, whatever happens
         imp.folder = folder;
-        try (imp.managerEvents) {
+        try (imp.msi; imp.managerEvents) {
             PajeReader reader = new PajeReader(imp, null);
             reader.read(traceFile, progress);
             imp.basics.info(reader);
@@ -252,9 +249,7 @@ public final class StarpuImport implements PajeListener {
             int node = number(c.alias());
             switch (type) {
                 case "SI", "SS", "SO", "WU" -> {
-                    sink.row(staging().msiEvent, e.time(), e.line(), MSI_TYPES.indexOf(type), (long) node,
-                            handleNumber(e.value().alias()));
-                    msiEvents++;
+                    msi.add(new MemEvent(e.time(), e.line(), type, node, e.value().alias(), null, null, null));
                     msiHandles.add(e.value().alias());
                     return;
                 }
@@ -273,30 +268,11 @@ public final class StarpuImport implements PajeListener {
             Long[] life = lifetimes.computeIfAbsent(e.value().alias(), k -> new Long[2]);
             life[0] = life[0] == null ? e.time() : Math.min(life[0], e.time());
         } else if (type.equals("unregister")) {
-            sink.row(staging().unregister, handleNumber(e.value().alias()), e.time());
+            unregisters.computeIfAbsent(e.value().alias(), k -> new ArrayList<>()).add(e.time());
             Long[] life = lifetimes.computeIfAbsent(e.value().alias(), k -> new Long[2]);
             life[1] = life[1] == null ? e.time() : Math.max(life[1], e.time());
         }
         basics.event(e);
-    }
-
-    private long msiEvents;
-    /**
-     * MSI events per statement at most, about: the store's window functions hold a statement's rows in memory, so the
-     * residency statements run per group of blocks ({@code block_id % groups}).
-     */
-    private static final long EVENTS_PER_STATEMENT = Long.getLong("hetscope.starpu.msiPerStatement", 1_000_000);
-
-    /** The MSI event types in the order of their staged codes. */
-    private static final List<String> MSI_TYPES = List.of("SI", "SS", "SO", "WU");
-
-    private long handleNumber(String handle) {
-        Long n = handleNumbers.get(handle);
-        if (n == null) {
-            n = (long) handleNumbers.size();
-            handleNumbers.put(handle, n);
-        }
-        return n;
     }
 
     @Override
@@ -420,105 +396,19 @@ public final class StarpuImport implements PajeListener {
                 sink.row(StarpuTables.BLOCK_LIFETIME, b.getValue(), life[0], life[1]);
             }
         }
-        // the residency statements are declared first: their problem then comes after those told here and before
-        // those of the links and tasks, their anomalies before the task state mismatches
-        residency(blocks);
-        managerActions(blocks);
-        tasks(tasks, side.executed(), blocks);
-        dependencies(tasks, dag);
-        staging().drop();
+        ResidencyReplay replay = new ResidencyReplay(traceEnd, unregisters);
+        try (Residencies residencies = replay.replay(msi, blocks, nodeIds);
+             ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks)) {
+            managerActions(blocks, c);
+            tasks(tasks, side.executed(), blocks);
+            dependencies(tasks, dag);
+            staging().drop();
+            // the residency replay's problems come after those of the manager actions and the tasks; the
+            // residencies go to the sink as the checks walk them, once the transfers they check are known
+            replay.reportProblems(this);
+            c.check(residencies);
+        }
         problems.flush(sink);
-    }
-
-    /**
-     * Declares the residency intervals and their checks, derived by the store from the staged MSI events. Per
-     * (block, node), in (time, line) order, SO and SS open an interval in their state (a change between them closes
-     * one and opens the next) and SI closes it; an unregister of the handle closes it too, after the events of its
-     * instant; one still open at the end closes at the trace end. Before the first event of a (block, node) nothing
-     * is valid there. Events naming a handle without a block or a node without an id are counted. The checks: the
-     * instants where a block has no valid replica, an owner that is not the only valid replica, and copies whose
-     * block is not valid on the destination when they end; each case is a row of {@code starpu_anomaly} (per block,
-     * the sweep's rows in time order, then its copies' in id order), counts and total durations go to trace_info.
-     */
-    private void residency(Map<String, Long> blocks) {
-        Staging st = staging();
-        blocks.forEach((h, id) -> sink.row(st.block, h, id));
-        handleNumbers.forEach((h, n) -> sink.row(st.handle, n, h, blocks.get(h)));
-        nodeIds.forEach((n, id) -> sink.row(st.node, (long) n, id));
-        String msi = st.msiEvent.name();
-        String block = st.block.name();
-        String node = st.node.name();
-        String res = st.residency.name();
-        String ordered = " OVER (PARTITION BY block_id, node_id ORDER BY ts, ord)";
-        long groups = Math.max(1, (msiEvents + EVENTS_PER_STATEMENT - 1) / EVENTS_PER_STATEMENT);
-        for (long g = 0; g < groups; g++) {
-            sink.derive("INSERT INTO " + res + " WITH ev AS (SELECT h.number AS handle, h.block_id, n.node_id, "
-                    + "m.ts, m.line AS ord, CASE m.type WHEN 2 THEN 'owner' WHEN 1 THEN 'shared' END AS state FROM "
-                    + msi + " m JOIN " + st.handle.name() + " h ON h.number = m.handle AND h.block_id IS NOT NULL "
-                    + "JOIN " + node + " n ON n.number = m.node WHERE m.type <> 3 AND h.block_id % " + groups
-                    + " = " + g + "), "
-                    // an unregister is an SI of each node the handle has events on, after every event of its instant
-                    + "items AS (SELECT block_id, node_id, ts, ord, state FROM ev UNION ALL SELECT p.block_id, "
-                    + "p.node_id, u.ts, " + Long.MAX_VALUE + ", NULL FROM (SELECT DISTINCT handle, block_id, "
-                    + "node_id FROM ev) p JOIN " + st.unregister.name() + " u ON u.handle = p.handle), "
-                    + "changes AS (SELECT * FROM (SELECT *, lag(state)" + ordered + " AS prev FROM items) "
-                    + "WHERE state IS DISTINCT FROM prev) "
-                    + "SELECT block_id, node_id, ts, coalesce(next_ts, greatest(" + traceEnd + ", ts)) - ts, "
-                    + "state, ord FROM (SELECT *, lead(ts)" + ordered + " AS next_ts FROM changes) "
-                    + "WHERE state IS NOT NULL");
-        }
-        sink.derive("INSERT INTO residency (block_id, node_id, ts, dur, state) SELECT block_id, node_id, ts, dur, "
-                + "state FROM " + res + " ORDER BY block_id, node_id, ts, ord");
-        sink.deriveSkipped("SELECT '" + SkipReason.UNKNOWN_REFERENCE.id() + "', 'MSI event for an unknown handle or "
-                + "memory node', first(" + Staging.text(trace + ":") + " || m.line || ' (' || ['SI', 'SS', 'SO', "
-                + "'WU'][m.type + 1] || ' ' || coalesce(h.handle, 'null') || ')' ORDER BY m.ts, m.line), count(*) "
-                + "FROM " + msi + " m JOIN " + st.handle.name() + " h ON h.number = m.handle LEFT JOIN " + node
-                + " n ON n.number = m.node WHERE h.block_id IS NULL OR n.node_id IS NULL");
-        String check = st.check.name();
-        for (long g = 0; g < groups; g++) {
-            String group = "block_id % " + groups + " = " + g;
-            sink.derive("INSERT INTO " + check + " WITH iv AS (SELECT * FROM " + res + " WHERE dur > 0 AND "
-                    + group + "), "
-                    // the boundaries of each block's intervals, with the change in valid replicas and owners there
-                    + "cut AS (SELECT block_id, ts AS t, 1 AS dv, CASE WHEN state = 'owner' THEN 1 ELSE 0 END "
-                    + "AS dow FROM iv UNION ALL SELECT block_id, ts + dur, -1, CASE WHEN state = 'owner' THEN -1 "
-                    + "ELSE 0 END FROM iv), "
-                    + "seg AS (SELECT block_id, t, lead(t) OVER w AS next_t, sum(dv) OVER w AS valid, "
-                    + "sum(dow) OVER w AS owners FROM (SELECT block_id, t, sum(dv) AS dv, sum(dow) AS dow FROM cut "
-                    + "GROUP BY block_id, t) WINDOW w AS (PARTITION BY block_id ORDER BY t)), "
-                    // intervals of one (block, node) never overlap: only the latest starting by a copy's end can
-                    // hold it (of those starting together, the longest)
-                    + "valid AS (SELECT block_id, node_id, ts, max(ts + dur) AS until FROM " + res + " WHERE "
-                    + group + " GROUP BY block_id, node_id, ts), "
-                    + "landing AS (SELECT c.*, v.ts AS valid_ts, v.until FROM (SELECT * FROM "
-                    + st.copyTransfer.name() + " WHERE block_id IS NOT NULL AND " + group + ") c ASOF LEFT JOIN "
-                    + "valid v ON v.block_id = c.block_id AND v.node_id = c.dst_node_id AND c.end_ns >= v.ts) "
-                    + "SELECT s.block_id, 0, s.t, CASE WHEN valid = 0 THEN 'no_valid_replica' "
-                    + "ELSE 'owner_not_exclusive' END, s.t, s.next_t - s.t, 'handle ' || b.handle || CASE WHEN "
-                    + "valid = 0 THEN '' ELSE ': ' || owners || ' owner(s), ' || valid || ' valid replicas' END "
-                    + "FROM seg s JOIN " + block + " b ON b.block_id = s.block_id WHERE next_t IS NOT NULL AND "
-                    + "(valid = 0 OR owners > 0 AND valid > 1) "
-                    + "UNION ALL SELECT c.block_id, 1, c.transfer_id, CASE WHEN valid_ts IS NULL OR end_ns > until "
-                    + "THEN 'transfer_not_landing' ELSE 'transfer_to_valid_replica' END, start_ns, "
-                    + "end_ns - start_ns, 'transfer ' || transfer_id || ' of handle ' || b.handle || CASE WHEN "
-                    + "valid_ts IS NULL OR end_ns > until THEN ': block not valid on the destination when the copy "
-                    + "ends' ELSE ': destination replica already valid before the copy started' END FROM landing c "
-                    + "JOIN " + block + " b ON b.block_id = c.block_id WHERE valid_ts IS NULL OR end_ns > until "
-                    + "OR valid_ts < start_ns");
-        }
-        sink.derive("INSERT INTO " + ANOMALY_TABLE.name() + " (" + ANOMALY_TABLE.columnList() + ") SELECT kind, "
-                + "block_id, ts, dur, detail FROM " + check + " ORDER BY block_id, phase, k");
-        StringBuilder counts = new StringBuilder();
-        String[][] facts = {{"no_valid_replica", "count"}, {"no_valid_replica", "ns"}, {"owner_not_exclusive", "count"},
-            {"owner_not_exclusive", "ns"}, {"transfer_not_landing", "count"}, {"transfer_to_valid_replica", "count"}};
-        for (int i = 0; i < facts.length; i++) {
-            counts.append(i == 0 ? "" : " UNION ALL ").append("SELECT ").append(i).append(" AS i, 'starpu.check.")
-                    .append(facts[i][0]).append('.').append(facts[i][1]).append("' AS key, CAST(")
-                    .append(facts[i][1].equals("ns") ? "coalesce(sum(dur), 0)" : "count(*)")
-                    .append(" AS VARCHAR) AS value FROM ").append(check).append(" WHERE kind = '").append(facts[i][0])
-                    .append('\'');
-        }
-        sink.derive("INSERT INTO trace_info (key, value) SELECT key, value FROM (" + counts + ") ORDER BY i");
     }
 
     /** Gives every block an id; their records wait in {@link #blockRecords} for {@link #finish}. */
@@ -583,8 +473,8 @@ public final class StarpuImport implements PajeListener {
         };
     }
 
-    /** Builds the manager actions and transfers (staged with what {@link #residency} checks of them). */
-    private void managerActions(Map<String, Long> blocks) {
+    /** Builds the manager actions and transfers; {@code checks} is told of each transfer whose landing it checks. */
+    private void managerActions(Map<String, Long> blocks, ResidencyChecks checks) {
         sink.defineTable(REQUEST_TABLE);
         sink.defineTable(ACTION_TABLE);
         sink.defineTable(TRANSFER_TABLE);
@@ -624,7 +514,7 @@ public final class StarpuImport implements PajeListener {
                     // copies pair by communication id, each once: an emptied queue would stay for every copy
                     open.remove(key);
                 }
-                action(end[2], begin, e, blocks);
+                action(end[2], begin, e, blocks, checks);
             } else {
                 problem(SkipReason.UNKNOWN_RECORD, "memory manager event type", e.line(), e.type());
             }
@@ -698,7 +588,7 @@ public final class StarpuImport implements PajeListener {
         };
     }
 
-    private void action(String name, MemEvent s, MemEvent e, Map<String, Long> blocks) {
+    private void action(String name, MemEvent s, MemEvent e, Map<String, Long> blocks, ResidencyChecks checks) {
         int node = s.node();
         Long track = managerTracks.get(node);
         long dur = e.time() - s.time();
@@ -752,7 +642,10 @@ public final class StarpuImport implements PajeListener {
             sink.transfer(new Transfer(id, sliceId, s.time(), dur, bytes == null ? 0 : bytes, kind,
                     deviceOfNode(src), deviceOfNode(node), nodeIds.get(src), nodeIds.get(node), block, com));
             // its starpu_transfer row comes with its link, in joinFetchLinks
-            sink.row(staging().copyTransfer, com, id, block, nodeIds.getOrDefault(node, -1L), s.time(), e.time());
+            sink.row(staging().copyTransfer, com, id);
+            if (block != null) {
+                checks.transfer(block, s.time(), e.time(), id, nodeIds.getOrDefault(node, -1L));
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Set;
 import org.hetscope.formats.paje.PajeFormat;
 import org.hetscope.formats.paje.SpillFileNames;
@@ -13,13 +14,37 @@ import org.hetscope.model.Slice;
 import org.junit.jupiter.api.Test;
 
 /**
- * A StarPU import whose memory-manager events spill to disk every few records must leave no spill file behind when it
- * fails part way (that the spilled events give what the events in memory give: {@link MemEventLogTest}).
+ * A StarPU import whose MSI events, residencies and task records spill to disk every few records must give the same
+ * records and the same problems in the same order as one that keeps them in memory, and a failure part way must
+ * leave no spill file behind.
  */
-class ManagerEventSpillTest {
+class ResidencySpillTest {
+    private static String load(String name, String spillEvery) throws Exception {
+        if (spillEvery != null) {
+            System.setProperty("hetscope.starpu.spillEvery", spillEvery);
+        }
+        try {
+            CollectingSink s = StarpuFixtureTest.load(name);
+            return MemEventLogTest.everything(s) + s.skipped;
+        } finally {
+            System.clearProperty("hetscope.starpu.spillEvery");
+        }
+    }
+
+    @Test
+    void spilledResidenciesGiveWhatResidenciesInMemoryGive() throws Exception {
+        for (String name : List.of("chol-lws-nb12", "chol-dmda-nb6")) {
+            String inMemory = load(name, null);
+            assertTrue(inMemory.contains("Residency["), name);
+            for (String spill : new String[] {"1", "3"}) {
+                assertEquals(inMemory, load(name, spill), name + ", spilling every " + spill);
+            }
+        }
+    }
+
     @Test
     void aFailureWhileTheStatesAreReplayedLeavesNoSpillFile() throws Exception {
-        // the worker states become slices only in the replay, after the manager events were spilled
+        // the worker states become slices only in the replay, after the MSI events were spilled
         System.setProperty("hetscope.starpu.spillEvery", "3");
         Set<String> before = SpillFileNames.starpu();
         try {
