@@ -92,12 +92,7 @@ export function decodeWindow(buffer: ArrayBuffer): WindowResponse {
 /** Fetches a window in the compact form; errors come as JSON, as from every other API path. */
 export async function getWindow(path: string, params: Record<string, string | number>,
   signal?: AbortSignal): Promise<WindowResponse> {
-  const url = new URL(path, location.href);
-  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
-  const headers: Record<string, string> = {};
-  const t = token();
-  if (t) headers['X-Hetscope-Token'] = t;
-  const r = await fetch(url.toString(), { headers, signal });
+  const r = await request(path, params, signal);
   if (!r.ok) {
     const body = await r.json().catch(() => null);
     throw new Error(body && body.error ? body.error : `${r.status} ${r.statusText}`);
@@ -115,6 +110,16 @@ export interface CounterResponse {
 
 export interface TableJson { name: string; title: string; columns: string[]; rows: unknown[][]; }
 
+/** Sends a GET to an API path with its query parameters and the page's token, if it was given one. */
+function request(path: string, params: Record<string, string | number>, signal?: AbortSignal): Promise<Response> {
+  const url = new URL(path, location.href);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = {};
+  const t = token();
+  if (t) headers['X-Hetscope-Token'] = t;
+  return fetch(url.toString(), { headers, signal });
+}
+
 function token(): string | null {
   return new URLSearchParams(location.search).get('token');
 }
@@ -122,12 +127,7 @@ function token(): string | null {
 /** Fetches a JSON API path; `signal` cancels it when the view that asked is gone (a trace switch). */
 export async function getJson<T>(path: string, params: Record<string, string | number> = {},
   signal?: AbortSignal): Promise<T> {
-  const url = new URL(path, location.href);
-  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
-  const headers: Record<string, string> = {};
-  const t = token();
-  if (t) headers['X-Hetscope-Token'] = t;
-  const r = await fetch(url.toString(), { headers, signal });
+  const r = await request(path, params, signal);
   const body = await r.json();
   if (!r.ok) throw new Error(body && body.error ? body.error : `${r.status} ${r.statusText}`);
   return body as T;

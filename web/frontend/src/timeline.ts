@@ -691,6 +691,13 @@ export class Timeline {
     const selected = this.selection !== null && count === 1 && id === this.selection.id;
     if (!matched && !selected && width <= 36) return true;
     const y = rowY + 2 + depth * LANE_H;
+    this.drawOverlay(ctx, it, xa, y, width, matched, selected);
+    return true;
+  }
+
+  /** The search outline, the selection outline and the label, over an item's fill however that was drawn. */
+  private drawOverlay(ctx: CanvasRenderingContext2D, it: Item, xa: number, y: number, width: number,
+    matched: boolean, selected: boolean): void {
     if (matched) {
       ctx.strokeStyle = '#f59e0b';
       ctx.lineWidth = 2;
@@ -704,7 +711,6 @@ export class Timeline {
       ctx.lineWidth = 1;
     }
     if (width > 36) this.drawLabel(ctx, it, xa, y, width);
-    return true;
   }
 
   private drawLabel(ctx: CanvasRenderingContext2D, it: Item, xa: number, y: number, width: number): void {
@@ -749,19 +755,8 @@ export class Timeline {
       this.lastAlpha = 1;
     }
     if (width > 36 || (this.highlight !== null && matches > 0)) this.lastFill = null;
-    if (this.highlight !== null && matches > 0) {
-      ctx.strokeStyle = '#f59e0b';
-      ctx.lineWidth = 2;
-      ctx.strokeRect(xa, y, width, LANE_H - 2);
-      ctx.lineWidth = 1;
-    }
-    if (this.selection && count === 1 && id === this.selection.id) {
-      ctx.strokeStyle = '#111827';
-      ctx.lineWidth = 2;
-      ctx.strokeRect(xa + 1, y + 1, Math.max(1, width - 2), LANE_H - 4);
-      ctx.lineWidth = 1;
-    }
-    if (width > 36) this.drawLabel(ctx, it, xa, y, width);
+    this.drawOverlay(ctx, it, xa, y, width, this.highlight !== null && matches > 0,
+      this.selection !== null && count === 1 && id === this.selection.id);
     return true;
   }
 

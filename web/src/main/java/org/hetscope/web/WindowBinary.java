@@ -2,9 +2,7 @@ package org.hetscope.web;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -25,10 +23,8 @@ public final class WindowBinary {
 
     private byte[] buf = new byte[64 * 1024];
     private int size;
-    private final Map<String, Integer> names = new HashMap<>();
-    private final Map<String, Integer> categories = new HashMap<>();
-    private final List<String> nameList = new ArrayList<>();
-    private final List<String> categoryList = new ArrayList<>();
+    private final StringIndex names = new StringIndex();
+    private final StringIndex categories = new StringIndex();
 
     private WindowBinary() {
     }
@@ -55,15 +51,15 @@ public final class WindowBinary {
                 signed(it.count());
                 signed(it.busy());
                 signed(it.id() - id);
-                unsigned(index(names, nameList, it.name()));
-                unsigned(index(categories, categoryList, it.category()));
+                unsigned(names.index(it.name()));
+                unsigned(categories.index(it.category()));
                 signed(it.matches());
                 start = it.start();
                 id = it.id();
             }
         }
-        byte[] header = ("{\"t0\":" + t0 + ",\"t1\":" + t1 + ",\"px\":" + px + ",\"names\":" + strings(nameList)
-                + ",\"categories\":" + strings(categoryList) + ",\"tracks\":[" + tracks + "]}")
+        byte[] header = ("{\"t0\":" + t0 + ",\"t1\":" + t1 + ",\"px\":" + px + ",\"names\":" + strings(names.values())
+                + ",\"categories\":" + strings(categories.values()) + ",\"tracks\":[" + tracks + "]}")
                 .getBytes(StandardCharsets.UTF_8);
         byte[] out = new byte[8 + header.length + size - 8];
         System.arraycopy(MAGIC, 0, out, 0, 4);
@@ -74,17 +70,6 @@ public final class WindowBinary {
         System.arraycopy(header, 0, out, 8, header.length);
         System.arraycopy(buf, 8, out, 8 + header.length, size - 8);
         return out;
-    }
-
-    private static int index(Map<String, Integer> map, List<String> list, String value) {
-        String key = value == null ? "" : value;
-        Integer i = map.get(key);
-        if (i == null) {
-            i = list.size();
-            map.put(key, i);
-            list.add(key);
-        }
-        return i;
     }
 
     private static String strings(List<String> values) {

@@ -1,9 +1,7 @@
 package org.hetscope.web;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,10 +19,8 @@ public final class WindowJson {
 
     private byte[] buf = new byte[64 * 1024];
     private int size;
-    private final Map<String, Integer> names = new HashMap<>();
-    private final Map<String, Integer> categories = new HashMap<>();
-    private final List<String> nameList = new ArrayList<>();
-    private final List<String> categoryList = new ArrayList<>();
+    private final StringIndex names = new StringIndex();
+    private final StringIndex categories = new StringIndex();
 
     private WindowJson() {
     }
@@ -50,29 +46,18 @@ public final class WindowJson {
                 put('[');
                 number(it.depth()).put(',').number(it.start()).put(',').number(it.end()).put(',')
                         .number(it.count()).put(',').number(it.busy()).put(',').number(it.id()).put(',')
-                        .number(index(names, nameList, it.name())).put(',')
-                        .number(index(categories, categoryList, it.category())).put(',').number(it.matches())
+                        .number(names.index(it.name())).put(',')
+                        .number(categories.index(it.category())).put(',').number(it.matches())
                         .put(']');
             }
             ascii("]}");
         }
         ascii("],\"names\":");
-        strings(nameList);
+        strings(names.values());
         ascii(",\"categories\":");
-        strings(categoryList);
+        strings(categories.values());
         ascii("}");
         return Arrays.copyOf(buf, size);
-    }
-
-    private static int index(Map<String, Integer> map, List<String> list, String value) {
-        String key = value == null ? "" : value;
-        Integer i = map.get(key);
-        if (i == null) {
-            i = list.size();
-            map.put(key, i);
-            list.add(key);
-        }
-        return i;
     }
 
     private void strings(List<String> values) {
