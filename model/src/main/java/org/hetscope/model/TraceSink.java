@@ -78,10 +78,10 @@ public interface TraceSink {
 
     /**
      * Declares SQL that derives rows from those this reader wrote (a join or sort that the database does out of core,
-     * e.g. task dependencies from JobId edges), run by the store in declaration order once every row of the reader's
-     * trace is in (when its source ends, before clocks are aligned), before the store is complete. A table that only
-     * feeds such a statement is declared with {@link #defineTable} under a
-     * name of its own per read and dropped by the reader's last statement. A sink without a database (tests'
+     * e.g. task dependencies from JobId edges), run by the store when it comes, on every row written before it (on the
+     * store's thread while the reader goes on, and before clocks are aligned): declare it once the rows it reads are
+     * all written. A table that only feeds such a statement is declared with {@link #defineTable} under a name of its
+     * own per read and dropped by the reader's last statement. A sink without a database (tests'
      * {@link CollectingSink}) keeps the statements and runs nothing.
      */
     default void derive(String sql) {
@@ -89,8 +89,9 @@ public interface TraceSink {
 
     /**
      * Declares a query, run in order with the {@link #derive} statements, whose rows (reason id, detail, where,
-     * count) are counted as skipped items as if reported through {@link #skipped} then: the problems a derived
-     * table found (rows a join left unmatched, keys seen twice), counted by the database, with their first location.
+     * count) are counted as skipped items as if reported through {@link #skipped} when the source ends: the problems
+     * a derived table found (rows a join left unmatched, keys seen twice), counted by the database, with their first
+     * location.
      * Rows with a count of 0 add nothing. A sink without a database runs nothing.
      */
     default void deriveSkipped(String query) {

@@ -532,62 +532,63 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     }
 
     /**
-     * The readers' derivations ({@link TraceSink#derive}, and {@link TraceSink#deriveSkipped} queries), run in this
-     * order when their source ends (before its clock is aligned, so that derived rows are aligned with the others),
-     * or at commit for a store written without sources.
+     * A reader's derivation ({@link TraceSink#derive}) runs when it comes, on every row written before it: through a
+     * {@link PipelinedSink} that is on the writer's thread while the reader goes on (so a join overlaps the reader's
+     * last work instead of waiting for the source's end), and always before the source's clock is aligned, so that
+     * derived rows are aligned with the others.
      */
-    private final List<Derivation> derivations = new ArrayList<>();
-
-    private record Derivation(String sql, boolean skips) {}
-
     @Override
     public void derive(String sql) {
-        derivations.add(new Derivation(sql, false));
+        runDerivation(sql, false);
     }
 
     @Override
     public void deriveSkipped(String query) {
-        derivations.add(new Derivation(query, true));
+        runDerivation(query, true);
     }
 
     /**
-     * Runs the derivations declared so far, then forgets the declared tables they dropped (a reader's per-read
-     * staging tables).
+     * The rows of the {@link TraceSink#deriveSkipped} queries run so far: counted as skipped when the source ends,
+     * after what its reader reported itself (as if the queries ran then), so that each reason keeps the reader's
+     * first location and the list keeps its order.
      */
-    private void runDerivations() {
-        if (derivations.isEmpty()) {
-            return;
-        }
+    private final List<SkipTally.Entry> derivedSkips = new ArrayList<>();
+
+    /**
+     * Runs one derivation; a {@code skips} query's rows wait in {@link #derivedSkips}. After a DROP the declared
+     * tables it dropped (a reader's per-read staging tables) are forgotten.
+     */
+    private void runDerivation(String sql, boolean skips) {
         flushRows();
         try (Statement st = connection.createStatement()) {
-            for (Derivation d : derivations) {
-                if (!d.skips()) {
-                    st.execute(d.sql());
-                    continue;
-                }
-                try (ResultSet rs = st.executeQuery(d.sql())) {
+            if (!skips) {
+                st.execute(sql);
+            } else {
+                try (ResultSet rs = st.executeQuery(sql)) {
                     while (rs.next()) {
                         long count = rs.getLong(4);
                         if (count > 0) {
-                            skipped(SkipReason.byId(rs.getString(1)), rs.getString(2), rs.getString(3), count);
+                            derivedSkips.add(new SkipTally.Entry(SkipReason.byId(rs.getString(1)), rs.getString(2),
+                                    rs.getString(3), count));
                         }
                     }
                 }
             }
-            Set<String> present = new HashSet<>();
-            try (ResultSet rs = st.executeQuery("SELECT table_name FROM duckdb_tables()")) {
-                while (rs.next()) {
-                    present.add(rs.getString(1));
+            if (sql.regionMatches(true, 0, "DROP ", 0, 5)) {
+                Set<String> present = new HashSet<>();
+                try (ResultSet rs = st.executeQuery("SELECT table_name FROM duckdb_tables()")) {
+                    while (rs.next()) {
+                        present.add(rs.getString(1));
+                    }
                 }
+                tables.values().removeIf(t -> !CoreTables.ALL.contains(t) && !present.contains(t.name()));
+                batches.keySet().removeIf(t -> !tables.containsKey(t.name()));
+                declaredBatches.keySet().removeIf(t -> !tables.containsKey(t.name()));
             }
-            tables.values().removeIf(t -> !CoreTables.ALL.contains(t) && !present.contains(t.name()));
-            batches.keySet().removeIf(t -> !tables.containsKey(t.name()));
-            declaredBatches.keySet().removeIf(t -> !tables.containsKey(t.name()));
         } catch (SQLException e) {
             throw new StoreException("cannot derive rows: " + e.getMessage(), e);
         }
-        phase("derived rows (" + derivations.size() + " statements)");
-        derivations.clear();
+        phase("derived: " + sql.substring(0, Math.min(60, sql.length())));
     }
 
     @Override
@@ -620,10 +621,15 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         if (currentSource == null) {
             return;
         }
-        runDerivations();
+        countDerivedSkips();
         currentSource.lastIds = nextIds.clone();
         currentSource.extraRowsEnd = extraRowCounts();
         currentSource = null;
+    }
+
+    private void countDerivedSkips() {
+        derivedSkips.forEach(e -> skipped(e.reason(), e.detail(), e.where(), e.count()));
+        derivedSkips.clear();
     }
 
     /** The sources read so far, in order. */
@@ -753,7 +759,7 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
         try {
             flushRows();
             phase("rows written");
-            runDerivations();
+            countDerivedSkips();
             if (DEBUG) {
                 insertNanos.forEach((t, n) -> System.err.printf("hetscope:   insert %s %.2f s%n", t, n / 1e9));
             }

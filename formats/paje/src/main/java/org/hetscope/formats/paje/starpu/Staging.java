@@ -5,9 +5,9 @@ import org.hetscope.model.TraceSink;
 
 /**
  * The tables one StarPU read writes its raw decoded rows to (links, copies, task states, tasks.rec records), for the
- * store to join into the derived tables once every row is in ({@link TraceSink#derive}): the database sorts and joins
- * out of core, so the reader keeps nothing per transfer or task. Each read has its own (a suffix per read) and drops
- * them with its last statement.
+ * store to join into the derived tables once the rows they read are in ({@link TraceSink#derive}): the database
+ * sorts and joins out of core, so the reader keeps nothing per transfer or task. Each read has its own (a suffix per
+ * read) and drops them with its last statement.
  */
 final class Staging {
     private final TraceSink sink;
