@@ -39,7 +39,7 @@ public final class SqlCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         String refused = refusal(query);
         if (refused != null) {
-            System.err.println("hetscope: read-only: " + refused + "; 'hetscope sql' runs queries that read the "
+            System.err.println("hetscope: " + refused + "; 'hetscope sql' runs queries that read the "
                     + "store (SELECT, WITH, DESCRIBE, SUMMARIZE, EXPLAIN, SHOW, PRAGMA table_info)");
             return 1;
         }

@@ -223,6 +223,12 @@ class EndToEndTest {
         assertEquals(Hetscope.sqliteLong(NSYS, "select count(distinct shortName) from CUPTI_ACTIVITY_KIND_KERNEL"),
                 rows.size());
         run(work, "sql", s("nsys"), "select nonsense from nowhere").exit(1);
+        // a typo is no statement, a write is refused as one: each said as it is
+        Hetscope.Result typo = run(work, "sql", s("nsys"), "selec 1").exit(1);
+        assertTrue(typo.err().contains("'selec' begins no SQL statement") && !typo.err().contains("read-only"),
+                typo::toString);
+        Hetscope.Result write = run(work, "sql", s("nsys"), "delete from slice").exit(1);
+        assertTrue(write.err().contains("read-only: DELETE statements are refused"), write::toString);
     }
 
     /**

@@ -17,11 +17,22 @@ public final class ReadOnlySql {
     /** First words of the statements that only read. */
     private static final Set<String> READING = Set.of("SELECT", "WITH", "FROM", "VALUES", "TABLE", "DESCRIBE", "DESC",
             "SUMMARIZE", "SHOW", "PIVOT", "UNPIVOT");
+    /**
+     * First words of DuckDB's other statements (they write, or change the connection): refused as such. Any other
+     * first word is no statement at all (a typo such as {@code selec}), and is told so.
+     */
+    private static final Set<String> STATEMENTS = Set.of("INSERT", "UPDATE", "DELETE", "MERGE", "TRUNCATE", "CREATE",
+            "DROP", "ALTER", "COMMENT", "COPY", "EXPORT", "IMPORT", "ATTACH", "DETACH", "USE", "SET", "RESET", "PRAGMA",
+            "CALL", "INSTALL", "UNINSTALL", "LOAD", "CHECKPOINT", "FORCE", "VACUUM", "ANALYZE", "BEGIN",
+            "START", "COMMIT", "END", "ROLLBACK", "ABORT", "PREPARE", "EXECUTE", "DEALLOCATE", "EXPLAIN");
     /** PRAGMAs that only describe the store. */
     private static final Set<String> READING_PRAGMAS = Set.of("TABLE_INFO", "SHOW", "SHOW_TABLES",
             "SHOW_TABLES_EXPANDED", "DATABASE_SIZE", "STORAGE_INFO", "VERSION");
 
-    /** Why {@code sql} is refused (its first statement that does not only read), or null if it only reads. */
+    /**
+     * Why {@code sql} is refused (its first statement that does not only read: "read-only: ...", or a first word
+     * that begins no statement), or null if it only reads.
+     */
     public static String refusal(String sql) {
         for (String statement : statements(sql)) {
             List<String> words = leadingWords(statement, 3);
@@ -42,10 +53,11 @@ public final class ReadOnlySql {
                 int p = first.equals("PRAGMA") ? 1 : i + 1;
                 String name = p < words.size() ? words.get(p) : "";
                 if (!READING_PRAGMAS.contains(name)) {
-                    return "PRAGMA " + name.toLowerCase(Locale.ROOT) + " is refused";
+                    return "read-only: PRAGMA " + name.toLowerCase(Locale.ROOT) + " is refused";
                 }
             } else if (!READING.contains(verb)) {
-                return verb + " statements are refused";
+                return STATEMENTS.contains(verb) ? "read-only: " + verb + " statements are refused"
+                        : "'" + verb.toLowerCase(Locale.ROOT) + "' begins no SQL statement";
             }
         }
         return null;

@@ -61,7 +61,7 @@ public final class SqlConsole {
         }
         String refused = ReadOnlySql.refusal(sql);
         if (refused != null) {
-            throw new BadQueryException("read-only: " + refused + "; the console runs queries that read the store "
+            throw new BadQueryException(refused + "; the console runs queries that read the store "
                     + "(SELECT, WITH, DESCRIBE, SUMMARIZE, EXPLAIN, SHOW, PRAGMA table_info)");
         }
         List<String> statements = ReadOnlySql.statements(sql).stream().filter(s -> !s.isBlank()).toList();

@@ -34,6 +34,7 @@ class SqlConsoleTest {
                     "INSERT INTO slice SELECT * FROM slice", "read-only: INSERT statements are refused",
                     "SELECT 1; DROP TABLE slice", "read-only: DROP statements are refused",
                     "PRAGMA enable_profiling", "read-only: PRAGMA enable_profiling is refused",
+                    "selec 1", "'selec' begins no SQL statement",
                     // reads pass the statement check; the store's connection refuses the file access itself
                     "SELECT * FROM read_csv('" + secret + "')", "read-only: a query cannot read or write files",
                     "SELECT * FROM read_text('" + secret + "')", "read-only: a query cannot read or write files");

@@ -53,8 +53,9 @@ public final class TraceOverview {
 
     public Table devices() {
         return store.query("devices", """
-                SELECT ordinal, kind, vendor, name, compute_units, memory_bytes, warp_size, peak_flops,
-                       peak_bandwidth, clock_mhz FROM device ORDER BY ordinal, id""");
+                SELECT ordinal, kind, vendor, name, compute_units, memory_bytes, warp_size,
+                       peak_flops AS peak_flops_per_s, peak_bandwidth AS peak_bandwidth_bytes_per_s, clock_mhz
+                FROM device ORDER BY ordinal, id""");
     }
 
     public Table tracks() {
