@@ -11,23 +11,6 @@ public interface TraceSink {
 
     long newId(Entity entity);
 
-    /**
-     * Hands out {@code count} consecutive ids at once (for rows a {@link #derive} statement makes, numbered from
-     * the first) and returns the first; with a count of 0, nothing is handed out and the answer means nothing.
-     */
-    default long newIds(Entity entity, long count) {
-        long first = 0;
-        for (long i = 0; i < count; i++) {
-            long id = newId(entity);
-            if (i == 0) {
-                first = id;
-            } else if (id != first + i) {
-                throw new IllegalStateException("ids handed out apart");
-            }
-        }
-        return first;
-    }
-
     void process(TraceProcess process);
 
     void thread(TraceThread thread);

@@ -182,11 +182,6 @@ public final class PipelinedSink implements TraceSink {
         return target.newId(entity);
     }
 
-    @Override
-    public long newIds(Entity entity, long count) {
-        return target.newIds(entity, count);
-    }
-
     @Override public void process(TraceProcess p) { put(p); }
     @Override public void thread(TraceThread t) { put(t); }
     @Override public void device(Device d) { put(d); }

@@ -258,13 +258,6 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     }
 
     @Override
-    public long newIds(Entity entity, long count) {
-        long first = nextIds[entity.ordinal()] + 1;
-        nextIds[entity.ordinal()] += Math.max(0, count);
-        return first;
-    }
-
-    @Override
     public void process(TraceProcess p) {
         CoreTables.Process t = CoreTables.PROCESS;
         startRow(t).set(t.id, p.id()).set(t.pid, p.pid()).set(t.name, p.name()).endRow();

@@ -110,11 +110,6 @@ public class StoredSink extends CollectingSink {
         return writer.newId(entity);
     }
 
-    @Override
-    public long newIds(Entity entity, long count) {
-        return writer.newIds(entity, count);
-    }
-
     @Override public void process(TraceProcess p) { super.process(p); writer.process(p); }
     @Override public void thread(TraceThread t) { super.thread(t); writer.thread(t); }
     @Override public void device(Device d) { super.device(d); writer.device(d); }

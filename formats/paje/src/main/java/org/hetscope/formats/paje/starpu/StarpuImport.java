@@ -84,8 +84,8 @@ public final class StarpuImport implements PajeListener {
     private Staging staging;
     private long firstTrack = -1;
     private final List<PajeState> writeBackAsync = new ArrayList<>();
-    /** Worker states with a JobId staged so far (their order among the states of a JobId: the last one counts). */
-    private long taskStates;
+    /** JobId to its execution, from the WS states with a JobId field: a trace holds as many as it has tasks. */
+    private final TaskExecutions taskStates = new TaskExecutions();
     /** The ids of the tasks this import made: {@code firstTask..lastTask}, in order (empty when first > last). */
     private long firstTask = 1;
     private long lastTask;
@@ -125,7 +125,7 @@ public final class StarpuImport implements PajeListener {
         StarpuImport imp = new StarpuImport(traceFile, sink);
         // what the import spilled goes with its files, whatever happens
         imp.folder = folder;
-        try (imp.msi; imp.managerEvents) {
+        try (imp.msi; imp.managerEvents; imp.taskStates) {
             try {
                 PajeReader reader = new PajeReader(imp, null);
                 reader.read(traceFile, progress);
@@ -236,11 +236,8 @@ public final class StarpuImport implements PajeListener {
                     Category.TASK, s.type().name(), s.depth(), null, basics.argsJson(s.definition(),
                     s.extras())));
             try {
-                long jobId = Long.parseLong(s.extras()[job]);
-                int w = number(s.container().alias());
-                sink.row(staging().taskState, jobId, taskStates++, sliceId, s.start(), s.end(), s.line(), (long) w,
-                        s.value().name(), workerTracks.get(w),
-                        workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null);
+                taskStates.add(Long.parseLong(s.extras()[job]), sliceId, s.start(), s.end(),
+                        number(s.container().alias()), s.value().name(), s.line());
             } catch (NumberFormatException e) {
                 problem(SkipReason.BAD_VALUE, "task state with a bad JobId", s.line(), s.extras()[job]);
             }
@@ -323,7 +320,7 @@ public final class StarpuImport implements PajeListener {
 
     /** The side files of a StarPU trace, read for their handles and problems before the tasks are built. */
     private record SideFiles(Path tasks, Path dag, List<DataRec.Handle> handles, Set<String> taskHandles,
-                             long executed, StarpuProblems problems) {
+                             StarpuProblems problems) {
         static SideFiles read(Path folder) throws IOException {
             Path tasksRec = folder == null ? null : folder.resolve("tasks.rec");
             Path dataRec = folder == null ? null : folder.resolve("data.rec");
@@ -333,14 +330,8 @@ public final class StarpuImport implements PajeListener {
             // and its problems, then for the tasks, then for the dependencies
             Path tasks = tasksRec != null && Files.isRegularFile(tasksRec) ? tasksRec : null;
             Set<String> taskHandles = new LinkedHashSet<>();
-            long[] executed = {0};
             if (tasks != null) {
-                TasksRec.read(tasks, problems, t -> {
-                    taskHandles.addAll(t.handles());
-                    if (t.executed()) {
-                        executed[0]++;
-                    }
-                });
+                TasksRec.read(tasks, problems, t -> taskHandles.addAll(t.handles()));
             }
             List<DataRec.Handle> handles = dataRec != null && Files.isRegularFile(dataRec)
                     ? DataRec.read(dataRec, problems) : List.of();
@@ -349,7 +340,7 @@ public final class StarpuImport implements PajeListener {
             if (dag != null) {
                 DagDot.read(dag, problems, (from, to) -> { });
             }
-            return new SideFiles(tasks, dag, handles, taskHandles, executed[0], problems);
+            return new SideFiles(tasks, dag, handles, taskHandles, problems);
         }
     }
 
@@ -447,9 +438,8 @@ public final class StarpuImport implements PajeListener {
         try (Residencies residencies = residencies();
              ResidencyChecks c = new ResidencyChecks(sink, ANOMALY_TABLE, blocks)) {
             managerActions(blocks, c);
-            tasks(tasks, side.executed(), blocks);
+            tasks(tasks, blocks);
             dependencies(tasks, dag);
-            staging().drop();
             // the residency replay's problems come after those of the manager actions and the tasks; the
             // residencies go to the sink as the checks walk them, once the transfers they check are known
             replay.reportProblems(this);
@@ -624,6 +614,7 @@ public final class StarpuImport implements PajeListener {
         sink.deriveSkipped("SELECT '" + SkipReason.UNMATCHED_FLOW.id() + "', 'transfer link without DriverCopy "
                 + "events', first(" + where + " || start_line || ' (com_' || com || ')' ORDER BY com), count(*) FROM "
                 + ranked + " l WHERE k = n AND NOT EXISTS (SELECT 1 FROM " + copies + " c WHERE c.com = l.com)");
+        st.drop();
     }
 
     /** Start/end pairing key: copies by communication id, the others FIFO per (manager, handle). */
@@ -714,83 +705,123 @@ public final class StarpuImport implements PajeListener {
         return null;
     }
 
-    private static final String TASK_COLUMNS = "id, slice_id, job_id, name, worker_track_id, node_id, submit_ts, "
-            + "start_ts, end_ts, priority";
-
     /**
-     * The tasks: the executed records of tasks.rec when there is one, else the worker states with a JobId, one task
-     * per JobId (its last state). Task ids are reserved here and the store joins the staged records and states into
-     * {@code task} (a JobId given twice by the states or by tasks.rec is counted); nothing is kept per task in memory.
+     * Emits the tasks (from tasks.rec when there is one, else from the worker states with a JobId). Nothing here is
+     * kept per task in memory: tasks.rec is read again rather than held, and it meets the worker states in merges
+     * by JobId.
      */
-    private void tasks(Path records, long executed, Map<String, Long> blocks) throws IOException {
-        Staging st = staging();
-        String states = st.taskState.name();
-        String lastStates = "(SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY job ORDER BY seq DESC) AS k "
-                + "FROM " + states + ") WHERE k = 1)";
-        sink.deriveSkipped("SELECT '" + SkipReason.DUPLICATE_ID.id() + "', 'task state JobId', first("
-                + Staging.text(trace + ":") + " || line || ' (JobId ' || job || ')' ORDER BY job, seq), count(*) "
-                + "FROM (SELECT *, row_number() OVER (PARTITION BY job ORDER BY seq) AS k FROM " + states
-                + ") WHERE k > 1");
+    private void tasks(Path records, Map<String, Long> blocks) throws IOException {
+        TaskExecutions.Duplicates again = (job, line) -> problem(SkipReason.DUPLICATE_ID, "task state JobId", line,
+                "JobId " + job);
         if (records == null) {
-            // one id per state at most: a JobId with several states leaves ids unused after the last task
-            reserveTasks(taskStates);
-            sink.derive("INSERT INTO task (" + TASK_COLUMNS + ") SELECT " + (firstTask - 1) + " + row_number() "
-                    + "OVER (ORDER BY job), slice_id, job, name, track_id, node_id, NULL, start_ns, end_ns, NULL FROM "
-                    + lastStates + " ORDER BY job");
+            // Without tasks.rec, the task executions come from the worker states that carry a JobId.
+            taskStates.walk(again, (job, slice, from, to, w, name) -> {
+                long id = newTask();
+                sink.task(new Task(id, slice, job, name, workerTracks.get(w),
+                        workerNode.containsKey(w) ? nodeIds.get(workerNode.get(w)) : null, null, from, to, null));
+            });
             sink.info("starpu.tasks.source", "paje worker states");
             return;
         }
         sink.info("starpu.tasks.source", "tasks.rec");
-        reserveTasks(executed);
-        long[] ordinal = {0};
-        long[] notRun = {0};
-        TasksRec.read(records, new StarpuProblems(), r -> {
-            if (!r.executed()) {
-                notRun[0]++;
-                return;
-            }
-            if (ordinal[0] == executed) {
-                throw new java.io.UncheckedIOException(new IOException(records + " changed while it was read"));
-            }
-            long id = firstTask + ordinal[0];
-            sink.row(st.taskRecord, ordinal[0]++, r.jobId(), r.name(), workerTracks.get(r.workerId()),
-                    r.memoryNode() == null ? null : nodeIds.get(r.memoryNode()), r.submitTs(), r.startTs(),
-                    r.endTs(), r.priority(), (long) r.workerId(), r.line());
-            for (int i = 0; i < r.handles().size(); i++) {
-                Long b = blocks.get(r.handles().get(i));
-                if (b != null) {
-                    sink.taskAccess(new TaskAccess(id, b, i < r.modes().size() ? r.modes().get(i) : null));
+        try (SortedLongRecords states = statesOfRecords(records, again)) {
+            SortedLongRecords.Cursor state = states.cursor();
+            long[] notRun = {0};
+            long[] mismatched = {0};
+            TasksRec.read(records, new StarpuProblems(), r -> {
+                if (!r.executed()) {
+                    notRun[0]++;
+                    return;
                 }
-            }
-        });
-        sink.info("starpu.tasks.not_executed", Long.toString(notRun[0]));
-        String joined = " FROM " + st.taskRecord.name() + " r LEFT JOIN " + lastStates + " s ON s.job = r.job";
-        sink.derive("INSERT INTO task (" + TASK_COLUMNS + ") SELECT " + firstTask + " + r.ord, s.slice_id, r.job, "
-                + "r.name, r.track_id, r.node_id, r.submit_ns, r.start_ns, r.end_ns, r.priority" + joined
-                + " ORDER BY r.ord");
-        String mismatched = " WHERE s.job IS NOT NULL AND (s.start_ns <> r.start_ns OR s.end_ns <> r.end_ns "
-                + "OR s.worker <> r.worker)";
-        sink.derive("INSERT INTO " + ANOMALY_TABLE.name() + " (" + ANOMALY_TABLE.columnList() + ") SELECT "
-                + "'task_state_mismatch', NULL, s.start_ns, s.end_ns - s.start_ns, 'JobId ' || r.job || ' tasks.rec ' "
-                + "|| r.start_ns || '..' || r.end_ns || ' on w' || r.worker || ', paje state on w' || s.worker"
-                + joined + mismatched + " ORDER BY r.ord");
-        sink.derive("INSERT INTO trace_info (key, value) SELECT 'starpu.tasks.state_mismatch', "
-                + "CAST(count(*) AS VARCHAR)" + joined + mismatched);
-        String recs = Staging.text(trace.resolveSibling("tasks.rec") + ":");
-        sink.deriveSkipped("SELECT '" + SkipReason.UNKNOWN_REFERENCE.id() + "', 'tasks.rec task without a worker "
-                + "state in paje.trace', first(" + recs + " || r.line || ' (JobId ' || r.job || ')' ORDER BY r.ord), "
-                + "count(*)" + joined + " WHERE s.job IS NULL");
-        sink.deriveSkipped("SELECT '" + SkipReason.DUPLICATE_ID.id() + "', 'tasks.rec JobId', first(" + recs
-                + " || line || ' (JobId ' || job || ')' ORDER BY job, ord), count(*) FROM (SELECT *, row_number() "
-                + "OVER (PARTITION BY job ORDER BY ord) AS k FROM " + st.taskRecord.name() + ") WHERE k > 1");
+                long id = newTask();
+                // the executed records come in the same order as when their states were looked up
+                boolean found = state.next() && state.get(5) == 1;
+                long start = found ? state.get(2) : 0;
+                long end = found ? state.get(3) : 0;
+                long worker = found ? state.get(4) : 0;
+                if (!found) {
+                    problems.add(SkipReason.UNKNOWN_REFERENCE, "tasks.rec task without a worker state in paje.trace",
+                            trace.resolveSibling("tasks.rec"), r.line(), "JobId " + r.jobId());
+                } else if (start != r.startTs() || end != r.endTs() || worker != r.workerId()) {
+                    mismatched[0]++;
+                    sink.row(ANOMALY_TABLE, "task_state_mismatch", null, start, end - start, "JobId " + r.jobId()
+                            + " tasks.rec " + r.startTs() + ".." + r.endTs() + " on w" + r.workerId()
+                            + ", paje state on w" + worker);
+                }
+                sink.task(new Task(id, found ? state.get(1) : null, r.jobId(), r.name(),
+                        workerTracks.get(r.workerId()),
+                        r.memoryNode() == null ? null : nodeIds.get(r.memoryNode()), r.submitTs(), r.startTs(),
+                        r.endTs(), r.priority()));
+                for (int i = 0; i < r.handles().size(); i++) {
+                    Long b = blocks.get(r.handles().get(i));
+                    if (b != null) {
+                        sink.taskAccess(new TaskAccess(id, b, i < r.modes().size() ? r.modes().get(i) : null));
+                    }
+                }
+            });
+            sink.info("starpu.tasks.not_executed", Long.toString(notRun[0]));
+            sink.info("starpu.tasks.state_mismatch", Long.toString(mismatched[0]));
+        }
     }
 
-    /** Reserves the ids of {@code count} tasks: {@code firstTask..lastTask} (none when first > last). */
-    private void reserveTasks(long count) {
-        if (count > 0) {
-            firstTask = sink.newIds(Entity.TASK, count);
-            lastTask = firstTask + count - 1;
+    private long newTask() {
+        long id = sink.newId(Entity.TASK);
+        if (firstTask > lastTask) {
+            firstTask = id;
         }
+        lastTask = id;
+        return id;
+    }
+
+    /**
+     * For each executed record of tasks.rec, in file order: its worker state (ordinal, slice id, start, end,
+     * worker, 1) or none (ordinal, 0, 0, 0, 0, 0). Records and states meet in a merge by JobId; a JobId that
+     * tasks.rec gives twice is reported at each record after the first.
+     */
+    private SortedLongRecords statesOfRecords(Path records, TaskExecutions.Duplicates again) throws IOException {
+        SortedLongRecords states = new SortedLongRecords("task states of tasks.rec", 6, 1,
+                SortedLongRecords.budget(6));
+        try (SortedLongRecords byJob = new SortedLongRecords("tasks.rec jobs", 3, 1, SortedLongRecords.budget(3))) {
+            long[] ordinal = {0};
+            TasksRec.read(records, new StarpuProblems(), r -> {
+                if (r.executed()) {
+                    byJob.add(r.jobId(), ordinal[0]++, r.line());
+                }
+            });
+            SortedLongRecords.Cursor rec = byJob.cursor();
+            boolean[] more = {rec.next()};
+            long[] previous = {0, 0}; // JobId of the record before, and whether there was one
+            java.util.function.LongConsumer upTo = job -> { // the records whose JobId is below job have no state
+                while (more[0] && rec.get(0) < job) {
+                    record(states, rec, previous, false, 0, 0, 0, 0);
+                    more[0] = rec.next();
+                }
+            };
+            taskStates.walk(again, (job, slice, from, to, w, name) -> {
+                upTo.accept(job);
+                while (more[0] && rec.get(0) == job) {
+                    record(states, rec, previous, true, slice, from, to, w);
+                    more[0] = rec.next();
+                }
+            });
+            while (more[0]) {
+                record(states, rec, previous, false, 0, 0, 0, 0);
+                more[0] = rec.next();
+            }
+        }
+        return states;
+    }
+
+    private void record(SortedLongRecords states, SortedLongRecords.Cursor rec, long[] previous, boolean found,
+                        long slice, long from, long to, int worker) {
+        long job = rec.get(0);
+        if (previous[1] == 1 && previous[0] == job) {
+            problems.add(SkipReason.DUPLICATE_ID, "tasks.rec JobId", trace.resolveSibling("tasks.rec"), rec.get(2),
+                    "JobId " + job);
+        }
+        previous[0] = job;
+        previous[1] = 1;
+        states.add(rec.get(1), slice, from, to, worker, found ? 1 : 0);
     }
 
     /**
