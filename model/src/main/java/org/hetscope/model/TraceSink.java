@@ -74,8 +74,7 @@ public interface TraceSink {
      * Declares a query, run in order with the {@link #derive} statements, whose rows (reason id, detail, where,
      * count) are counted as skipped items as if reported through {@link #skipped} when the source ends: the problems
      * a derived table found (rows a join left unmatched, keys seen twice), counted by the database, with their first
-     * location.
-     * Rows with a count of 0 add nothing. A sink without a database runs nothing.
+     * location. Rows with a count of 0 add nothing. A sink without a database runs nothing.
      */
     default void deriveSkipped(String query) {
     }

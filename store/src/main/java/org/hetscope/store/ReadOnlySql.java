@@ -22,8 +22,7 @@ public final class ReadOnlySql {
      * first word is no statement at all (a typo such as {@code selec}), and is told so.
      */
     private static final Set<String> STATEMENTS = Set.of("INSERT", "UPDATE", "DELETE", "MERGE", "TRUNCATE", "CREATE",
-            "DROP", "ALTER", "COMMENT", "COPY", "EXPORT", "IMPORT", "ATTACH", "DETACH", "USE", "SET", "RESET", "PRAGMA",
-            "CALL", "INSTALL", "UNINSTALL", "LOAD", "CHECKPOINT", "FORCE", "VACUUM", "ANALYZE", "BEGIN",
+            "DROP", "ALTER", "COMMENT", "COPY", "EXPORT", "IMPORT", "ATTACH", "DETACH", "USE", "SET", "RESET", "CALL", "INSTALL", "UNINSTALL", "LOAD", "CHECKPOINT", "FORCE", "VACUUM", "ANALYZE", "BEGIN",
             "START", "COMMIT", "END", "ROLLBACK", "ABORT", "PREPARE", "EXECUTE", "DEALLOCATE", "EXPLAIN");
     /** PRAGMAs that only describe the store. */
     private static final Set<String> READING_PRAGMAS = Set.of("TABLE_INFO", "SHOW", "SHOW_TABLES",

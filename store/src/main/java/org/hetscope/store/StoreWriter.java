@@ -548,8 +548,8 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
     private final List<SkipTally.Entry> derivedSkips = new ArrayList<>();
 
     /**
-     * Runs one derivation; a {@code skips} query's rows wait in {@link #derivedSkips}. After a DROP the declared
-     * tables it dropped (a reader's per-read staging tables) are forgotten.
+     * Runs one derivation; a {@code skips} query's rows wait in {@link #derivedSkips}. Declared tables a statement
+     * dropped (a reader's per-read staging tables) are forgotten.
      */
     private void runDerivation(String sql, boolean skips) {
         flushRows();
@@ -567,17 +567,15 @@ public final class StoreWriter implements TraceSink, AutoCloseable {
                     }
                 }
             }
-            if (sql.regionMatches(true, 0, "DROP ", 0, 5)) {
-                Set<String> present = new HashSet<>();
-                try (ResultSet rs = st.executeQuery("SELECT table_name FROM duckdb_tables()")) {
-                    while (rs.next()) {
-                        present.add(rs.getString(1));
-                    }
+            Set<String> present = new HashSet<>();
+            try (ResultSet rs = st.executeQuery("SELECT table_name FROM duckdb_tables()")) {
+                while (rs.next()) {
+                    present.add(rs.getString(1));
                 }
-                tables.values().removeIf(t -> !CoreTables.ALL.contains(t) && !present.contains(t.name()));
-                batches.keySet().removeIf(t -> !tables.containsKey(t.name()));
-                declaredBatches.keySet().removeIf(t -> !tables.containsKey(t.name()));
             }
+            tables.values().removeIf(t -> !CoreTables.ALL.contains(t) && !present.contains(t.name()));
+            batches.keySet().removeIf(t -> !tables.containsKey(t.name()));
+            declaredBatches.keySet().removeIf(t -> !tables.containsKey(t.name()));
         } catch (SQLException e) {
             throw new StoreException("cannot derive rows: " + e.getMessage(), e);
         }

@@ -4,9 +4,10 @@ import org.hetscope.model.TableSpec;
 import org.hetscope.model.TraceSink;
 
 /**
- * The tables one StarPU read writes its raw decoded rows to, for the store to join into the derived tables once
- * the rows they read are in ({@link TraceSink#derive}): the database sorts and joins out of core, so the reader keeps nothing
- * per transfer or task. Each read has its own (a suffix per read) and drops them with its last statement.
+ * The tables one StarPU read writes its fetch links and copies to, for the store to join into
+ * {@code starpu_transfer} once the rows they read are in ({@link TraceSink#derive}): the database sorts and joins out
+ * of core, so the reader keeps nothing per transfer. Each read has its own (a suffix per read) and drops them with its
+ * last statement.
  */
 final class Staging {
     private final TraceSink sink;

@@ -267,33 +267,14 @@ class ResidencyRecountTest {
         intervals.forEach((k, v) -> residency.put(k, v.stream().map(java.util.Arrays::toString).toList()));
         // per handle: the valid replicas and owners on each segment between two ends of intervals longer than 0
         List<String> anomalies = new ArrayList<>();
-        Map<String, List<long[]>> byHandle = new TreeMap<>();
-        intervals.forEach((k, v) -> byHandle.computeIfAbsent(k.substring(0, k.indexOf('@')), x -> new ArrayList<>())
-                .addAll(v));
-        for (var e : byHandle.entrySet()) {
-            List<long[]> iv = e.getValue().stream().filter(a -> a[1] > a[0]).toList();
-            java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
-            iv.forEach(a -> {
-                cuts.add(a[0]);
-                cuts.add(a[1]);
-            });
-            Long prev = null;
-            for (long t : cuts) {
-                if (prev != null) {
-                    long at = prev;
-                    long valid = iv.stream().filter(a -> a[0] <= at && at < a[1]).count();
-                    long owners = iv.stream().filter(a -> a[0] <= at && at < a[1] && a[2] == 1).count();
-                    if (valid == 0) {
-                        anomalies.add("no_valid_replica " + e.getKey() + " " + prev + " " + (t - prev) + " handle "
-                                + e.getKey());
-                    } else if (owners > 0 && valid > 1) {
-                        anomalies.add("owner_not_exclusive " + e.getKey() + " " + prev + " " + (t - prev)
-                                + " handle " + e.getKey() + ": " + owners + " owner(s), " + valid + " valid replicas");
-                    }
-                }
-                prev = t;
+        StarpuFixtureTest.replicaSegments(intervals, true, (handle, start, dur, valid, owners) -> {
+            if (valid == 0) {
+                anomalies.add("no_valid_replica " + handle + " " + start + " " + dur + " handle " + handle);
+            } else if (owners > 0 && valid > 1) {
+                anomalies.add("owner_not_exclusive " + handle + " " + start + " " + dur + " handle " + handle + ": "
+                        + owners + " owner(s), " + valid + " valid replicas");
             }
-        }
+        });
         // each copy (DCo ... DCoE on the destination manager, by communication id) against the destination's
         // intervals of its handle: the one holding the copy's end that starts last
         Map<String, Long> copyStart = new HashMap<>();
